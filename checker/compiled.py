@@ -1,0 +1,103 @@
+"""Components compiled to dense integer positions, the form the algorithms work on.
+
+Positions are the component's nodes, then per box its call nodes and return nodes.  A call node
+stands for the callee entry (its value is the callee instance's entry value); a return node is a
+local position labelled like the callee exit it returns from.  Non-exit nodes and return nodes
+without successors get a self-loop: a run that cannot move stays where it is, which gives EX, EG
+and EU one consistent meaning on such dead ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from checker.model import RSM, Component, Ref
+
+NORMAL, CALL, RETURN = 0, 1, 2
+
+
+@dataclass(frozen=True, eq=False)
+class Compiled:
+    name: str
+    n: int
+    refs: tuple[Ref, ...]
+    labels: tuple[frozenset[str], ...]
+    kind: tuple[int, ...]
+    is_exit: tuple[bool, ...]
+    succ: tuple[tuple[int, ...], ...]
+    pred: tuple[tuple[int, ...], ...]
+    entry_pos: dict[str, int]
+    exit_pos: dict[str, int]
+    box_names: tuple[str, ...]
+    box_callee: tuple[str, ...]
+    calls: tuple[tuple[int, int, str], ...]  # (position, box index, callee entry)
+    ret_pos: tuple[dict[str, int], ...]  # per box: callee exit -> return position
+    leaves: tuple[int, ...]  # call positions and exits: values come from elsewhere
+    inner: tuple[int, ...]  # every other position: values are deduced locally
+    pos_of: dict[Ref, int]
+    call_at: dict[int, tuple[int, str]]  # call position -> (box index, callee entry)
+
+
+def compile_component(comp: Component, rsm: RSM) -> Compiled:
+    refs: list[Ref] = []
+    labels: list[frozenset[str]] = []
+    kind: list[int] = []
+    is_exit: list[bool] = []
+    for node in comp.nodes:
+        refs.append(node.name)
+        labels.append(node.labels)
+        kind.append(NORMAL)
+        is_exit.append(node.is_exit)
+    calls: list[tuple[int, int, str]] = []
+    ret_pos: list[dict[str, int]] = []
+    for bi, box in enumerate(comp.boxes):
+        callee = rsm.component(box.component)
+        for en in box.call_nodes:
+            calls.append((len(refs), bi, en))
+            refs.append((box.name, en))
+            labels.append(callee.node(en).labels)
+            kind.append(CALL)
+            is_exit.append(False)
+        rp: dict[str, int] = {}
+        for ex in box.return_nodes:
+            rp[ex] = len(refs)
+            refs.append((box.name, ex))
+            labels.append(callee.node(ex).labels)
+            kind.append(RETURN)
+            is_exit.append(False)
+        ret_pos.append(rp)
+    pos_of = {r: i for i, r in enumerate(refs)}
+    succ: list[list[int]] = [[] for _ in refs]
+    for s, t in comp.edges:
+        si, ti = pos_of[s], pos_of[t]
+        if ti not in succ[si]:
+            succ[si].append(ti)
+    for i in range(len(refs)):
+        if not succ[i] and kind[i] != CALL and not is_exit[i]:
+            succ[i].append(i)
+    pred: list[list[int]] = [[] for _ in refs]
+    for i, ss in enumerate(succ):
+        for j in ss:
+            pred[j].append(i)
+    leaves = tuple(i for i in range(len(refs)) if kind[i] == CALL or is_exit[i])
+    inner = tuple(i for i in range(len(refs)) if not (kind[i] == CALL or is_exit[i]))
+    return Compiled(
+        name=comp.name,
+        n=len(refs),
+        refs=tuple(refs),
+        labels=tuple(labels),
+        kind=tuple(kind),
+        is_exit=tuple(is_exit),
+        succ=tuple(tuple(s) for s in succ),
+        pred=tuple(tuple(p) for p in pred),
+        entry_pos={n.name: i for i, n in enumerate(comp.nodes) if n.is_entry},
+        exit_pos={n.name: i for i, n in enumerate(comp.nodes) if n.is_exit},
+        box_names=tuple(b.name for b in comp.boxes),
+        box_callee=tuple(b.component for b in comp.boxes),
+        calls=tuple(calls),
+        ret_pos=tuple(ret_pos),
+        leaves=leaves,
+        inner=inner,
+        pos_of=pos_of,
+        call_at={p: (bi, en) for p, bi, en in calls},
+    )

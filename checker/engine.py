@@ -1,0 +1,496 @@
+"""Ternary labelling of contextualised component instances (seeds 000/002, with seed 004's κ).
+
+An *instance* is a component under a *context*: the known truth values of existential subformulas
+at its exits, i.e. at the return points of the calls that reach it.  Every value an instance holds
+is a fact about every run that enters the component under that context, so values only ever get
+refined (unknown -> true/false) and can be kept in a knowledge base and reused by later checks.
+
+The engine offers the operations the strategies combine:
+
+- :meth:`Engine.refine` - local ternary deduction in every instance (pessimistic and optimistic
+  passes for EU/EG), with values flowing from callee entries to call nodes through a worklist, to
+  the global fixpoint;
+- :meth:`Engine.contextualize` - give a box a callee instance under the more precise context its
+  caller now knows (reusing an existing equal instance);
+- :meth:`Engine.resolve` - global dependency-cycle resolution (unknown EG -> true, EU -> false),
+  sound only at a joint fixpoint of the two above (seed 002, Lemma 6 / Theorem 2).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+
+from checker.compiled import RETURN, Compiled, compile_component
+from checker.formulas import AND, ATOM, EGOP, EUOP, EXOP, NOT, OR, TRUE_OP, FormulaTable
+from checker.knowledge import KnowledgeBase
+from checker.model import RSM
+from checker.ternary import FF, TT, UNKNOWN
+
+CtxKey = frozenset[tuple[tuple[str, int], int]]
+
+
+class Instance:
+    """A component under one context, with its value arrays and the instances its boxes call."""
+
+    __slots__ = ("comp", "ctx", "key", "vals", "boxmap", "callers", "serial")
+
+    def __init__(self, comp: Compiled, ctx: dict[tuple[str, int], int], serial: int) -> None:
+        self.comp = comp
+        self.ctx = ctx
+        self.key: tuple[str, CtxKey] = (comp.name, frozenset(ctx.items()))
+        self.vals: list[list[int]] = []
+        self.boxmap: list[Instance] = []
+        self.callers: set[tuple[Instance, int]] = set()
+        self.serial = serial
+
+    def __repr__(self) -> str:
+        return f"<Instance {self.comp.name}#{self.serial} ctx={len(self.ctx)}>"
+
+
+class Engine:
+    def __init__(self, rsm: RSM, table: FormulaTable, kb: KnowledgeBase | None = None) -> None:
+        self.rsm = rsm
+        self.table = table
+        self.kb = kb
+        self.compiled: dict[str, Compiled] = {}
+        self.instances: dict[tuple[str, CtxKey], Instance] = {}
+        self.stats = {"contexts": 0, "reused": 0, "deductions": 0, "resolutions": 0, "kb_hits": 0}
+        self._loop_cache: dict[str, dict[tuple[str, int], int]] = {}
+        self._deep = rsm.deep_digests if kb is not None else {}
+        self._serial = 0
+        self._worklist: deque[Instance] = deque()
+        self._queued: set[Instance] = set()
+        init = self.comp(rsm.initial_component)
+        self.root = self._new_instance(init, dict(self.loop_values(init)))
+        self.stats["contexts"] = 1
+
+    # ----------------------------------------------------------------- building
+    def comp(self, name: str) -> Compiled:
+        c = self.compiled.get(name)
+        if c is None:
+            c = compile_component(self.rsm.component(name), self.rsm)
+            self.compiled[name] = c
+        return c
+
+    def loop_values(self, comp: Compiled) -> dict[tuple[str, int], int]:
+        """Existential values at exits where the run stays forever (the top-level exit, dead ends)."""
+        cached = self._loop_cache.get(comp.name)
+        if cached is not None:
+            return cached
+        t = self.table
+        out: dict[tuple[str, int], int] = {}
+        for ex, p in comp.exit_pos.items():
+            v: list[int] = []
+            for i, op in enumerate(t.ops):
+                a = t.args[i]
+                if op == TRUE_OP:
+                    v.append(TT)
+                elif op == ATOM:
+                    v.append(TT if t.atom_names[i] in comp.labels[p] else FF)
+                elif op == NOT:
+                    v.append(1 - v[a[0]])
+                elif op == OR:
+                    v.append(TT if v[a[0]] == TT or v[a[1]] == TT else FF)
+                elif op == AND:
+                    v.append(TT if v[a[0]] == TT and v[a[1]] == TT else FF)
+                elif op == EUOP:
+                    v.append(v[a[1]])
+                else:  # EX, EG: the only successor is the state itself
+                    v.append(v[a[0]])
+            for i in t.existential:
+                out[(ex, i)] = v[i]
+        self._loop_cache[comp.name] = out
+        return out
+
+    def _new_instance(self, comp: Compiled, ctx: dict[tuple[str, int], int],
+                      template: Instance | None = None) -> Instance:
+        self._serial += 1
+        inst = Instance(comp, ctx, self._serial)
+        if template is not None:
+            inst.vals = [list(v) for v in template.vals]
+        else:
+            self._init_values(inst)
+        for (ex, f), v in ctx.items():
+            inst.vals[f][comp.exit_pos[ex]] = v
+        if self.kb is not None:
+            self._seed_from_kb(inst)
+        self.instances[inst.key] = inst
+        if template is not None:
+            inst.boxmap = list(template.boxmap)
+            for bi, callee_inst in enumerate(inst.boxmap):
+                callee_inst.callers.add((inst, bi))
+        else:
+            self._link_base_boxes(inst)
+        self._enqueue(inst)
+        return inst
+
+    def _link_base_boxes(self, first: Instance) -> None:
+        """Give every box the callee's context-free instance, creating those level by level.
+
+        Iterative rather than recursive: call chains in real programs are deeper than Python's
+        recursion limit allows.
+        """
+        pending = [first]
+        while pending:
+            inst = pending.pop()
+            for bi, name in enumerate(inst.comp.box_callee):
+                key = (name, frozenset())
+                callee = self.instances.get(key)
+                if callee is None:
+                    callee = self._make_base(name)
+                    pending.append(callee)
+                inst.boxmap.append(callee)
+                callee.callers.add((inst, bi))
+
+    def _make_base(self, name: str) -> Instance:
+        comp = self.comp(name)
+        self._serial += 1
+        inst = Instance(comp, {}, self._serial)
+        self._init_values(inst)
+        if self.kb is not None:
+            self._seed_from_kb(inst)
+        self.instances[inst.key] = inst
+        self._enqueue(inst)
+        return inst
+
+    def _init_values(self, inst: Instance) -> None:
+        t = self.table
+        comp = inst.comp
+        for i, op in enumerate(t.ops):
+            if op == TRUE_OP:
+                inst.vals.append([TT] * comp.n)
+            elif op == ATOM:
+                name = t.atom_names[i]
+                inst.vals.append([TT if name in lab else FF for lab in comp.labels])
+            else:
+                inst.vals.append([UNKNOWN] * comp.n)
+
+    # ------------------------------------------------------------ knowledge base
+    def _kb_key(self, inst: Instance, f: int) -> tuple[str, frozenset[tuple[str, object, int]], object]:
+        t = self.table
+        below = t.existential_below[f]
+        ctx = frozenset((ex, t.formulas[g], v) for (ex, g), v in inst.ctx.items() if g in below)
+        return (self._deep[inst.comp.name], ctx, t.formulas[f])
+
+    def _seed_from_kb(self, inst: Instance) -> None:
+        assert self.kb is not None
+        for f in range(len(self.table.ops)):
+            if self.table.ops[f] in (TRUE_OP, ATOM):
+                continue
+            known = self.kb.get(self._kb_key(inst, f))
+            if known is None:
+                continue
+            vals = inst.vals[f]
+            for p, v in enumerate(known):
+                if v != UNKNOWN and vals[p] == UNKNOWN:
+                    vals[p] = v
+            self.stats["kb_hits"] += 1
+
+    def store_knowledge(self) -> None:
+        """Record what this check learnt about every live instance, for later checks to reuse."""
+        if self.kb is None:
+            return
+        for inst in self.reachable():
+            for f in range(len(self.table.ops)):
+                if self.table.ops[f] in (TRUE_OP, ATOM):
+                    continue
+                vals = inst.vals[f]
+                if UNKNOWN in vals and all(v == UNKNOWN for v in vals):
+                    continue
+                self.kb.merge(self._kb_key(inst, f), vals)
+
+    # ----------------------------------------------------------------- refining
+    def _enqueue(self, inst: Instance) -> None:
+        if inst not in self._queued:
+            self._queued.add(inst)
+            self._worklist.append(inst)
+
+    def enqueue_all(self, insts: Iterable[Instance]) -> None:
+        for i in insts:
+            self._enqueue(i)
+
+    def refine(self, upto: int | None = None) -> None:
+        """Local deduction everywhere until no call node can learn more from a callee entry."""
+        top = self.table.root if upto is None else upto
+        wl = self._worklist
+        while wl:
+            inst = wl.popleft()
+            self._queued.discard(inst)
+            if self._deduce(inst, top):
+                for caller, _ in inst.callers:
+                    self._enqueue(caller)
+
+    def _deduce(self, inst: Instance, top: int) -> bool:
+        """One bottom-up pass over the formulas in one instance; True if an entry value changed."""
+        self.stats["deductions"] += 1
+        comp = inst.comp
+        t = self.table
+        entries = tuple(comp.entry_pos.values())
+        changed_entry = False
+        for f in range(top + 1):
+            op = t.ops[f]
+            if op == TRUE_OP or op == ATOM:
+                continue
+            vals = inst.vals[f]
+            if UNKNOWN not in vals:
+                continue
+            before = [vals[e] for e in entries]
+            a = t.args[f]
+            if op == NOT:
+                c = inst.vals[a[0]]
+                for p in range(comp.n):
+                    if vals[p] == UNKNOWN and c[p] != UNKNOWN:
+                        vals[p] = 1 - c[p]
+            elif op == OR or op == AND:
+                x, y = inst.vals[a[0]], inst.vals[a[1]]
+                dom = TT if op == OR else FF
+                for p in range(comp.n):
+                    if vals[p] == UNKNOWN:
+                        xv, yv = x[p], y[p]
+                        if xv == dom or yv == dom:
+                            vals[p] = dom
+                        elif xv == 1 - dom and yv == 1 - dom:
+                            vals[p] = 1 - dom
+            else:
+                boxmap = inst.boxmap
+                for p, bi, en in comp.calls:
+                    if vals[p] == UNKNOWN:
+                        callee = boxmap[bi]
+                        vals[p] = callee.vals[f][callee.comp.entry_pos[en]]
+                if op == EXOP:
+                    _deduce_ex(comp, vals, inst.vals[a[0]])
+                elif op == EUOP:
+                    _deduce_eu(comp, vals, inst.vals[a[0]], inst.vals[a[1]])
+                else:
+                    _deduce_eg(comp, vals, inst.vals[a[0]])
+            if not changed_entry and any(vals[e] != b for e, b in zip(entries, before, strict=True)):
+                changed_entry = True
+        return changed_entry
+
+    # ---------------------------------------------------------- contextualising
+    def box_context(self, inst: Instance, bi: int, upto: int | None = None) -> dict[tuple[str, int], int]:
+        """What ``inst`` knows about the return points of box ``bi``: the callee's context."""
+        top = self.table.root if upto is None else upto
+        callee = inst.boxmap[bi]
+        ctx = dict(callee.ctx)
+        rp = inst.comp.ret_pos[bi]
+        loop = None
+        for ex in callee.comp.exit_pos:
+            r = rp.get(ex)
+            if r is None:
+                if loop is None:
+                    loop = self.loop_values(callee.comp)
+                for f in self.table.existential:
+                    if f <= top:
+                        ctx[(ex, f)] = loop[(ex, f)]
+                continue
+            for f in self.table.existential:
+                if f <= top:
+                    v = inst.vals[f][r]
+                    if v != UNKNOWN:
+                        ctx[(ex, f)] = v
+        return ctx
+
+    def contextualize(self, inst: Instance, bi: int, upto: int | None = None) -> bool:
+        """Point box ``bi`` of ``inst`` at the callee instance for what the caller knows; True if moved."""
+        old = inst.boxmap[bi]
+        ctx = self.box_context(inst, bi, upto)
+        if len(ctx) == len(old.ctx):
+            return False
+        key = (old.comp.name, frozenset(ctx.items()))
+        target = self.instances.get(key)
+        if target is None:
+            target = self._new_instance(old.comp, ctx, template=old)
+            self.stats["contexts"] += 1
+        else:
+            self.stats["reused"] += 1
+        old.callers.discard((inst, bi))
+        inst.boxmap[bi] = target
+        target.callers.add((inst, bi))
+        self._enqueue(inst)
+        return True
+
+    def contextualizable(self, upto: int | None = None) -> list[tuple[Instance, int]]:
+        out = []
+        for inst in self.reachable():
+            for bi in range(len(inst.boxmap)):
+                if len(self.box_context(inst, bi, upto)) != len(inst.boxmap[bi].ctx):
+                    out.append((inst, bi))
+        return out
+
+    def reachable(self) -> list[Instance]:
+        seen = {self.root}
+        order = [self.root]
+        i = 0
+        while i < len(order):
+            for callee in order[i].boxmap:
+                if callee not in seen:
+                    seen.add(callee)
+                    order.append(callee)
+            i += 1
+        return order
+
+    # --------------------------------------------------------------- resolving
+    def resolve(self, only: int | None = None) -> int | None:
+        """Global cycle resolution on the lowest EG/EU subformula that is still unknown somewhere.
+
+        Returns the resolved formula index (None if nothing was left to resolve).  Callers must
+        only call this at a joint fixpoint of :meth:`refine` and :meth:`contextualize`.
+        """
+        live = self.reachable()
+        t = self.table
+        for f in t.existential:
+            if only is not None and f != only:
+                continue
+            if not any(UNKNOWN in inst.vals[f] for inst in live):
+                continue
+            if any(UNKNOWN in inst.vals[c] for inst in live for c in t.args[f]):
+                if only is not None:
+                    return None
+                continue
+            op = t.ops[f]
+            if op == EXOP:
+                raise AssertionError("EX left unknown at a joint fixpoint")
+            fill = TT if op == EGOP else FF
+            for inst in live:
+                vals = inst.vals[f]
+                for p in range(inst.comp.n):
+                    if vals[p] == UNKNOWN:
+                        vals[p] = fill
+            self.stats["resolutions"] += 1
+            self.enqueue_all(live)
+            return f
+        return None
+
+    def root_value(self) -> int:
+        return self.root.vals[self.table.root][self.root.comp.entry_pos[self.rsm.initial_node]]
+
+    def iter_positions(self, inst: Instance) -> Iterator[int]:
+        return iter(range(inst.comp.n))
+
+
+def _deduce_ex(comp: Compiled, vals: list[int], arg: list[int]) -> None:
+    succ = comp.succ
+    for p in comp.inner:
+        if vals[p] != UNKNOWN:
+            continue
+        res = FF
+        for s in succ[p]:
+            v = arg[s]
+            if v == TT:
+                res = TT
+                break
+            if v == UNKNOWN:
+                res = UNKNOWN
+        vals[p] = res
+
+
+def _deduce_eu(comp: Compiled, vals: list[int], left: list[int], right: list[int]) -> None:
+    is_exit = comp.is_exit
+    for p in comp.leaves:
+        if is_exit[p] and vals[p] == UNKNOWN:
+            if right[p] == TT:
+                vals[p] = TT
+            elif right[p] == FF and left[p] == FF:
+                vals[p] = FF
+    inner = comp.inner
+    pred = comp.pred
+    leaf = [False] * comp.n
+    for p in comp.leaves:
+        leaf[p] = True
+    # pessimistic: what surely reaches the goal through sure left-states
+    stack = []
+    for p in inner:
+        if vals[p] == UNKNOWN and right[p] == TT:
+            vals[p] = TT
+    for p in range(comp.n):
+        if vals[p] == TT:
+            stack.append(p)
+    while stack:
+        p = stack.pop()
+        for q in pred[p]:
+            if vals[q] == UNKNOWN and not leaf[q] and left[q] == TT:
+                vals[q] = TT
+                stack.append(q)
+    if UNKNOWN not in vals:
+        return
+    # optimistic: what might reach the goal through possible left-states; the rest is false
+    maybe = [False] * comp.n
+    for p in range(comp.n):
+        v = vals[p]
+        if v == TT or (v == UNKNOWN and (leaf[p] or right[p] != FF)):
+            maybe[p] = True
+            stack.append(p)
+    while stack:
+        p = stack.pop()
+        for q in pred[p]:
+            if not maybe[q] and not leaf[q] and vals[q] != FF and left[q] != FF:
+                maybe[q] = True
+                stack.append(q)
+    for p in inner:
+        if vals[p] == UNKNOWN and not maybe[p]:
+            vals[p] = FF
+
+
+def _deduce_eg(comp: Compiled, vals: list[int], arg: list[int]) -> None:
+    is_exit = comp.is_exit
+    for p in comp.leaves:
+        if is_exit[p] and vals[p] == UNKNOWN and arg[p] == FF:
+            vals[p] = FF
+    inner = comp.inner
+    leaf = [False] * comp.n
+    for p in comp.leaves:
+        leaf[p] = True
+    # pessimistic: greatest set of sure arg-states that can stay in the set (or hand over to a sure leaf)
+    sure = [False] * comp.n
+    for p in range(comp.n):
+        if vals[p] == TT or (not leaf[p] and vals[p] == UNKNOWN and arg[p] == TT):
+            sure[p] = True
+    _prune(comp, sure, lambda p: not leaf[p] and vals[p] == UNKNOWN)
+    for p in inner:
+        if vals[p] == UNKNOWN and sure[p]:
+            vals[p] = TT
+    if UNKNOWN not in vals:
+        return
+    # optimistic: greatest set of possible arg-states; whatever falls out is false
+    maybe = [False] * comp.n
+    for p in range(comp.n):
+        v = vals[p]
+        if v == TT or (v == UNKNOWN and (leaf[p] or arg[p] != FF)):
+            maybe[p] = True
+    _prune(comp, maybe, lambda p: not leaf[p] and vals[p] == UNKNOWN)
+    for p in inner:
+        if vals[p] == UNKNOWN and not maybe[p]:
+            vals[p] = FF
+
+
+def _prune(comp: Compiled, member: list[bool], removable: object) -> None:
+    """Remove removable members without a successor among the members, to the greatest fixpoint."""
+    rem = removable  # a predicate; typed loosely to keep the hot loop free of casts
+    succ, pred = comp.succ, comp.pred
+    count = [0] * comp.n
+    stack = []
+    for p in range(comp.n):
+        if member[p]:
+            c = 0
+            for s in succ[p]:
+                if member[s]:
+                    c += 1
+            count[p] = c
+            if c == 0 and rem(p):  # type: ignore[operator]
+                stack.append(p)
+    while stack:
+        p = stack.pop()
+        if not member[p]:
+            continue
+        member[p] = False
+        for q in pred[p]:
+            if member[q]:
+                count[q] -= 1
+                if count[q] == 0 and rem(q):  # type: ignore[operator]
+                    stack.append(q)
+
+
+def is_return(comp: Compiled, p: int) -> bool:
+    return comp.kind[p] == RETURN

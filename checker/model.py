@@ -1,0 +1,259 @@
+"""Recursive state machines (RSMs): the model every check runs on.
+
+A component is one C function (or one benchmark method): nodes with atomic labels, entry and exit
+nodes, boxes that call other components, and local edges.  Components are immutable values whose
+identity is the hash of their content, so that an unchanged function is recognised after an edit and
+everything known about it can be reused.
+
+References inside a component are either a node name (``str``) or a ``(box, node)`` pair naming the
+call node (``node`` is an entry of the callee) or the return node (``node`` is an exit of the callee)
+of a box, as in the JSON format of the RSM benchmarks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+Ref = str | tuple[str, str]
+
+
+class ModelError(ValueError):
+    """A model that breaks the RSM rules (unknown names, edges into entries, ...)."""
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    labels: frozenset[str] = frozenset()
+    is_entry: bool = False
+    is_exit: bool = False
+
+
+@dataclass(frozen=True)
+class Box:
+    """A call site: ``component`` is the callee's name.
+
+    ``call_nodes``/``return_nodes`` list the callee entries/exits this box exposes; ``None`` in the
+    constructor means all of them and is resolved when the RSM is built.
+    """
+
+    name: str
+    component: str
+    call_nodes: tuple[str, ...] = ()
+    return_nodes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Component:
+    name: str
+    nodes: tuple[Node, ...]
+    boxes: tuple[Box, ...] = ()
+    edges: tuple[tuple[Ref, Ref], ...] = ()
+    _index: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for i, n in enumerate(self.nodes):
+            if n.name in self._index:
+                raise ModelError(f"component {self.name!r}: duplicate node {n.name!r}")
+            self._index[n.name] = i
+
+    def node(self, name: str) -> Node:
+        return self.nodes[self._index[name]]
+
+    def has_node(self, name: str) -> bool:
+        return name in self._index
+
+    @cached_property
+    def entries(self) -> tuple[str, ...]:
+        return tuple(n.name for n in self.nodes if n.is_entry)
+
+    @cached_property
+    def exits(self) -> tuple[str, ...]:
+        return tuple(n.name for n in self.nodes if n.is_exit)
+
+    @cached_property
+    def box_map(self) -> dict[str, Box]:
+        return {b.name: b for b in self.boxes}
+
+    @cached_property
+    def callees(self) -> frozenset[str]:
+        return frozenset(b.component for b in self.boxes)
+
+    def to_json(self) -> dict[str, object]:
+        def ref(r: Ref) -> dict[str, str]:
+            if isinstance(r, str):
+                return {"type": "node", "name": r}
+            return {"type": "box_node", "box_name": r[0], "node_name": r[1]}
+
+        succ: dict[Ref, list[Ref]] = {}
+        for s, t in self.edges:
+            succ.setdefault(s, []).append(t)
+        return {
+            "name": self.name,
+            "nodes": [
+                {"name": n.name, "is_entry": n.is_entry, "is_exit": n.is_exit, "labels": sorted(n.labels)}
+                for n in self.nodes
+            ],
+            "boxes": [
+                {
+                    "name": b.name,
+                    "component": b.component,
+                    "call_nodes": list(b.call_nodes),
+                    "return_nodes": list(b.return_nodes),
+                }
+                for b in self.boxes
+            ],
+            "transitions": [{"source": ref(s), "targets": [ref(t) for t in ts]} for s, ts in succ.items()],
+        }
+
+    @cached_property
+    def digest(self) -> str:
+        """Content hash: equal for equal components, whatever object built them."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class RSM:
+    components: tuple[Component, ...]
+    initial_component: str
+    initial_node: str
+
+    @cached_property
+    def by_name(self) -> dict[str, Component]:
+        return {c.name: c for c in self.components}
+
+    def component(self, name: str) -> Component:
+        return self.by_name[name]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "initial_component": self.initial_component,
+            "initial_node": self.initial_node,
+            "components": [c.to_json() for c in self.components],
+        }
+
+    @cached_property
+    def deep_digests(self) -> dict[str, str]:
+        """Per component, a hash of its content and of everything it can call.
+
+        Knowledge about a component under a context stays true exactly as long as this hash is
+        unchanged, so it is the key under which the knowledge base keeps it.  Components of one
+        recursive cycle share the hash of the cycle.
+        """
+        return _deep_digests({c.name: c for c in self.components})
+
+
+def _deep_digests(comps: Mapping[str, Component]) -> dict[str, str]:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    sccs: list[list[str]] = []
+    counter = 0
+    for root in sorted(comps):
+        if root in index:
+            continue
+        work: list[tuple[str, Iterable[str]]] = [(root, iter(sorted(comps[root].callees)))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            advanced = False
+            for w in it:
+                if w not in comps:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(comps[w].callees))))
+                    advanced = True
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                scc = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    scc.append(w)
+                    if w == v:
+                        break
+                sccs.append(sorted(scc))
+    result: dict[str, str] = {}
+    for scc in sccs:  # Tarjan emits callees before callers
+        members = set(scc)
+        h = hashlib.sha256()
+        for name in scc:
+            h.update(comps[name].digest.encode())
+            for callee in sorted(comps[name].callees):
+                if callee in members:
+                    h.update(b"~" + callee.encode())
+                elif callee in result:
+                    h.update(result[callee].encode())
+                else:
+                    h.update(b"?" + callee.encode())
+        d = h.hexdigest()[:32]
+        for name in scc:
+            result[name] = d
+    return result
+
+
+def build_rsm(components: Iterable[Component], initial_component: str, initial_node: str) -> RSM:
+    """Check the RSM rules and resolve boxes that expose all callee entries/exits."""
+    comps = list(components)
+    by_name = {c.name: c for c in comps}
+    if len(by_name) != len(comps):
+        raise ModelError("duplicate component names")
+    fixed: list[Component] = []
+    for c in comps:
+        boxes = []
+        for b in c.boxes:
+            callee = by_name.get(b.component)
+            if callee is None:
+                raise ModelError(f"component {c.name!r}: box {b.name!r} calls unknown component {b.component!r}")
+            calls = b.call_nodes or callee.entries
+            rets = b.return_nodes or callee.exits
+            for n in calls:
+                if not callee.has_node(n) or not callee.node(n).is_entry:
+                    raise ModelError(f"component {c.name!r}: box {b.name!r}: {n!r} is not an entry of {callee.name!r}")
+            for n in rets:
+                if not callee.has_node(n) or not callee.node(n).is_exit:
+                    raise ModelError(f"component {c.name!r}: box {b.name!r}: {n!r} is not an exit of {callee.name!r}")
+            boxes.append(Box(b.name, b.component, tuple(calls), tuple(rets)))
+        bm = {b.name: b for b in boxes}
+        for s, t in c.edges:
+            for r, role in ((s, "source"), (t, "target")):
+                if isinstance(r, str):
+                    if not c.has_node(r):
+                        raise ModelError(f"component {c.name!r}: edge {role} {r!r} is not a node")
+                else:
+                    box = bm.get(r[0])
+                    if box is None:
+                        raise ModelError(f"component {c.name!r}: edge {role} names unknown box {r[0]!r}")
+                    allowed = box.return_nodes if role == "source" else box.call_nodes
+                    if r[1] not in allowed:
+                        kind = "a return node" if role == "source" else "a call node"
+                        raise ModelError(f"component {c.name!r}: edge {role} {r!r} is not {kind} of the box")
+            if isinstance(s, str) and c.node(s).is_exit:
+                raise ModelError(f"component {c.name!r}: edge leaves exit {s!r}")
+        fixed.append(Component(c.name, c.nodes, tuple(boxes), c.edges))
+    init = by_name.get(initial_component)
+    if init is None:
+        raise ModelError(f"initial component {initial_component!r} does not exist")
+    if not init.has_node(initial_node) or not init.node(initial_node).is_entry:
+        raise ModelError(f"initial node {initial_node!r} is not an entry of {initial_component!r}")
+    return RSM(tuple(fixed), initial_component, initial_node)

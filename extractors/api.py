@@ -1,0 +1,372 @@
+"""Public API of the C front end: a :class:`Project` of C files, checked by CTL model checking.
+
+Everything else in ctlsp (the ``ctlsp check`` CLI, the language server) codes against this module
+only; it is kept stable.
+
+    from extractors.api import Project, parse_c, Finding, Location, WitnessStep
+    from extractors.api import Config, ConfigError, load_config, Rule, catalogue
+
+    project = Project(load_config(root), kb=None, cache=None)
+    upd = project.update_file("a.c", text)            # FileUpdate(changed, added, removed) function names
+    upd = project.update_file("a.c", text, tree)      # tree: parse_c(text, old_tree) done by the caller
+    project.remove_file("a.c")
+    findings = project.check()                        # {path: [Finding, ...]} for every file
+    findings = project.check(["a.c"], interprocedural=False)   # boxes only into the same file (typing)
+    project.function_at("a.c", 12)                    # name of the function spanning 0-based line 12
+    project.counters                                  # functions_extracted, functions_reused,
+                                                      # checks_run, checks_reused, models_built,
+                                                      # files_reused, functions_check_reused (monotone)
+
+How it works: each C function becomes a CFG (``extractors.cfg``), pruned by known flag values
+(``extractors.prune``); for every access path ``v`` a function does something to, the function is
+projected onto ``v`` (``extractors.projection``) as component ``f@v``.  Its nodes carry the canonical
+propositions of ``v`` only:
+
+    alloc    v receives fresh memory (malloc & co, [extract] allocators, inferred project allocators)
+    open     v receives a handle (fopen, open, socket, [extract] resources)
+    free     v is freed;  close: v's handle is released;  lock / unlock: v (a lock object) changes
+    use      v is dereferenced (*v, v->f, v[i], or passed to a function that dereferences it)
+    read     v's value is read;  write: v is assigned (not counting NULL/constant initialisers)
+    def      v gets a new value in any way (assignment, &v, allocation)
+    decl     v is declared without an initialiser
+    escape   v is returned, stored elsewhere, assigned to another variable or passed to unknown code
+    isnull / notnull   the branch just taken established v == NULL / v != NULL (also fd < 0)
+    discard  (value "$ret") the result of a [extract] must_check function is ignored
+    end      (root component only) the checked function has returned
+
+A call that passes ``v`` (or a prefix of the path) to project function ``g`` as parameter ``i`` is a
+box into ``g@i`` (``g@i->buf`` for field paths): the same component for every caller, so knowledge
+about it is reused.  Each enabled rule (``extractors.rules``, ``rules.toml``) is an existential CTL
+formula checked with ``checker.check(..., strategy="kb", kb=project.kb, witness=True)``; its witness
+becomes the finding's :class:`WitnessStep` path (kinds: event, branch, call, end).
+
+Reuse: function models are keyed by a hash of the function text, file constants and configuration
+(an unchanged function is never re-extracted); a function's findings are kept while it, its position
+and every function it can reach are unchanged; check results are keyed by the rule formula and the
+deep digest of the checked RSM (content of all components it can reach), and stored in ``cache``
+(a ``MutableMapping[str, bytes]``, e.g. disk-backed) or in memory.  The knowledge base ``kb`` keeps
+what the checker learnt per component across checks.
+
+Findings are deterministic, sorted by location, and carry a ``fingerprint`` made of the rule id,
+function, variable and event text (no line numbers), so baselines survive edits.  Comments
+``// ctlsp-ignore[rule-id, ...]`` or ``/* ctlsp-ignore */`` on the finding's line or the line
+before silence it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, MutableMapping
+from dataclasses import dataclass, field
+
+import tree_sitter
+
+from checker import KnowledgeBase, check
+from checker.model import ModelError
+from checker.witness import Step
+from extractors.calls import CallSpec, call_table
+from extractors.config import Config, ConfigError, load_config
+from extractors.facts import root_of
+from extractors.findings import Finding, Location, WitnessStep
+from extractors.functions import (
+    FileModel,
+    FunctionModel,
+    build_function,
+    consts_digest,
+    declared_noreturn,
+    function_key,
+    function_name,
+    function_nodes,
+    moved,
+)
+from extractors.parse import parse_c
+from extractors.projection import DISCARD, Projector, fid, locals_of, make_scope
+from extractors.report import Reporter
+from extractors.rules import Rule, catalogue
+from extractors.suppress import suppressed, suppressions
+
+__all__ = [
+    "Config",
+    "ConfigError",
+    "FileUpdate",
+    "Finding",
+    "Location",
+    "Project",
+    "Rule",
+    "WitnessStep",
+    "catalogue",
+    "load_config",
+    "parse_c",
+]
+
+_RESULT_VERSION = "r1"
+
+
+@dataclass(frozen=True)
+class FileUpdate:
+    path: str
+    changed: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+
+
+@dataclass
+class _FileState:
+    text: str
+    model: FileModel
+    ignores: dict[int, frozenset[str]] = field(default_factory=dict)
+
+    @property
+    def ignores_digest(self) -> str:
+        return repr(sorted(self.ignores.items()))
+
+
+class Project:
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        kb: KnowledgeBase | None = None,
+        cache: MutableMapping[str, bytes] | None = None,
+    ) -> None:
+        self.config = config or Config()
+        self.table = call_table(self.config)
+        self.rules: list[Rule] = catalogue(self.config)
+        self.kb = kb if kb is not None else KnowledgeBase()
+        self.strategy = "kb"
+        self.cache: MutableMapping[str, bytes] = cache if cache is not None else {}
+        self._config_digest = self.config.digest()
+        self.files: dict[str, _FileState] = {}
+        self.counters: dict[str, int] = {
+            "functions_extracted": 0,
+            "functions_reused": 0,
+            "checks_run": 0,
+            "checks_reused": 0,
+            "models_built": 0,
+            "files_reused": 0,
+            "functions_check_reused": 0,
+            "model_errors": 0,
+            "extract_errors": 0,
+        }
+        self._fn_results: dict[str, list[Finding]] = {}
+        self.errors: list[str] = []  # the last internal errors behind counters["model_errors"]
+        self._projectors: dict[str, Projector] = {}
+        self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
+
+    # ----- files -------------------------------------------------------------------------------
+    def update_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> FileUpdate:
+        """(Re)read one file, extracting only functions whose text (or context) changed."""
+        if tree is None:
+            tree = parse_c(text)
+        fns, consts, globals_ = function_nodes(tree)
+        noreturn = declared_noreturn(tree)
+        cd = consts_digest(consts) + ",".join(sorted(noreturn))
+        table = self.table
+        if noreturn:
+            table = {**self.table, **{n: CallSpec(noreturn=True) for n in noreturn if n not in self.table}}
+        old = self.files.get(path)
+        old_by_key = {m.key: m for m in old.model.functions.values()} if old else {}
+        old_names = set(old.model.functions) if old else set()
+        lines = text.encode("utf-8", "surrogatepass").split(b"\n")
+        models: dict[str, FunctionModel] = {}
+        changed: list[str] = []
+        added: list[str] = []
+        for fn in fns:
+            name = function_name(fn)
+            if name is None or name in models:
+                continue
+            key = function_key(fn, self._config_digest, cd)
+            reuse = old_by_key.get(key)
+            if reuse is not None and reuse.name == name:
+                models[name] = moved(reuse, path, fn.start_point[0])
+                self.counters["functions_reused"] += 1
+                continue
+            try:
+                model = build_function(fn, path, lines, table, consts, key)
+            except (RecursionError, ValueError, AttributeError, IndexError, KeyError, TypeError) as e:
+                # too deep to read, or a syntax shape the builder does not expect: skip this function
+                self.counters["extract_errors"] += 1
+                self.errors.append(f"{path}:{name}: {type(e).__name__}: {e}")
+                del self.errors[:-20]
+                model = None
+            if model is None:
+                continue
+            self.counters["functions_extracted"] += 1
+            models[name] = model
+            (changed if name in old_names else added).append(name)
+        removed = sorted(old_names - set(models))
+        self.files[path] = _FileState(text, FileModel(path, models, globals_, consts), suppressions(text))
+        return FileUpdate(path, tuple(sorted(changed)), tuple(sorted(added)), tuple(removed))
+
+    def remove_file(self, path: str) -> None:
+        self.files.pop(path, None)
+
+    def function_at(self, path: str, line: int) -> str | None:
+        st = self.files.get(path)
+        if st is None:
+            return None
+        for fm in st.model.functions.values():
+            if fm.start_row <= line <= fm.last_row:
+                return fm.name
+        return None
+
+    # ----- checking ----------------------------------------------------------------------------
+    def _projector(self, paths: Iterable[str]) -> Projector:
+        """A projector over the functions of ``paths``, reused while none of them changed or moved."""
+        files = sorted(p for p in set(paths) if p in self.files)
+        sig_parts = []
+        for p in files:
+            for name, fm in sorted(self.files[p].model.functions.items()):
+                sig_parts.append(f"{p}|{name}|{fm.key}|{fm.shift}")
+            sig_parts.append("globals:" + ",".join(sorted(self.files[p].model.globals)))
+        sig = hashlib.sha256("\n".join(sig_parts).encode()).hexdigest()
+        proj = self._projectors.pop(sig, None)
+        if proj is None:
+            models: list[FunctionModel] = []
+            globals_: set[str] = set()
+            for p in files:
+                globals_ |= self.files[p].model.globals
+                models.extend(self.files[p].model.functions.values())
+            proj = Projector(make_scope(models, self.table, frozenset(globals_)), signature=sig)
+        self._projectors[sig] = proj
+        while len(self._projectors) > 8:
+            self._projectors.pop(next(iter(self._projectors)))
+        return proj
+
+    def check(
+        self, paths: Iterable[str] | None = None, *, interprocedural: bool = True
+    ) -> dict[str, list[Finding]]:
+        """Findings per file for ``paths`` (all files if None), reusing unchanged results."""
+        targets = sorted(self.files) if paths is None else sorted(set(paths))
+        out: dict[str, list[Finding]] = {}
+        for path in targets:
+            st = self.files.get(path)
+            if st is None:
+                out[path] = []
+                continue
+            proj = self._projector(self.files if interprocedural else [path])
+            key = (path, proj.signature, st.ignores_digest)
+            memo = self._file_results.get(key)
+            if memo is None:
+                memo = self._check_file(path, st, proj)
+                self._file_results[key] = memo
+                while len(self._file_results) > 4 * max(8, len(self.files)):
+                    self._file_results.pop(next(iter(self._file_results)))
+            else:
+                self.counters["files_reused"] += 1
+            out[path] = list(memo)
+        return out
+
+    def _check_file(self, path: str, st: _FileState, projector: Projector) -> list[Finding]:
+        findings: dict[tuple[str, Location], Finding] = {}
+        for fm in sorted(st.model.functions.values(), key=lambda m: m.start_row):
+            proj = projector
+            key = self._function_key(proj, fm)
+            found = self._fn_results.get(key)
+            if found is None:
+                found = self._check_function(proj, fm)
+                self._fn_results[key] = found
+                while len(self._fn_results) > 50_000:
+                    self._fn_results.pop(next(iter(self._fn_results)))
+            else:
+                self.counters["functions_check_reused"] += 1
+            for f in found:
+                if not suppressed(st.ignores, f.location.start_line, f.rule_id):
+                    findings.setdefault((f.rule_id, f.location), f)
+        return sorted(findings.values(), key=lambda f: (f.location, f.rule_id, f.message))
+
+    def _function_key(self, proj: Projector, fm: FunctionModel) -> str:
+        """Everything one function's findings depend on: its model, position, and what it can call."""
+        sc = proj.scope
+        seen = {fid(fm)}
+        stack = [fm]
+        while stack:
+            cur = stack.pop()
+            for callee in proj.callees(cur):
+                if fid(callee) not in seen:
+                    seen.add(fid(callee))
+                    stack.append(callee)
+        parts = [fm.key, fm.file, str(fm.shift)]
+        parts += [",".join(sorted(sc.allocators)), ",".join(sorted(sc.globals))]
+        parts += sorted(f"{n}:{sc.functions[n].key}" for n in seen)
+        return hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+    def _check_function(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
+        reporter = Reporter(proj, proj.scope.functions)
+        out: list[Finding] = []
+        for var in proj.values(fm):
+            try:
+                out.extend(self._check_value(proj, reporter, fm, var))
+            except (ModelError, RecursionError, ValueError, KeyError, IndexError, AssertionError) as e:
+                # an internal limit or defect must not cost the user the other findings: skip the value,
+                # count it, and keep the reason for whoever looks at the counters
+                self.counters["model_errors"] += 1
+                self.errors.append(f"{fm.file}:{fm.name}:{var}: {type(e).__name__}: {e}")
+                del self.errors[:-20]
+        return out
+
+    def _check_value(self, proj: Projector, reporter: Reporter, fm: FunctionModel, var: str) -> list[Finding]:
+        rules = [r for r in self.rules if _in_scope(r, fm, var)]
+        if not rules:
+            return []
+        cname = proj.component(fm, var)
+        if cname is None:
+            return []
+        present = proj.atoms(cname)
+        rules = [r for r in rules if r.applies(present)]
+        if not rules:
+            return []
+        rsm = proj.rsm(cname)
+        self.counters["models_built"] += 1
+        digest = rsm.deep_digests[rsm.initial_component]
+        out: list[Finding] = []
+        for rule in rules:
+            steps = self._result(rule, rsm, digest)
+            if steps is not None:
+                out.append(reporter.finding(rule, fm, var, rsm, steps))
+        return out
+
+    def _result(self, rule: Rule, rsm: object, digest: str) -> tuple[Step, ...] | None:
+        """Witness steps if the rule's bug path exists, else None (cached by formula and digest)."""
+        key = f"{_RESULT_VERSION}|{rule.formula}|{digest}"
+        raw = self.cache.get(key)
+        if raw is not None:
+            try:
+                data = json.loads(raw)
+                steps = tuple(
+                    Step(c, n if isinstance(n, str) else (n[0], n[1]), tuple((a, b) for a, b in st))
+                    for c, n, st in data["steps"]
+                )
+                holds = bool(data["holds"])
+            except (ValueError, KeyError, TypeError, IndexError):
+                pass  # a damaged cache entry is recomputed
+            else:
+                self.counters["checks_reused"] += 1
+                return steps if holds else None
+        self.counters["checks_run"] += 1
+        res = check(rsm, rule.parsed, strategy=self.strategy, kb=self.kb, witness=True)  # type: ignore[arg-type]
+        found: tuple[Step, ...] = (res.witness or ()) if res.holds else ()
+        payload = {
+            "holds": res.holds,
+            "steps": [[s.component, s.node, [list(f) for f in s.stack]] for s in found],
+        }
+        self.cache[key] = json.dumps(payload).encode()
+        return found if res.holds else None
+
+
+def _in_scope(rule: Rule, fm: FunctionModel, var: str) -> bool:
+    if rule.scope == "return":
+        return var.startswith(DISCARD)
+    if var.startswith(DISCARD):
+        return False
+    if rule.scope == "local":
+        return root_of(var) == var and var in locals_of(fm)
+    if rule.scope == "local-scalar":
+        return (
+            fm.cfg.declared.get(var) is not None
+            and var not in fm.cfg.addr_taken
+            and var not in fm.cfg.static_locals
+            and root_of(var) == var
+        )
+    return True

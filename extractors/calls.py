@@ -1,0 +1,163 @@
+"""What library calls mean for a tracked value: a table from call names to events (data, not code).
+
+The extractor consults only this table, so supporting a new API is one more row (built in here or
+added by users in ``ctlsp.toml``) rather than new code.  ``returns`` is the event of the value the
+call returns; ``args`` maps argument positions (``-1``: every argument) to the event they undergo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from extractors.config import Config
+
+
+@dataclass(frozen=True)
+class CallSpec:
+    returns: str | None = None
+    args: tuple[tuple[int, str], ...] = ()
+    noreturn: bool = False
+    must_check: bool = False
+    nonnull: bool = False  # the returned value is never NULL (allocators that abort on failure)
+
+
+_ALLOC = CallSpec(returns="alloc")
+_FREE = CallSpec(args=((0, "free"),))
+_USE_ALL = CallSpec(args=((-1, "use"),))
+
+BUILTIN: dict[str, CallSpec] = {
+    **{n: _ALLOC for n in ("malloc", "calloc", "strdup", "strndup", "aligned_alloc", "valloc")},
+    **{
+        n: CallSpec(returns="alloc", nonnull=True)
+        for n in ("xmalloc", "xcalloc", "xstrdup", "g_malloc", "g_malloc0")
+    },
+    "realloc": CallSpec(returns="alloc", args=((0, "escape"),)),
+    "reallocarray": CallSpec(returns="alloc", args=((0, "escape"),)),
+    "free": _FREE,
+    "va_start": CallSpec(args=((0, "def"),)),
+    "va_copy": CallSpec(args=((0, "def"),)),
+    "FD_ZERO": CallSpec(args=((0, "def"),)),
+    "fopen": CallSpec(returns="open"),
+    "fdopen": CallSpec(returns="open"),
+    "tmpfile": CallSpec(returns="open"),
+    "opendir": CallSpec(returns="open"),
+    "popen": CallSpec(returns="open"),
+    "open": CallSpec(returns="open"),
+    "socket": CallSpec(returns="open"),
+    "dup": CallSpec(returns="open"),
+    "fclose": CallSpec(args=((0, "close"),)),
+    "closedir": CallSpec(args=((0, "close"),)),
+    "pclose": CallSpec(args=((0, "close"),)),
+    "close": CallSpec(args=((0, "close"),)),
+    "pthread_mutex_lock": CallSpec(args=((0, "lock"),)),
+    "pthread_mutex_unlock": CallSpec(args=((0, "unlock"),)),
+    "pthread_spin_lock": CallSpec(args=((0, "lock"),)),
+    "pthread_spin_unlock": CallSpec(args=((0, "unlock"),)),
+    "pthread_rwlock_rdlock": CallSpec(args=((0, "lock"),)),
+    "pthread_rwlock_wrlock": CallSpec(args=((0, "lock"),)),
+    "pthread_rwlock_unlock": CallSpec(args=((0, "unlock"),)),
+    "mtx_lock": CallSpec(args=((0, "lock"),)),
+    "mtx_unlock": CallSpec(args=((0, "unlock"),)),
+    **{
+        n: _USE_ALL
+        for n in (
+            "strlen",
+            "strcpy",
+            "strncpy",
+            "strcat",
+            "strncat",
+            "strcmp",
+            "strncmp",
+            "strchr",
+            "strrchr",
+            "strstr",
+            "memcpy",
+            "memmove",
+            "memset",
+            "memcmp",
+            "puts",
+            "fputs",
+            "fgets",
+            "fread",
+            "fwrite",
+            "fprintf",
+            "fscanf",
+            "fflush",
+            "fgetc",
+            "fputc",
+            "getc",
+            "putc",
+            "fseek",
+            "ftell",
+            "rewind",
+            "feof",
+            "ferror",
+            "atoi",
+            "atol",
+            "strtol",
+            "strtoul",
+            "sprintf",
+            "snprintf",
+            "sscanf",
+            "read",
+            "write",
+        )
+    },
+    **{n: CallSpec(args=((-1, "read"),)) for n in ("printf", "assert_ok")},
+    **{
+        n: CallSpec(noreturn=True)
+        for n in (
+            "exit",
+            "abort",
+            "_exit",
+            "_Exit",
+            "quick_exit",
+            "__builtin_trap",
+            "__builtin_unreachable",
+            "longjmp",
+            "siglongjmp",
+            "err",
+            "errx",
+            "pthread_exit",
+            "__assert_fail",
+        )
+    },
+    **{
+        n: CallSpec(must_check=True)
+        for n in (
+            "setuid",
+            "setgid",
+            "seteuid",
+            "setegid",
+            "chdir",
+            "chroot",
+            "setresuid",
+            "setresgid",
+        )
+    },
+}
+
+
+def call_table(config: Config) -> dict[str, CallSpec]:
+    """Built-in rows plus the user's, the user winning on a clash."""
+    table = dict(BUILTIN)
+    for name in config.allocators:
+        table[name] = _ALLOC
+    for name in config.nonnull_allocators:
+        table[name] = CallSpec(returns="alloc", nonnull=True)
+    for name in config.deallocators:
+        table[name] = _FREE
+    for acquire, release in config.locks:
+        table[acquire] = CallSpec(args=((0, "lock"),))
+        table[release] = CallSpec(args=((0, "unlock"),))
+    for acquire, release in config.resources:
+        table[acquire] = CallSpec(returns="open")
+        table[release] = CallSpec(args=((0, "close"),))
+    for name in config.uses:
+        table[name] = _USE_ALL
+    for name in config.noreturn:
+        table[name] = CallSpec(noreturn=True)
+    for name in config.must_check:
+        old = table.get(name, CallSpec())
+        table[name] = CallSpec(old.returns, old.args, old.noreturn, True, old.nonnull)
+    return table

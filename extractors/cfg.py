@@ -1,0 +1,401 @@
+"""Control-flow graphs of C function bodies, one node per statement or atomic condition.
+
+Conditions are split at ``&&``, ``||``, ``!`` and ``?:`` so that a branch that depends on a NULL
+test is its own edge: that is what lets the checker see that ``if (p && p->x)`` is safe.  Every
+node keeps its source range (0-based rows, character columns) so witness paths map back to code.
+Code the builder cannot read (ERROR nodes, odd macros) is skipped, never raised on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node as TSNode
+
+from extractors.calls import CallSpec
+from extractors.facts import Call, Facts, FactWalker, args_of, call_name, null_test, path_of
+from extractors.parse import short, strip_parens, text_of
+
+Pred = tuple[int, bool | None]
+CondExpr = tuple[object, ...] | None
+
+
+@dataclass
+class CfgNode:
+    id: int
+    kind: str  # entry exit stmt decl cond return join label goto case switch sink
+    row: int
+    col: int
+    end_row: int
+    end_col: int
+    text: str
+    events: tuple[tuple[str, str], ...] = ()
+    calls: tuple[Call, ...] = ()
+    flag_sets: tuple[tuple[str, int | None], ...] = ()
+    null_test: tuple[str, bool] | None = None
+    cond: CondExpr = None
+
+
+@dataclass
+class Cfg:
+    nodes: list[CfgNode] = field(default_factory=list)
+    succ: list[list[tuple[int, bool | None]]] = field(default_factory=list)
+    entry: int = 0
+    exit: int = 1
+    addr_taken: set[str] = field(default_factory=set)
+    declared: dict[str, bool] = field(default_factory=dict)  # local name -> declared without initialiser
+    static_locals: set[str] = field(default_factory=set)
+    returns: list[tuple[str | None, str | None]] = field(default_factory=list)  # (path, call name)
+
+    def successors(self, n: int) -> list[int]:
+        return [t for t, _ in self.succ[n]]
+
+
+_LOOPS = ("while_statement", "do_statement", "for_statement")
+
+
+class CfgBuilder:
+    def __init__(self, lines: list[bytes], table: dict[str, CallSpec], consts: dict[str, int]) -> None:
+        self.lines = lines
+        self.table = table
+        self.consts = consts
+        self.cfg = Cfg()
+        self.breaks: list[list[Pred]] = []
+        self.continues: list[list[Pred]] = []
+        self.labels: dict[str, int] = {}
+        self.gotos: list[tuple[int, str]] = []
+
+    def col(self, row: int, byte_col: int) -> int:
+        if 0 <= row < len(self.lines):
+            return len(self.lines[row][:byte_col].decode("utf-8", "replace"))
+        return byte_col
+
+    def new(self, kind: str, ts: TSNode | None, at: TSNode | None = None, facts: Facts | None = None) -> int:
+        pos = at or ts
+        n = len(self.cfg.nodes)
+        if pos is not None:
+            (r0, c0), (r1, c1) = pos.start_point, pos.end_point
+            node = CfgNode(n, kind, r0, self.col(r0, c0), r1, self.col(r1, c1), short(text_of(pos)))
+        else:
+            node = CfgNode(n, kind, 0, 0, 0, 0, "")
+        if facts is not None:
+            node.events = tuple(dict.fromkeys(facts.events))
+            node.calls = tuple(facts.calls)
+            node.flag_sets = tuple(facts.flag_sets)
+            self.cfg.addr_taken |= facts.addr_taken
+        self.cfg.nodes.append(node)
+        self.cfg.succ.append([])
+        return n
+
+    def link(self, preds: list[Pred], target: int) -> None:
+        for src, br in preds:
+            if (target, br) not in self.cfg.succ[src]:
+                self.cfg.succ[src].append((target, br))
+
+    def facts(self, ts: TSNode | None, discarded: bool = False) -> Facts:
+        w = FactWalker(self.consts)
+        w.walk(ts, discarded=discarded)
+        return w.f
+
+    def build(self, fn: TSNode) -> Cfg:
+        decl = fn.child_by_field_name("declarator")
+        self.cfg.entry = self.new("entry", decl)
+        body = fn.child_by_field_name("body")
+        close = body.children[-1] if body is not None and body.children else body
+        self.cfg.exit = self.new("exit", close)
+        start: list[Pred] = [(self.cfg.entry, None)]
+        preds = self.stmt(body, start) if body is not None else start
+        self.link(preds, self.cfg.exit)
+        for src, label in self.gotos:
+            target = self.labels.get(label)
+            self.link([(src, None)], target if target is not None else src)
+        return self.cfg
+
+    def sink(self, n: int) -> list[Pred]:
+        self.link([(n, None)], n)
+        return []
+
+    def noreturn(self, facts: Facts) -> bool:
+        return any(c.name is not None and self.table.get(c.name, CallSpec()).noreturn for c in facts.calls)
+
+    def stmt(self, s: TSNode | None, preds: list[Pred]) -> list[Pred]:
+        if s is None:
+            return preds
+        t = s.type
+        if t in ("compound_statement", "translation_unit"):
+            for c in s.named_children:
+                preds = self.stmt(c, preds)
+            return preds
+        if t == "expression_statement":
+            exprs = [c for c in s.named_children if c.type != "comment"]
+            if not exprs:
+                return preds
+            e = strip_parens(exprs[0])
+            if e is not None and e.type == "call_expression" and call_name(e) == "assert" and args_of(e):
+                tp, fp = self.cond(args_of(e)[0], preds)
+                if fp:
+                    stop = self.new("sink", s)
+                    self.link(fp, stop)
+                    self.sink(stop)
+                return tp
+            f = self.facts(exprs[0], discarded=True)
+            n = self.new("stmt", s, facts=f)
+            self.link(preds, n)
+            if self.noreturn(f):
+                return self.sink(n)
+            return [(n, None)]
+        if t == "declaration":
+            w = FactWalker(self.consts)
+            for name, uninit in w.declaration(s):
+                self.cfg.declared[name] = uninit
+                if any(text_of(c) == "static" for c in s.children if c.type == "storage_class_specifier"):
+                    self.cfg.static_locals.add(name)
+            n = self.new("decl", s, facts=w.f)
+            self.link(preds, n)
+            if self.noreturn(w.f):
+                return self.sink(n)
+            return [(n, None)]
+        if t == "if_statement":
+            tp, fp = self.cond(s.child_by_field_name("condition"), preds)
+            out = self.stmt(s.child_by_field_name("consequence"), tp)
+            alt = s.child_by_field_name("alternative")
+            if alt is not None:
+                inner = (
+                    [c for c in alt.named_children if c.type != "comment"]
+                    if alt.type == "else_clause"
+                    else [alt]
+                )
+                for c in inner:
+                    fp = self.stmt(c, fp)
+            return out + fp
+        if t == "while_statement":
+            head = self.new("join", s.child_by_field_name("condition"))
+            self.link(preds, head)
+            tp, fp = self.cond(s.child_by_field_name("condition"), [(head, None)])
+            return self.loop_body(s.child_by_field_name("body"), tp, head) + fp
+        if t == "do_statement":
+            head = self.new("join", s.child_by_field_name("body"))
+            self.link(preds, head)
+            self.breaks.append([])
+            self.continues.append([])
+            bp = self.stmt(s.child_by_field_name("body"), [(head, None)])
+            cont, brk = self.continues.pop(), self.breaks.pop()
+            tp, fp = self.cond(s.child_by_field_name("condition"), bp + cont)
+            self.link(tp, head)
+            return fp + brk
+        if t == "for_statement":
+            init = s.child_by_field_name("initializer")
+            if init is not None:
+                preds = self.stmt(init, preds) if init.type == "declaration" else self.expr_node(init, preds)
+            head = self.new("join", s.child_by_field_name("condition") or s)
+            self.link(preds, head)
+            cnd = s.child_by_field_name("condition")
+            top: list[Pred] = [(head, None)]
+            tp, fp = self.cond(cnd, top) if cnd is not None else (top, [])
+            upd = s.child_by_field_name("update")
+            self.breaks.append([])
+            self.continues.append([])
+            bp = self.stmt(s.child_by_field_name("body"), tp)
+            cont, brk = self.continues.pop(), self.breaks.pop()
+            if upd is not None:
+                bp = self.expr_node(upd, bp + cont)
+                cont = []
+            self.link(bp + cont, head)
+            return fp + brk
+        if t == "switch_statement":
+            return self.switch(s, preds)
+        if t == "break_statement":
+            if self.breaks:
+                self.breaks[-1].extend(preds)
+                return []
+            return preds
+        if t == "continue_statement":
+            if self.continues:
+                self.continues[-1].extend(preds)
+                return []
+            return preds
+        if t == "return_statement":
+            value = next((c for c in s.named_children if c.type != "comment"), None)
+            w = FactWalker(self.consts)
+            if value is not None:
+                v = strip_parens(value)
+                if v is not None and v.type == "call_expression":
+                    w.call(v, "<return>", frozenset(), False)
+                    self.cfg.returns.append((None, call_name(v)))
+                else:
+                    w.rhs(None, value, frozenset(), True)
+                    self.cfg.returns.append((path_of(v), None))
+            n = self.new("return", s, facts=w.f)
+            self.link(preds, n)
+            self.link([(n, None)], self.cfg.exit)
+            return []
+        if t == "goto_statement":
+            n = self.new("goto", s)
+            self.link(preds, n)
+            self.gotos.append((n, text_of(s.child_by_field_name("label"))))
+            return []
+        if t == "labeled_statement":
+            label = s.child_by_field_name("label")
+            n = self.new("label", label)
+            self.labels[text_of(label)] = n
+            self.link(preds, n)
+            preds = [(n, None)]
+            for c in s.named_children:
+                if c != label and c.type != "comment":
+                    preds = self.stmt(c, preds)
+            return preds
+        if t in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_else", "preproc_elifdef"):
+            alt = s.child_by_field_name("alternative")
+            cur = preds
+            for c in s.named_children:
+                if alt is not None and c == alt:
+                    continue
+                if (
+                    c.type.endswith("statement")
+                    or c.type in ("declaration", "labeled_statement")
+                    or c.type.startswith("preproc_if")
+                ):
+                    cur = self.stmt(c, cur)
+            other = self.stmt(alt, preds) if alt is not None else preds
+            return cur + [p for p in other if p not in cur]
+        if t in ("ERROR", "attributed_statement", "case_statement"):
+            for c in s.named_children:
+                if c.type.endswith("statement") or c.type == "declaration":
+                    preds = self.stmt(c, preds)
+            return preds
+        return preds
+
+    def expr_node(self, e: TSNode, preds: list[Pred]) -> list[Pred]:
+        n = self.new("stmt", e, facts=self.facts(e))
+        self.link(preds, n)
+        return [(n, None)]
+
+    def loop_body(self, body: TSNode | None, preds: list[Pred], head: int) -> list[Pred]:
+        self.breaks.append([])
+        self.continues.append([])
+        bp = self.stmt(body, preds)
+        cont, brk = self.continues.pop(), self.breaks.pop()
+        self.link(bp + cont, head)
+        return brk
+
+    def switch(self, s: TSNode, preds: list[Pred]) -> list[Pred]:
+        cond = s.child_by_field_name("condition")
+        sw = self.new("switch", cond, facts=self.facts(cond))
+        self.link(preds, sw)
+        self.breaks.append([])
+        body = s.child_by_field_name("body")
+        fall: list[Pred] = []
+        has_default = False
+        items = body.named_children if body is not None else []
+        for item in items:
+            if item.type != "case_statement":
+                fall = self.stmt(item, fall)
+                continue
+            value = item.child_by_field_name("value")
+            has_default = has_default or value is None
+            case = self.new("case", value or item.children[0])
+            self.link([(sw, None)] + fall, case)
+            fall = [(case, None)]
+            for i, c in enumerate(item.children):
+                if item.field_name_for_child(i) == "value" or not c.is_named or c.type == "comment":
+                    continue
+                fall = self.stmt(c, fall)
+        brk = self.breaks.pop()
+        return fall + brk + ([] if has_default else [(sw, None)])
+
+    def cond(self, expr: TSNode | None, preds: list[Pred]) -> tuple[list[Pred], list[Pred]]:
+        e = strip_parens(expr)
+        if e is None:
+            return preds, []
+        if e.type == "binary_expression":
+            op = text_of(e.child_by_field_name("operator"))
+            if op == "&&":
+                t1, f1 = self.cond(e.child_by_field_name("left"), preds)
+                t2, f2 = self.cond(e.child_by_field_name("right"), t1)
+                return t2, f1 + f2
+            if op == "||":
+                t1, f1 = self.cond(e.child_by_field_name("left"), preds)
+                t2, f2 = self.cond(e.child_by_field_name("right"), f1)
+                return t1 + t2, f2
+        if e.type == "unary_expression" and text_of(e.child_by_field_name("operator")) == "!":
+            t, f = self.cond(e.child_by_field_name("argument"), preds)
+            return f, t
+        if e.type == "conditional_expression":
+            tc, fc = self.cond(e.child_by_field_name("condition"), preds)
+            ta, fa = self.cond(e.child_by_field_name("consequence"), tc)
+            tb, fb = self.cond(e.child_by_field_name("alternative"), fc)
+            return ta + tb, fa + fb
+        n = self.new("cond", e, facts=self.facts(e))
+        node = self.cfg.nodes[n]
+        node.null_test = null_test(e)
+        node.cond = cond_expr(e)
+        self.link(preds, n)
+        return [(n, True)], [(n, False)]
+
+
+_BINOPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||", "+", "-", "*", "&", "|"}
+
+
+def cond_expr(e: TSNode | None) -> CondExpr:
+    """A small evaluable form of a condition over names and integer literals (None if not one)."""
+    e = strip_parens(e)
+    if e is None:
+        return None
+    t = e.type
+    if t == "number_literal":
+        try:
+            return ("lit", int(text_of(e).rstrip("uUlL"), 0))
+        except ValueError:
+            return None
+    if t in ("true", "false"):
+        return ("lit", 1 if t == "true" else 0)
+    if t == "identifier":
+        return ("var", text_of(e))
+    if t == "unary_expression":
+        op = text_of(e.child_by_field_name("operator"))
+        inner = cond_expr(e.child_by_field_name("argument"))
+        return ("un", op, inner) if inner is not None and op in ("!", "-") else None
+    if t == "binary_expression":
+        op = text_of(e.child_by_field_name("operator"))
+        left = cond_expr(e.child_by_field_name("left"))
+        right = cond_expr(e.child_by_field_name("right"))
+        if op in _BINOPS and left is not None and right is not None:
+            return ("bin", op, left, right)
+    return None
+
+
+def evaluate(c: CondExpr, env: dict[str, int]) -> int | None:
+    if c is None:
+        return None
+    kind = c[0]
+    if kind == "lit":
+        return c[1]  # type: ignore[return-value]
+    if kind == "var":
+        return env.get(str(c[1]))
+    if kind == "un":
+        v = evaluate(c[2], env)  # type: ignore[arg-type]
+        if v is None:
+            return None
+        return int(not v) if c[1] == "!" else -v
+    lv = evaluate(c[2], env)  # type: ignore[arg-type]
+    rv = evaluate(c[3], env)  # type: ignore[arg-type]
+    op = c[1]
+    if op == "&&" and (lv == 0 or rv == 0):
+        return 0
+    if op == "||" and ((lv is not None and lv != 0) or (rv is not None and rv != 0)):
+        return 1
+    if lv is None or rv is None:
+        return None
+    ops = {
+        "==": lv == rv,
+        "!=": lv != rv,
+        "<": lv < rv,
+        ">": lv > rv,
+        "<=": lv <= rv,
+        ">=": lv >= rv,
+        "&&": bool(lv and rv),
+        "||": bool(lv or rv),
+    }
+    if op in ops:
+        return int(ops[op])
+    return {"+": lv + rv, "-": lv - rv, "*": lv * rv, "&": lv & rv, "|": lv | rv}.get(str(op))

@@ -1,0 +1,280 @@
+"""User configuration: ``ctlsp.toml`` or ``[tool.ctlsp]`` in ``pyproject.toml``.
+
+Users teach ctlsp their own APIs (allocators, lock pairs, ...) and tune rules without code, so the
+file is plain data.  Any mistake becomes a :class:`ConfigError` naming the file and the 1-based line,
+because a configuration that silently does nothing is worse than one that refuses to load.
+
+Recognised keys::
+
+    [extract]
+    allocators   = ["pool_get"]            # return fresh memory (or NULL)
+    nonnull_allocators = ["xmalloc"]       # return fresh memory, never NULL (abort on failure)
+    deallocators = ["xfree"]               # free their first argument
+    locks        = [["spin_lock", "spin_unlock"]]
+    resources    = [["db_open", "db_close"]]   # acquire returns a handle, release takes it first
+    uses         = ["my_strlen"]           # dereference every pointer argument
+    must_check   = ["setuid"]              # return value must not be discarded
+    noreturn     = ["die"]                 # never return
+
+    [rules.memory-leak]
+    enabled = false                        # or severity = "error" | "warning" | "info"
+
+    [[rules.custom]]
+    id = "no-free-of-param"  formula = "E F free"  message = "frees {var}"  severity = "info"  cwe = 0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from checker.ctl import CTLSyntaxError, parse
+
+SEVERITIES = ("error", "warning", "info")
+_EXTRACT_LISTS = ("allocators", "nonnull_allocators", "deallocators", "uses", "must_check", "noreturn")
+_EXTRACT_PAIRS = ("locks", "resources")
+_RULE_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; ``line`` is 1-based (0 when unknown)."""
+
+    def __init__(self, path: str | Path, line: int, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        super().__init__(f"{self.path}:{line}: {message}" if line else f"{self.path}: {message}")
+
+
+@dataclass(frozen=True)
+class RuleSetting:
+    enabled: bool = True
+    severity: str | None = None
+
+
+@dataclass(frozen=True)
+class CustomRule:
+    id: str
+    formula: str
+    message: str
+    severity: str = "warning"
+    cwe: int | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    allocators: tuple[str, ...] = ()
+    nonnull_allocators: tuple[str, ...] = ()
+    deallocators: tuple[str, ...] = ()
+    locks: tuple[tuple[str, str], ...] = ()
+    resources: tuple[tuple[str, str], ...] = ()
+    uses: tuple[str, ...] = ()
+    must_check: tuple[str, ...] = ()
+    noreturn: tuple[str, ...] = ()
+    rules: dict[str, RuleSetting] = field(default_factory=dict, compare=False, hash=False)
+    custom_rules: tuple[CustomRule, ...] = ()
+    source: str | None = None
+
+    def digest(self) -> str:
+        """Hash of everything that changes findings, so cached results die with a config change."""
+        data = {
+            "extract": [
+                self.allocators,
+                self.nonnull_allocators,
+                self.deallocators,
+                self.locks,
+                self.resources,
+                self.uses,
+                self.must_check,
+                self.noreturn,
+            ],
+            "rules": {k: [v.enabled, v.severity] for k, v in sorted(self.rules.items())},
+            "custom": [[r.id, r.formula, r.message, r.severity, r.cwe] for r in self.custom_rules],
+        }
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def load_config(root: Path) -> Config:
+    """Read ``root/ctlsp.toml``, else ``[tool.ctlsp]`` of ``root/pyproject.toml``, else defaults."""
+    own = root / "ctlsp.toml"
+    if own.is_file():
+        text = _read(own)
+        return config_from_text(text, own)
+    py = root / "pyproject.toml"
+    if py.is_file():
+        text = _read(py)
+        data = _loads(text, py)
+        tool = data.get("tool", {})
+        section = tool.get("ctlsp") if isinstance(tool, dict) else None
+        if section is not None:
+            return config_from_data(section, text, py, prefix="tool.ctlsp.")
+    return Config()
+
+
+def config_from_text(text: str, path: str | Path = "ctlsp.toml") -> Config:
+    return config_from_data(_loads(text, path), text, path)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(path, 0, f"cannot read: {e}") from None
+
+
+def _loads(text: str, path: str | Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+)", str(e))
+        line = (
+            int(m.group(1)) if m else (max(1, len(text.splitlines())) if "end of document" in str(e) else 0)
+        )
+        raise ConfigError(path, line, f"invalid TOML: {e}") from None
+
+
+def _line_of(text: str, table: str, key: str | None = None, nth: int = 0) -> int:
+    """Best-effort 1-based line of ``key`` inside ``[table]`` (tomllib keeps no positions)."""
+    lines = text.splitlines()
+    header = re.compile(r"^\s*\[\[?\s*" + re.escape(table) + r"\s*\]\]?\s*(#.*)?$")
+    starts = [i for i, line in enumerate(lines) if header.match(line)]
+    if not starts:
+        return 0
+    start = starts[min(nth, len(starts) - 1)]
+    if key is None:
+        return start + 1
+    keyre = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
+    for i in range(start + 1, len(lines)):
+        if re.match(r"^\s*\[", lines[i]):
+            break
+        if keyre.match(lines[i]):
+            return i + 1
+    return start + 1
+
+
+def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: str = "") -> Config:
+    def err(table: str, key: str | None, message: str, nth: int = 0) -> ConfigError:
+        return ConfigError(path, _line_of(text, prefix + table, key, nth), message)
+
+    unknown = set(data) - {"extract", "rules"}
+    if unknown:
+        name = sorted(unknown)[0]
+        raise ConfigError(
+            path,
+            _line_of(text, prefix + name) or _find_key(text, name),
+            f"unknown section or key {name!r} (expected 'extract' or 'rules')",
+        )
+    extract = data.get("extract", {})
+    if not isinstance(extract, dict):
+        raise err("extract", None, "'extract' must be a table")
+    lists: dict[str, tuple[str, ...]] = {}
+    pairs: dict[str, tuple[tuple[str, str], ...]] = {}
+    for key, value in extract.items():
+        if key in _EXTRACT_LISTS:
+            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+                raise err("extract", key, f"extract.{key} must be a list of function names")
+            lists[key] = tuple(value)
+        elif key in _EXTRACT_PAIRS:
+            ok = isinstance(value, list) and all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) and s for s in p)
+                for p in value
+            )
+            if not ok:
+                raise err("extract", key, f'extract.{key} must be a list of ["acquire", "release"] pairs')
+            pairs[key] = tuple((p[0], p[1]) for p in value)
+        else:
+            known = ", ".join(_EXTRACT_LISTS + _EXTRACT_PAIRS)
+            raise err("extract", key, f"unknown key extract.{key} (known: {known})")
+    rules_data = data.get("rules", {})
+    if not isinstance(rules_data, dict):
+        raise err("rules", None, "'rules' must be a table")
+    settings: dict[str, RuleSetting] = {}
+    customs: list[CustomRule] = []
+    for rid, value in rules_data.items():
+        if rid == "custom":
+            if not isinstance(value, list):
+                raise err("rules.custom", None, "rules.custom must be an array of tables ([[rules.custom]])")
+            for i, item in enumerate(value):
+                customs.append(_custom(item, i, err))
+            continue
+        if not isinstance(value, dict):
+            raise err("rules", rid, f"rules.{rid} must be a table")
+        enabled = value.get("enabled", True)
+        severity = value.get("severity")
+        extra = set(value) - {"enabled", "severity"}
+        if extra:
+            raise err(f"rules.{rid}", sorted(extra)[0], f"unknown key {sorted(extra)[0]!r} in rules.{rid}")
+        if not isinstance(enabled, bool):
+            raise err(f"rules.{rid}", "enabled", f"rules.{rid}.enabled must be true or false")
+        if severity is not None and severity not in SEVERITIES:
+            raise err(f"rules.{rid}", "severity", f"severity must be one of {', '.join(SEVERITIES)}")
+        settings[rid] = RuleSetting(enabled, severity)
+    from extractors.rules import builtin_ids  # rules.py imports this module
+
+    builtin = builtin_ids()
+    for rid in settings:
+        if rid not in builtin and rid not in {c.id for c in customs}:
+            raise err(f"rules.{rid}", None, f"unknown rule {rid!r} (built-in: {', '.join(sorted(builtin))})")
+    seen: set[str] = set()
+    for i, r in enumerate(customs):
+        if r.id in builtin:
+            raise err("rules.custom", "id", f"custom rule id {r.id!r} clashes with a built-in rule", i)
+        if r.id in seen:
+            raise err("rules.custom", "id", f"duplicate custom rule id {r.id!r}", i)
+        seen.add(r.id)
+    return Config(
+        allocators=lists.get("allocators", ()),
+        nonnull_allocators=lists.get("nonnull_allocators", ()),
+        deallocators=lists.get("deallocators", ()),
+        uses=lists.get("uses", ()),
+        must_check=lists.get("must_check", ()),
+        noreturn=lists.get("noreturn", ()),
+        locks=pairs.get("locks", ()),
+        resources=pairs.get("resources", ()),
+        rules=settings,
+        custom_rules=tuple(customs),
+        source=str(path),
+    )
+
+
+def _find_key(text: str, key: str) -> int:
+    for i, line in enumerate(text.splitlines()):
+        if re.match(r"^\s*" + re.escape(key) + r"\s*=", line):
+            return i + 1
+    return 0
+
+
+def _custom(item: Any, i: int, err: Any) -> CustomRule:
+    if not isinstance(item, dict):
+        raise err("rules.custom", None, "each [[rules.custom]] entry must be a table", i)
+    for key in ("id", "formula", "message"):
+        if not isinstance(item.get(key), str) or not item[key]:
+            raise err(
+                "rules.custom",
+                key if key in item else None,
+                f"[[rules.custom]] needs a non-empty string {key!r}",
+                i,
+            )
+    extra = set(item) - {"id", "formula", "message", "severity", "cwe"}
+    if extra:
+        raise err(
+            "rules.custom", sorted(extra)[0], f"unknown key {sorted(extra)[0]!r} in [[rules.custom]]", i
+        )
+    if not _RULE_ID.match(item["id"]):
+        raise err("rules.custom", "id", f"rule id {item['id']!r} must be letters, digits, '-', '_' or '.'", i)
+    try:
+        parse(item["formula"])
+    except CTLSyntaxError as e:
+        raise err("rules.custom", "formula", f"rule {item['id']!r}: bad formula: {e}", i) from None
+    severity = item.get("severity", "warning")
+    if severity not in SEVERITIES:
+        raise err("rules.custom", "severity", f"severity must be one of {', '.join(SEVERITIES)}", i)
+    cwe = item.get("cwe")
+    if cwe is not None and (not isinstance(cwe, int) or isinstance(cwe, bool)):
+        raise err("rules.custom", "cwe", "cwe must be an integer", i)
+    return CustomRule(item["id"], item["formula"], item["message"], severity, cwe)

@@ -1,0 +1,386 @@
+"""Atomic facts of one CFG node: which access paths it reads, writes, dereferences, lets escape, ...
+
+Facts are about *access paths* (``p``, ``s->buf``, ``g.count``), recorded generically; what a call
+to ``free`` or to a project function means is decided later from the call table and the project,
+so the facts of an unchanged function stay valid when other files change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node as TSNode
+
+from extractors.parse import strip_parens, text_of
+
+NULL_NAMES = frozenset({"NULL", "nullptr", "0", "-1", "((void*)0)", "(void*)0", "((void *)0)", "(void *)0"})
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call in a node: ``args`` are (access path or None, passed by address) per argument."""
+
+    name: str | None
+    args: tuple[tuple[str | None, bool], ...]
+    result: str | None  # access path the result is stored to; "<return>" when returned
+    discarded: bool
+
+
+@dataclass
+class Facts:
+    events: list[tuple[str, str]] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    flag_sets: list[tuple[str, int | None]] = field(default_factory=list)
+    addr_taken: set[str] = field(default_factory=set)
+
+
+def path_of(node: TSNode | None) -> str | None:
+    """The access path an lvalue-like expression names, or None if it is not a simple path."""
+    node = strip_parens(node)
+    if node is None:
+        return None
+    if node.type == "identifier":
+        return text_of(node)
+    if node.type == "field_expression":
+        base = path_of(node.child_by_field_name("argument"))
+        op = node.child_by_field_name("operator")
+        fld = node.child_by_field_name("field")
+        if base is None or op is None or fld is None:
+            return None
+        return f"{base}{text_of(op)}{text_of(fld)}"
+    return None
+
+
+def address_operand(node: TSNode | None) -> TSNode | None:
+    """The operand of ``&x``, also when a cast to an unknown typedef made it parse as ``(T) & x``."""
+    node = strip_parens(node)
+    if node is None:
+        return None
+    if node.type == "pointer_expression" and text_of(node.child_by_field_name("operator")) == "&":
+        return node.child_by_field_name("argument")
+    if node.type == "binary_expression" and text_of(node.child_by_field_name("operator")) == "&":
+        left = node.child_by_field_name("left")
+        inner = [c for c in left.named_children if c.type != "comment"] if left is not None else []
+        if left is not None and left.type == "parenthesized_expression" and len(inner) == 1 and \
+                inner[0].type == "identifier":
+            return node.child_by_field_name("right")
+    return None
+
+
+def root_of(path: str) -> str:
+    for i, ch in enumerate(path):
+        if ch in ".-":
+            return path[:i]
+    return path
+
+
+def const_value(node: TSNode | None, consts: dict[str, int]) -> int | None:
+    """Integer value of a constant expression built from literals and known constants."""
+    node = strip_parens(node)
+    if node is None:
+        return None
+    t = node.type
+    if t == "number_literal":
+        s = text_of(node).rstrip("uUlL")
+        try:
+            return int(s, 0)
+        except ValueError:
+            return None
+    if t in ("true", "false"):
+        return 1 if t == "true" else 0
+    if t == "null":
+        return 0
+    if t == "identifier":
+        name = text_of(node)
+        if name in ("NULL", "false", "FALSE"):
+            return 0 if name != "TRUE" else 1
+        if name in ("true", "TRUE"):
+            return 1
+        return consts.get(name)
+    if t == "unary_expression":
+        v = const_value(node.child_by_field_name("argument"), consts)
+        op = text_of(node.child_by_field_name("operator"))
+        if v is None:
+            return None
+        return {"-": -v, "!": int(not v), "~": ~v, "+": v}.get(op)
+    return None
+
+
+def is_null(node: TSNode | None) -> bool:
+    node = strip_parens(node)
+    if node is None:
+        return False
+    if node.type == "null":
+        return True
+    return " ".join(text_of(node).split()) in NULL_NAMES
+
+
+def null_test(expr: TSNode | None) -> tuple[str, bool] | None:
+    """``(path, true_means_null)`` if the condition tests a path against NULL (or a handle against -1/0)."""
+    e = strip_parens(expr)
+    if e is None:
+        return None
+    if e.type in ("identifier", "field_expression"):
+        p = path_of(e)
+        return (p, False) if p else None
+    if e.type == "assignment_expression":
+        p = path_of(e.child_by_field_name("left"))
+        return (p, False) if p else None
+    if e.type == "unary_expression" and text_of(e.child_by_field_name("operator")) == "!":
+        inner = null_test(e.child_by_field_name("argument"))
+        return (inner[0], not inner[1]) if inner else None
+    if e.type == "binary_expression":
+        op = text_of(e.child_by_field_name("operator"))
+        left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
+        if op in ("==", "!="):
+            side = left if is_null(right) else right if is_null(left) else None
+            if side is None:
+                return None
+            p = _tested_path(side)
+            return (p, op == "==") if p else None
+        if op in ("<", ">=") and text_of(strip_parens(right)) == "0":
+            p = _tested_path(left)
+            return (p, op == "<") if p else None
+    return None
+
+
+def _tested_path(node: TSNode | None) -> str | None:
+    node = strip_parens(node)
+    if node is not None and node.type == "assignment_expression":
+        return path_of(node.child_by_field_name("left"))
+    return path_of(node)
+
+
+def args_of(call: TSNode) -> list[TSNode]:
+    al = call.child_by_field_name("arguments")
+    if al is None:
+        return []
+    return [c for c in al.named_children if c.type != "comment"]
+
+
+def call_name(call: TSNode) -> str | None:
+    fn = strip_parens(call.child_by_field_name("function"))
+    return text_of(fn) if fn is not None and fn.type == "identifier" else None
+
+
+class FactWalker:
+    """Collects the facts of one expression or declaration; ``consts`` gives known constant values."""
+
+    def __init__(self, consts: dict[str, int]) -> None:
+        self.consts = consts
+        self.f = Facts()
+
+    def ev(self, path: str | None, atom: str) -> None:
+        if path:
+            self.f.events.append((path, atom))
+
+    def read(self, path: str | None) -> None:
+        if path:
+            self.ev(path, "read")
+            r = root_of(path)
+            if r != path:
+                self.ev(r, "read")
+
+    def deref(self, base: TSNode | None, guarded: frozenset[str]) -> None:
+        p = path_of(base)
+        if p and p not in guarded:
+            self.ev(p, "use")
+
+    def walk(
+        self, node: TSNode | None, guarded: frozenset[str] = frozenset(), discarded: bool = False
+    ) -> None:
+        if node is None:
+            return
+        t = node.type
+        if t in ("identifier", "field_expression"):
+            p = path_of(node)
+            if p:
+                self.read(p)
+            if t == "field_expression":
+                base = node.child_by_field_name("argument")
+                if text_of(node.child_by_field_name("operator")) == "->":
+                    self.deref(base, guarded)
+                self.walk(base, guarded)
+            return
+        if t == "binary_expression" and address_operand(node) is not None:
+            self.address_of(address_operand(node), guarded)
+            return
+        if t in (
+            "sizeof_expression",
+            "alignof_expression",
+            "string_literal",
+            "number_literal",
+            "char_literal",
+            "comment",
+            "type_descriptor",
+            "offsetof_expression",
+        ):
+            return
+        if t == "pointer_expression":
+            op = text_of(node.child_by_field_name("operator"))
+            arg = node.child_by_field_name("argument")
+            if op == "&":
+                self.address_of(arg, guarded)
+                return
+            self.walk(arg, guarded)
+            self.deref(arg, guarded)
+            return
+        if t == "subscript_expression":
+            arg = node.child_by_field_name("argument")
+            self.walk(arg, guarded)
+            self.walk(node.child_by_field_name("index"), guarded)
+            self.deref(arg, guarded)
+            return
+        if t == "assignment_expression":
+            self.assignment(node, guarded)
+            return
+        if t == "update_expression":
+            arg = node.child_by_field_name("argument")
+            p = path_of(arg)
+            self.walk(arg, guarded)
+            if p:
+                self.ev(p, "write")
+                self.ev(p, "def")
+                if strip_parens(arg) is not None and strip_parens(arg).type == "identifier":  # type: ignore[union-attr]
+                    self.f.flag_sets.append((p, None))
+            return
+        if t == "call_expression":
+            self.call(node, None, guarded, discarded)
+            return
+        if t == "conditional_expression":
+            c = node.child_by_field_name("condition")
+            self.walk(c, guarded)
+            nt = null_test(c)
+            g2 = guarded | {nt[0]} if nt else guarded
+            self.walk(node.child_by_field_name("consequence"), g2)
+            self.walk(node.child_by_field_name("alternative"), g2)
+            return
+        if t == "binary_expression" and text_of(node.child_by_field_name("operator")) in ("&&", "||"):
+            left = node.child_by_field_name("left")
+            self.walk(left, guarded)
+            nt = null_test(left)
+            self.walk(node.child_by_field_name("right"), guarded | {nt[0]} if nt else guarded)
+            return
+        if t == "initializer_list":
+            for c in node.named_children:
+                v = c.child_by_field_name("value") if c.type == "initializer_pair" else c
+                p = path_of(v)
+                if p:
+                    self.ev(p, "escape")
+                self.walk(v, guarded)
+            return
+        for c in node.named_children:
+            self.walk(c, guarded)
+
+    def address_of(self, arg: TSNode | None, guarded: frozenset[str]) -> None:
+        p = path_of(arg)
+        if p:
+            self.ev(p, "def")
+            self.f.addr_taken.add(root_of(p))
+            a = strip_parens(arg)
+            if a is not None and a.type == "field_expression":
+                base = a.child_by_field_name("argument")
+                self.read(path_of(base))
+                if text_of(a.child_by_field_name("operator")) == "->":
+                    self.deref(base, guarded)
+        else:
+            self.walk(arg, guarded)
+
+    def assignment(self, node: TSNode, guarded: frozenset[str]) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        op = text_of(node.child_by_field_name("operator"))
+        lp = path_of(left)
+        sl = strip_parens(left)
+        if op != "=":
+            self.walk(left, guarded)
+        elif sl is not None and sl.type == "field_expression":
+            base = sl.child_by_field_name("argument")
+            self.walk(base, guarded)
+            if text_of(sl.child_by_field_name("operator")) == "->":
+                self.deref(base, guarded)
+        elif sl is not None and lp is None:
+            self.walk(sl, guarded)  # *q = ..., a[i] = ...: reads q / a and dereferences
+        self.rhs(lp, right, guarded, const_ok=op == "=")
+        if sl is not None and sl.type == "identifier" and lp:
+            self.f.flag_sets.append((lp, const_value(right, self.consts) if op == "=" else None))
+
+    def rhs(
+        self,
+        target: str | None,
+        right: TSNode | None,
+        guarded: frozenset[str],
+        const_ok: bool,
+        initialiser: bool = False,
+    ) -> None:
+        """Events of ``target = right`` (assignment or initialiser)."""
+        r = strip_parens(right)
+        if r is not None and r.type == "call_expression":
+            self.call(r, target, guarded, False)
+        else:
+            rp = path_of(r)
+            if rp:
+                self.ev(rp, "escape")
+            taken = path_of(address_operand(r))
+            if taken:
+                self.ev(taken, "escape")
+            self.walk(right, guarded)
+        if target:
+            trivial = is_null(right) or initialiser and (
+                const_value(right, self.consts) is not None
+                or is_null(right)
+                or (r is not None and r.type in ("initializer_list", "string_literal"))
+            )
+            if not trivial:
+                self.ev(target, "write")
+            self.ev(target, "def")
+
+    def call(self, node: TSNode, result: str | None, guarded: frozenset[str], discarded: bool) -> None:
+        name = call_name(node)
+        if name is None:
+            self.walk(node.child_by_field_name("function"), guarded)
+        args: list[tuple[str | None, bool]] = []
+        for a in args_of(node):
+            target = address_operand(a)
+            if target is not None:
+                args.append((path_of(target), True))
+            else:
+                args.append((path_of(a), False))
+            self.walk(a, guarded)
+        self.f.calls.append(Call(name, tuple(args), result, discarded))
+
+    def declaration(self, decl: TSNode) -> list[tuple[str, bool]]:
+        """Facts of a declaration; returns the declared (name, uninitialised scalar) pairs."""
+        out: list[tuple[str, bool]] = []
+        ty = decl.child_by_field_name("type")
+        aggregate = ty is not None and ty.type in ("struct_specifier", "union_specifier")
+        for d in decl.children_by_field_name("declarator"):
+            value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+            inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+            name, scalar = _declared(inner)
+            if name is None:
+                continue
+            pointer = inner is not None and inner.type == "pointer_declarator"
+            if value is None:
+                if scalar and (pointer or not aggregate):
+                    self.ev(name, "decl")
+                out.append((name, scalar and (pointer or not aggregate)))
+                self.f.flag_sets.append((name, None))
+            else:
+                self.rhs(name, value, frozenset(), True, initialiser=True)
+                self.f.flag_sets.append((name, const_value(value, self.consts)))
+                out.append((name, False))
+        return out
+
+
+def _declared(d: TSNode | None) -> tuple[str | None, bool]:
+    scalar = True
+    while d is not None and d.type != "identifier":
+        if d.type in ("array_declarator", "function_declarator"):
+            scalar = False
+        if d.type == "parenthesized_declarator":
+            inner = [c for c in d.named_children]
+            d = inner[0] if inner else None
+            continue
+        d = d.child_by_field_name("declarator")
+    return (text_of(d) if d is not None else None), scalar

@@ -1,0 +1,217 @@
+"""Per-file extraction: C functions become :class:`FunctionModel` values (pruned CFG with facts).
+
+A model depends only on the function's own text, the file's constants and the configuration, so
+it is keyed by a hash of those and reused whenever a function's text is unchanged, even if it moved
+(``shift`` carries the row offset of the move).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+from dataclasses import dataclass, replace
+
+from tree_sitter import Node as TSNode
+from tree_sitter import Tree
+
+from extractors.calls import CallSpec
+from extractors.cfg import Cfg, CfgBuilder
+from extractors.facts import const_value
+from extractors.parse import text_of
+from extractors.prune import Graph, prune
+
+
+@dataclass(frozen=True)
+class FunctionModel:
+    name: str
+    file: str
+    params: tuple[str, ...]
+    cfg: Cfg
+    graph: Graph
+    key: str
+    base_row: int
+    end_row: int
+    shift: int = 0
+
+    @property
+    def start_row(self) -> int:
+        return self.base_row + self.shift
+
+    @property
+    def last_row(self) -> int:
+        return self.end_row + self.shift
+
+
+@dataclass(frozen=True)
+class FileModel:
+    path: str
+    functions: dict[str, FunctionModel]
+    globals: frozenset[str]
+    consts: dict[str, int]
+
+
+def _declarator_name(d: TSNode | None) -> TSNode | None:
+    while d is not None and d.type not in ("function_declarator",):
+        d = d.child_by_field_name("declarator")
+    return d
+
+
+def _params(fdecl: TSNode) -> tuple[str, ...]:
+    out: list[str] = []
+    plist = fdecl.child_by_field_name("parameters")
+    for p in plist.named_children if plist is not None else []:
+        if p.type != "parameter_declaration":
+            continue
+        d = p.child_by_field_name("declarator")
+        while d is not None and d.type != "identifier":
+            if d.type == "parenthesized_declarator":
+                d = d.named_children[0] if d.named_children else None
+                continue
+            d = d.child_by_field_name("declarator")
+        out.append(text_of(d) if d is not None else f"<arg{len(out)}>")
+    return tuple(out)
+
+
+def _top_level(root: TSNode) -> list[TSNode]:
+    """Top-level items, looking inside preprocessor conditionals and ``extern "C"`` blocks."""
+    out: list[TSNode] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        for c in reversed(n.named_children):
+            if c.type.startswith("preproc_if") or c.type in (
+                "preproc_else",
+                "preproc_elif",
+                "linkage_specification",
+                "declaration_list",
+            ):
+                stack.append(c)
+            else:
+                out.append(c)
+    out.sort(key=lambda n: n.start_byte)
+    return out
+
+
+def file_constants(items: list[TSNode]) -> tuple[dict[str, int], frozenset[str]]:
+    consts: dict[str, int] = {}
+    globals_: set[str] = set()
+    for n in items:
+        if n.type == "preproc_def":
+            name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+            if name is not None and value is not None:
+                with contextlib.suppress(ValueError):
+                    consts[text_of(name)] = int(text_of(value).strip().rstrip("uUlL").strip("()"), 0)
+        elif n.type == "declaration":
+            const = any(c.type == "type_qualifier" and text_of(c) == "const" for c in n.children)
+            for d in n.children_by_field_name("declarator"):
+                inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+                while inner is not None and inner.type != "identifier":
+                    if inner.type == "function_declarator":
+                        inner = None
+                        break
+                    inner = inner.child_by_field_name("declarator")
+                if inner is None:
+                    continue
+                globals_.add(text_of(inner))
+                if const and d.type == "init_declarator":
+                    v = const_value(d.child_by_field_name("value"), {})
+                    if v is not None:
+                        consts[text_of(inner)] = v
+        for en in _enumerators(n):
+            consts.update(en)
+    return consts, frozenset(globals_)
+
+
+def _enumerators(n: TSNode) -> list[dict[str, int]]:
+    out = []
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        if x.type == "enumerator_list":
+            value = -1
+            d: dict[str, int] = {}
+            for e in x.named_children:
+                if e.type != "enumerator":
+                    continue
+                v = e.child_by_field_name("value")
+                cv = const_value(v, d) if v is not None else value + 1
+                if cv is None:
+                    break
+                value = cv
+                d[text_of(e.child_by_field_name("name"))] = value
+            out.append(d)
+        elif x.type in ("declaration", "type_definition", "enum_specifier"):
+            stack.extend(x.named_children)
+    return out
+
+
+def function_nodes(tree: Tree) -> tuple[list[TSNode], dict[str, int], frozenset[str]]:
+    items = _top_level(tree.root_node)
+    consts, globals_ = file_constants(items)
+    return [n for n in items if n.type == "function_definition"], consts, globals_
+
+
+_NORETURN = re.compile(r"\b(_Noreturn|noreturn|__noreturn__)\b")
+
+
+def declared_noreturn(tree: Tree) -> frozenset[str]:
+    """Functions declared ``_Noreturn`` / ``__attribute__((noreturn))`` / ``[[noreturn]]`` in the file."""
+    out: set[str] = set()
+    for n in _top_level(tree.root_node):
+        if n.type not in ("declaration", "function_definition"):
+            continue
+        body = n.child_by_field_name("body")
+        head = (n.text or b"")[: (body.start_byte - n.start_byte) if body is not None else None]
+        if not _NORETURN.search(head.decode("utf-8", "replace")):
+            continue
+        for d in [n.child_by_field_name("declarator"), *n.children_by_field_name("declarator")]:
+            fd = _declarator_name(d)
+            name = fd.child_by_field_name("declarator") if fd is not None else None
+            if name is not None and name.type == "identifier":
+                out.add(text_of(name))
+    return frozenset(out)
+
+
+def function_key(fn: TSNode, config_digest: str, consts_digest: str) -> str:
+    h = hashlib.sha256(fn.text or b"")
+    h.update(config_digest.encode())
+    h.update(consts_digest.encode())
+    return h.hexdigest()[:32]
+
+
+def consts_digest(consts: dict[str, int]) -> str:
+    return hashlib.sha256(repr(sorted(consts.items())).encode()).hexdigest()[:16]
+
+
+def function_name(fn: TSNode) -> str | None:
+    fd = _declarator_name(fn.child_by_field_name("declarator"))
+    if fd is None:
+        return None
+    name = fd.child_by_field_name("declarator")
+    while name is not None and name.type not in ("identifier",):
+        name = (
+            name.child_by_field_name("declarator")
+            if name.type != "parenthesized_declarator"
+            else (name.named_children[0] if name.named_children else None)
+        )
+    return text_of(name) if name is not None else None
+
+
+def build_function(
+    fn: TSNode, path: str, lines: list[bytes], table: dict[str, CallSpec], consts: dict[str, int], key: str
+) -> FunctionModel | None:
+    name = function_name(fn)
+    fd = _declarator_name(fn.child_by_field_name("declarator"))
+    if name is None or fd is None or fn.child_by_field_name("body") is None:
+        return None
+    cfg = CfgBuilder(lines, table, consts).build(fn)
+    params = _params(fd)
+    graph = prune(cfg, consts, params)
+    return FunctionModel(name, path, params, cfg, graph, key, fn.start_point[0], fn.end_point[0])
+
+
+def moved(model: FunctionModel, path: str, start_row: int) -> FunctionModel:
+    if model.start_row == start_row and model.file == path:
+        return model
+    return replace(model, file=path, shift=start_row - model.base_row)

@@ -1,0 +1,482 @@
+"""Projection of functions onto one tracked value: the RSMs the checker runs on.
+
+For a function ``f`` and an access path ``v`` the component ``f@v`` is f's pruned CFG labelled with
+the canonical propositions (``alloc``, ``free``, ``use``, ...) of ``v`` only.  A call that hands
+``v`` (or a prefix of it) to a project function ``g`` as parameter ``q`` becomes a box to ``g@q``,
+so what ``g`` does to its parameter counts in the caller, and ``g@q`` is the same value for every
+caller: equal content, equal digest, knowledge reused.  Nodes that carry nothing for ``v`` are
+contracted away (loop heads, labels and returns stay so that cycles and returns remain visible),
+and callees that cannot touch ``v`` stay plain nodes, which keeps the models small.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from checker.model import RSM, Box, Component, Node, Ref, build_rsm
+from extractors.calls import CallSpec
+from extractors.facts import root_of
+from extractors.functions import FunctionModel
+
+ENTRY, EXIT = "n0", "n1"
+_KEEP_KINDS = frozenset({"join", "label", "return"})
+_EMPTY: tuple[frozenset[str], tuple[tuple[str, str], ...]] = (frozenset(), ())
+DISCARD = "$ret:"  # value "$ret:g": results of calls to must-check function g that are thrown away
+
+
+def discarded_value(v: str) -> str | None:
+    return v[len(DISCARD) :] if v.startswith(DISCARD) else None
+
+
+@dataclass(frozen=True)
+class NodeMeta:
+    function: str
+    cfg_id: int
+    kind: str
+    labels: frozenset[str]
+    path: str
+    branch: bool | None = None
+    callee: str | None = None
+
+
+def fid(fm: FunctionModel) -> str:
+    """Unique id of a function definition: ``file:name`` (static helpers may share names)."""
+    return f"{fm.file}:{fm.name}"
+
+
+def c_name(component_or_id: str) -> str:
+    """The C function name of a function id or component name (``file:name@value``)."""
+    ident = component_or_id.rsplit("@", 1)[0] if "@" in component_or_id else component_or_id
+    return ident.rsplit(":", 1)[-1]
+
+
+@dataclass
+class Scope:
+    """What a projection may see: the functions boxes may go to and how calls are read.
+
+    ``functions`` maps function ids to models; a call resolves to a definition in the caller's
+    own file first (static helpers), then to the project-wide one of that name.
+    """
+
+    functions: dict[str, FunctionModel]
+    table: dict[str, CallSpec]
+    allocators: frozenset[str]  # function ids
+    globals: frozenset[str]
+    by_name: dict[str, str] = field(default_factory=dict)
+    by_file: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.by_name:
+            for ident in sorted(self.functions, key=lambda i: (self.functions[i].file, i)):
+                fm = self.functions[ident]
+                self.by_name.setdefault(fm.name, ident)
+                self.by_file.setdefault(fm.file, {})[fm.name] = ident
+
+    def resolve(self, caller: FunctionModel, name: str | None) -> FunctionModel | None:
+        if name is None:
+            return None
+        ident = self.by_file.get(caller.file, {}).get(name) or self.by_name.get(name)
+        return self.functions.get(ident) if ident else None
+
+
+def make_scope(
+    models: list[FunctionModel], table: dict[str, CallSpec], globals_: frozenset[str]
+) -> Scope:
+    functions = {fid(fm): fm for fm in models}
+    scope = Scope(functions, table, frozenset(), globals_)
+    scope.allocators = infer_allocators(scope)
+    return scope
+
+
+def infer_allocators(scope: Scope) -> frozenset[str]:
+    """Project functions that return a fresh allocation (directly or from another such function)."""
+    facts: dict[str, set[str]] = {}
+    resolved: dict[str, set[str]] = {}
+    for ident, fm in scope.functions.items():
+        returned = {p for p, _ in fm.cfg.returns if p}
+        names = {c for _, c in fm.cfg.returns if c}
+        for n in fm.cfg.nodes:
+            for call in n.calls:
+                if call.name and call.result in returned:
+                    names.add(call.name)
+        facts[ident] = names
+        resolved[ident] = {fid(g) for c in names if (g := scope.resolve(fm, c)) is not None}
+    alloc: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for ident, names in facts.items():
+            if ident in alloc or scope.functions[ident].name in scope.table:
+                continue
+            direct = any(scope.table.get(c, CallSpec()).returns == "alloc" for c in names)
+            if direct or resolved[ident] & alloc:
+                alloc.add(ident)
+                changed = True
+    return frozenset(alloc)
+
+
+def locals_of(fm: FunctionModel) -> set[str]:
+    return set(fm.cfg.declared) | set(fm.params)
+
+
+@dataclass
+class Projector:
+    scope: Scope
+    signature: str = ""
+    comps: dict[str, Component | None] = field(default_factory=dict)
+    meta: dict[str, dict[str, NodeMeta]] = field(default_factory=dict)
+    _building: set[str] = field(default_factory=set)
+    _referenced: set[str] = field(default_factory=set)
+    _index: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    _closure: dict[str, tuple[Component, ...]] = field(default_factory=dict)
+    _rsms: dict[str, RSM] = field(default_factory=dict)
+    _mentions: dict[str, frozenset[str]] | None = None
+    _calling: dict[str, list[int]] = field(default_factory=dict)
+
+    def index(self, fm: FunctionModel) -> dict[str, list[int]]:
+        """CFG nodes by the root variable of every path they mention."""
+        idx = self._index.get(fid(fm))
+        if idx is None:
+            idx = {}
+            for n in fm.cfg.nodes:
+                roots = {root_of(p) for p, _ in n.events}
+                for c in n.calls:
+                    roots.update(root_of(a) for a, _ in c.args if a)
+                    if c.result:
+                        roots.add(root_of(c.result))
+                if n.null_test:
+                    roots.add(root_of(n.null_test[0]))
+                for r in roots:
+                    idx.setdefault(r, []).append(n.id)
+            self._index[fid(fm)] = idx
+        return idx
+
+    def mentions(self, fname: str) -> frozenset[str]:
+        """Root names a function or anything it calls mentions (so global boxes skip unrelated calls)."""
+        if self._mentions is None:
+            fns = self.scope.functions
+            own = {n: set(self.index(fm)) for n, fm in fns.items()}
+            calls = {n: {fid(g) for g in self.callees(fm)} for n, fm in fns.items()}
+            changed = True
+            while changed:
+                changed = False
+                for n in fns:
+                    before = len(own[n])
+                    for c in calls[n]:
+                        own[n] |= own[c]
+                    changed = changed or len(own[n]) != before
+            self._mentions = {n: frozenset(s) for n, s in own.items()}
+        return self._mentions.get(fname, frozenset())
+
+    def calling_nodes(self, fm: FunctionModel) -> list[int]:
+        got = self._calling.get(fid(fm))
+        if got is None:
+            sc = self.scope
+            got = [n.id for n in fm.cfg.nodes if any(sc.resolve(fm, c.name) for c in n.calls)]
+            self._calling[fid(fm)] = got
+        return got
+
+    def callees(self, fm: FunctionModel) -> list[FunctionModel]:
+        """Project functions ``fm`` calls directly (resolved as the projection resolves them)."""
+        out: dict[str, FunctionModel] = {}
+        for n in fm.cfg.nodes:
+            for c in n.calls:
+                if c.name is not None and c.name not in self.scope.table:
+                    g = self.scope.resolve(fm, c.name)
+                    if g is not None:
+                        out[fid(g)] = g
+        return list(out.values())
+
+    def values(self, fm: FunctionModel) -> list[str]:
+        """Every access path the function does something to (the candidates for tracking).
+
+        Also ``$ret:g`` for each must-check function ``g`` whose result the function throws away.
+        """
+        seen: dict[str, None] = {}
+        for n in fm.cfg.nodes:
+            for c in n.calls:
+                spec = self.scope.table.get(c.name) if c.name else None
+                if spec is not None and spec.must_check and c.discarded:
+                    seen[DISCARD + str(c.name)] = None
+            for p, _ in n.events:
+                seen[p] = None
+            for c in n.calls:
+                for a, _ in c.args:
+                    if a:
+                        seen[a] = None
+        return sorted(seen)
+
+    def node_labels(
+        self, fm: FunctionModel, cid: int, v: str, is_global: bool
+    ) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+        node = fm.cfg.nodes[cid]
+        labels = {a for p, a in node.events if p == v}
+        boxes: list[tuple[str, str]] = []
+        sc = self.scope
+        for call in node.calls:
+            name = call.name
+            spec = sc.table.get(name) if name else None
+            proj = sc.resolve(fm, name) if spec is None else None
+            if v.startswith(DISCARD):
+                if spec is not None and spec.must_check and call.discarded and name == v[len(DISCARD) :]:
+                    labels.add("discard")
+                continue
+            if call.result == v:
+                if spec is not None and spec.returns:
+                    labels.add(spec.returns)
+                    if spec.nonnull:
+                        labels.add("notnull")
+                elif proj is not None and fid(proj) in sc.allocators:
+                    labels.add("alloc")
+            if spec is not None:
+                for i, atom in spec.args:
+                    for k in range(len(call.args)) if i == -1 else (i,):
+                        if k < len(call.args) and call.args[k][0] == v:
+                            if call.args[k][1] and atom in ("use", "read", "escape"):
+                                continue
+                            labels.add(atom)
+                            if atom == "def":
+                                labels.discard("read")  # the macro initialises its argument
+            elif proj is not None:
+                for k, (ap, byaddr) in enumerate(call.args):
+                    if ap is None or byaddr or k >= len(proj.params):
+                        continue
+                    if ap == v:
+                        boxes.append((fid(proj), proj.params[k]))
+                    elif v.startswith(ap + "->") or v.startswith(ap + "."):
+                        boxes.append((fid(proj), proj.params[k] + v[len(ap) :]))
+                if is_global and root_of(v) not in locals_of(proj) and root_of(v) in self.mentions(fid(proj)):
+                    boxes.append((fid(proj), v))
+            else:
+                for ap, _ in call.args:
+                    if ap is not None and (ap == v or v.startswith(ap + "->") or v.startswith(ap + ".")):
+                        labels.add("escape")
+        if "write" in labels or "alloc" in labels or "open" in labels:
+            labels.add("def")
+        return frozenset(labels), tuple(dict.fromkeys(boxes))
+
+    def component(self, function: str | FunctionModel, v: str) -> str | None:
+        """Name of the component ``function@v`` (built on first use), or None if it carries nothing.
+
+        ``function`` is a model, a function id, or a plain C name (resolved project-wide).
+        """
+        if isinstance(function, FunctionModel):
+            fm: FunctionModel | None = function
+        else:
+            fm = self.scope.functions.get(function) or self.scope.functions.get(
+                self.scope.by_name.get(function, "")
+            )
+        if fm is None:
+            return None
+        key = component_name(fm, v)
+        if key in self.comps:
+            return key if self.comps[key] is not None else None
+        if key in self._building:
+            self._referenced.add(key)
+            return key
+        self._building.add(key)
+        try:
+            comp = self._build(fm, v, key)
+        finally:
+            self._building.discard(key)
+        self.comps[key] = comp
+        return key if comp is not None else None
+
+    def _build(self, fm: FunctionModel, v: str, key: str) -> Component | None:
+        g, cfg = fm.graph, fm.cfg
+        is_global = root_of(v) in self.scope.globals and root_of(v) not in locals_of(fm)
+        per_cfg: dict[int, tuple[frozenset[str], tuple[tuple[str, str], ...]]] = {}
+        if v.startswith(DISCARD):
+            cids = [n.id for n in cfg.nodes if n.calls]
+        else:
+            cids = list(self.index(fm).get(root_of(v), ()))
+            if is_global:
+                cids += self.calling_nodes(fm)
+        for cid in cids:
+            if cid not in per_cfg:
+                lab, bx = self.node_labels(fm, cid, v, is_global)
+                if lab or bx:
+                    per_cfg[cid] = (lab, bx)
+        # resolve boxes first so that trivial callees become plain nodes
+        resolved: dict[int, list[tuple[str, str]]] = {}
+        for cid, (_, bx) in per_cfg.items():
+            callees = []
+            for cf, cp in bx:
+                cname = self.component(cf, cp)
+                if cname is not None:
+                    callees.append((cname, cf))
+            if callees:
+                resolved[cid] = callees
+        has_labels = any(lab for lab, _ in per_cfg.values()) or any(resolved.values())
+        has_null = any(
+            (nt := cfg.nodes[c].null_test) is not None and nt[0] == v
+            for c in self.index(fm).get(root_of(v), ())
+        )
+        if not has_labels and not has_null and key not in self._referenced:
+            return None
+        n_base = len(g.cfg_of)
+        names = list(g.names)
+        cfg_of = g.cfg_of
+        labels: list[frozenset[str]] = [per_cfg.get(c, _EMPTY)[0] for c in cfg_of]
+        succ: list[list[int]] = [[] for _ in range(n_base)]
+        branch_of: dict[int, tuple[int, bool]] = {}
+        tested = {
+            c for c in self.index(fm).get(root_of(v), ()) if (nt := cfg.nodes[c].null_test) and nt[0] == v
+        }
+        for i in range(n_base):
+            c = cfg_of[i]
+            if c not in tested:
+                succ[i] = [j for j, _ in g.succ[i]]
+                continue
+            nt = cfg.nodes[c].null_test
+            assert nt is not None
+            for j, br in g.succ[i]:
+                if br is not None:
+                    b = len(names)
+                    names.append(f"{names[i]}>{names[j]}{'T' if br else 'F'}")
+                    lab = frozenset({"isnull" if br == nt[1] else "notnull"})
+                    labels.append(lab)
+                    branch_of[b] = (c, br)
+                    succ.append([j])
+                    succ[i].append(b)
+                else:
+                    succ[i].append(j)
+        total = len(names)
+        kept = [False] * total
+        nodes_ = cfg.nodes
+        for i in range(total):
+            if i < n_base:
+                c = cfg_of[i]
+                kept[i] = bool(
+                    labels[i] or c in resolved or nodes_[c].kind in _KEEP_KINDS or i in succ[i]
+                ) or i in (g.entry, g.exit)
+            else:
+                kept[i] = True
+        targets = _contract(succ, kept)
+        nodes: list[Node] = []
+        boxes: list[Box] = []
+        edges: list[tuple[Ref, Ref]] = []
+        meta: dict[str, NodeMeta] = {}
+        for i in range(total):
+            if not kept[i]:
+                continue
+            name = names[i]
+            nodes.append(Node(name, labels[i], i == g.entry, i == g.exit))
+            if i < n_base:
+                c = cfg_of[i]
+                meta[name] = NodeMeta(fid(fm), c, nodes_[c].kind, labels[i], v)
+            else:
+                c, br = branch_of[i]
+                meta[name] = NodeMeta(fid(fm), c, "branch", labels[i], v, br)
+            if i == g.exit:
+                continue
+            outs = [names[t] for t in targets[i]] or [name]
+            calls = resolved.get(g.cfg_of[i], []) if i < n_base else []
+            src: Ref = name
+            for m, (cname, cf) in enumerate(calls):
+                bname = f"{name}#{m}"
+                boxes.append(Box(bname, cname, (ENTRY,), (EXIT,)))
+                meta[bname] = NodeMeta(fid(fm), g.cfg_of[i], "call", frozenset(), v, callee=c_name(cf))
+                edges.append((src, (bname, ENTRY)))
+                src = (bname, EXIT)
+            for t in outs:
+                edges.append((src, t))
+        self.meta[key] = meta
+        return Component(key, tuple(nodes), tuple(boxes), tuple(edges))
+
+    def closure(self, name: str) -> tuple[Component, ...]:
+        got = self._closure.get(name)
+        if got is None:
+            seen: dict[str, Component] = {}
+            stack = [name]
+            while stack:
+                n = stack.pop()
+                c = self.comps.get(n)
+                if c is None or n in seen:
+                    continue
+                seen[n] = c
+                stack.extend(b.component for b in c.boxes)
+            got = tuple(seen[k] for k in sorted(seen))
+            self._closure[name] = got
+        return got
+
+    def atoms(self, name: str) -> frozenset[str]:
+        out: set[str] = set()
+        for c in self.closure(name):
+            for n in c.nodes:
+                out |= n.labels
+        return frozenset(out)
+
+    def rsm(self, name: str, validate: bool = False) -> RSM:
+        """The checked function wrapped in a root whose return is labelled ``end``.
+
+        Components are built with resolved boxes, so the RSM is assembled directly (sharing the
+        component objects, and so their cached digests, across RSMs); ``validate`` runs the
+        model's full rule check instead, which the tests do.
+        """
+        got = self._rsms.get(name)
+        if got is not None and not validate:
+            return got
+        root = Component(
+            f"{name}!root",
+            (Node("start", frozenset(), True, False), Node("end", frozenset({"end"}), False, True)),
+            (Box("call", name, (ENTRY,), (EXIT,)),),
+            (("start", ("call", ENTRY)), (("call", EXIT), "end")),
+        )
+        comps = (root, *self.closure(name))
+        got = build_rsm(comps, root.name, "start") if validate else RSM(comps, root.name, "start")
+        self._rsms[name] = got
+        return got
+
+
+def component_name(fm: FunctionModel, v: str) -> str:
+    """``g@i`` (parameter ``i``, plus any field path) or ``g@name`` for locals and globals.
+
+    Naming parameters by position makes the projection of ``g`` on its parameter the same
+    component whatever the callers call their argument.
+    """
+    root = root_of(v)
+    if root in fm.params and root not in fm.cfg.declared:
+        return f"{fid(fm)}@{fm.params.index(root)}{v[len(root):]}"
+    return f"{fid(fm)}@{v}"
+
+
+def _contract(succ: list[list[int]], kept: list[bool]) -> dict[int, list[int]]:
+    """For each kept node, the kept nodes reachable through non-kept ones (which form a DAG)."""
+    memo: dict[int, tuple[int, ...]] = {}
+    active: set[int] = set()
+
+    def resolve(j: int) -> tuple[int, ...]:
+        if kept[j]:
+            return (j,)
+        if j in memo:
+            return memo[j]
+        stack = [j]
+        while stack:
+            x = stack[-1]
+            if x in memo:
+                stack.pop()
+                continue
+            active.add(x)
+            pending = [y for y in succ[x] if not kept[y] and y not in memo and y not in active]
+            if pending:
+                stack.extend(pending)
+                continue
+            out: dict[int, None] = {}
+            for y in succ[x]:
+                for t in (y,) if kept[y] else memo.get(y, ()):
+                    out[t] = None
+            memo[x] = tuple(out)
+            active.discard(x)
+            stack.pop()
+        return memo[j]
+
+    result: dict[int, list[int]] = {}
+    for i, k in enumerate(kept):
+        if k:
+            out: dict[int, None] = {}
+            for j in succ[i]:
+                for t in resolve(j):
+                    out[t] = None
+            result[i] = list(out)
+    return result

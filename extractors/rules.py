@@ -1,0 +1,137 @@
+"""The rule catalogue: built-in rules from ``rules.toml`` plus the user's, with their settings.
+
+Rules are data so that users read, switch off, re-rate or add them in ``ctlsp.toml`` without
+touching code; each is one existential CTL formula over the canonical propositions of a value.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+from checker.ctl import Formula, atoms, parse
+from extractors.config import Config, ConfigError
+from extractors.findings import Severity
+
+PROPOSITIONS = (
+    "alloc",
+    "free",
+    "use",
+    "read",
+    "write",
+    "def",
+    "decl",
+    "escape",
+    "isnull",
+    "notnull",
+    "open",
+    "close",
+    "lock",
+    "unlock",
+    "discard",
+    "end",
+)
+SCOPES = ("any", "local", "local-scalar", "return")
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    severity: Severity
+    message: str
+    cwe: int | None
+    formula: str
+    doc: str = ""
+    bad_example: str = ""
+    good_example: str = ""
+    scope: str = "any"
+    requires: tuple[tuple[str, ...], ...] = ()
+    end_note: str = "returns"
+    report_at: str = "trigger"  # or "last": the step that completes the bug path
+    enabled: bool = True
+
+    @property
+    def parsed(self) -> Formula:
+        return _parse(self.formula)
+
+    def applies(self, present: frozenset[str]) -> bool:
+        return all(any(a in present for a in group) for group in self.requires)
+
+
+_SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
+
+
+def as_severity(text: str) -> Severity:
+    return _SEVERITY.get(text, "warning")
+
+
+@cache
+def _parse(text: str) -> Formula:
+    return parse(text)
+
+
+@cache
+def builtin_rules() -> tuple[Rule, ...]:
+    path = Path(__file__).with_name("rules.toml")
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for rid, r in data.items():
+        out.append(
+            Rule(
+                id=rid,
+                severity=as_severity(r["severity"]),
+                message=r["message"],
+                cwe=r.get("cwe"),
+                formula=r["formula"],
+                doc=r.get("doc", ""),
+                bad_example=r.get("bad_example", "").strip("\n"),
+                good_example=r.get("good_example", "").strip("\n"),
+                scope=r.get("scope", "any"),
+                requires=tuple(tuple(g) for g in r.get("requires", ())),
+                end_note=r.get("end", "returns"),
+                report_at=r.get("report_at", "trigger"),
+            )
+        )
+    return tuple(out)
+
+
+def builtin_ids() -> frozenset[str]:
+    return frozenset(r.id for r in builtin_rules())
+
+
+def catalogue(config: Config | None = None, *, include_disabled: bool = False) -> list[Rule]:
+    """Rules with the user's settings applied, enabled ones only unless ``include_disabled``."""
+    config = config or Config()
+    rules = list(builtin_rules())
+    known = {r.id for r in rules}
+    for c in config.custom_rules:
+        if c.id in known:
+            raise ConfigError(
+                config.source or "ctlsp.toml", 0, f"custom rule id {c.id!r} clashes with a built-in rule"
+            )
+        used = sorted(atoms(parse(c.formula)) - {"end"})
+        rules.append(
+            Rule(
+                c.id,
+                as_severity(c.severity),
+                c.message,
+                c.cwe,
+                c.formula,
+                doc=f"Custom rule from {config.source or 'the configuration'}.",
+                requires=(tuple(used),) if used else (),
+            )
+        )
+    ids = {r.id for r in rules}
+    for rid in config.rules:
+        if rid not in ids:
+            raise ConfigError(config.source or "ctlsp.toml", 0, f"unknown rule {rid!r} in [rules.{rid}]")
+    out = []
+    for r in rules:
+        s = config.rules.get(r.id)
+        if s is not None:
+            r = replace(r, enabled=s.enabled, severity=as_severity(s.severity) if s.severity else r.severity)
+        if r.enabled or include_disabled:
+            out.append(r)
+    return out

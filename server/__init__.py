@@ -1,0 +1,1 @@
+"""The edges of ctlsp: the language server and the command line."""

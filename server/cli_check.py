@@ -1,0 +1,262 @@
+"""``ctlsp check PATH...``: check C files from the command line or CI.
+
+This module only wires things together: arguments and configuration (here), file discovery
+(:mod:`server.check_files`), checking with cache and pool (:mod:`server.check_runner`), baselines
+(:mod:`server.baseline`) and output formats (:mod:`server.reporting`).  Exit status: 0 clean,
+1 findings, 2 usage error (bad path, configuration, rule id or baseline; one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import tomllib
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from extractors.api import Config, ConfigError, Finding, Rule, catalogue, load_config
+from extractors.config import RuleSetting, config_from_data, config_from_text
+from server.baseline import BaselineError, apply_baseline, read_baseline, write_baseline
+from server.check_files import PathError, collect, read_sources
+from server.check_runner import default_jobs, run_check
+from server.disk_cache import CACHE_DIR_NAME, DiskCache
+from server.reporting import RENDERERS, Summary
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+POOL_MIN_LINES = 5000  # below this, starting worker processes costs more than it saves
+
+
+class UsageError(Exception):
+    """Anything the user must fix before a check can run; printed as one line, exit status 2."""
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="C files or folders (searched for *.c, *.h)")
+    parser.add_argument("--format", choices=sorted(RENDERERS), default="text", help="output format")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    parser.add_argument("-j", "--jobs", type=_positive, metavar="N", help="worker processes (default: cores)")
+    parser.add_argument("--no-cache", action="store_true", help=f"neither read nor write {CACHE_DIR_NAME}/")
+    parser.add_argument("--cache-dir", metavar="DIR", help=f"cache folder (default: PATH/{CACHE_DIR_NAME})")
+    parser.add_argument("--baseline", metavar="FILE", help="hide the findings recorded in FILE")
+    parser.add_argument(
+        "--write-baseline", metavar="FILE", help="record the current findings in FILE and exit with status 0"
+    )
+    parser.add_argument("--config", metavar="FILE", help="ctlsp.toml or pyproject.toml to use")
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="ID", help="check only these rules (repeatable)"
+    )
+    parser.add_argument(
+        "--disable", action="append", default=[], metavar="ID", help="skip this rule (repeatable)"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show checked/reused counters")
+
+
+# ----- configuration -----------------------------------------------------------------------------
+def _config_from_file(path: Path) -> Config:
+    if not path.is_file():
+        raise UsageError(f"{path}: configuration file not found")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read configuration: {e}") from None
+    if path.name == "pyproject.toml":
+        try:
+            tool = tomllib.loads(text).get("tool", {})
+        except tomllib.TOMLDecodeError:
+            return config_from_text(text, path)  # reports the TOML error with its line
+        section = tool.get("ctlsp") if isinstance(tool, dict) else None
+        return Config() if section is None else config_from_data(section, text, path, prefix="tool.ctlsp.")
+    return config_from_text(text, path)
+
+
+def _has_own_config(d: Path) -> bool:
+    if (d / "ctlsp.toml").is_file():
+        return True
+    py = d / "pyproject.toml"
+    try:
+        return py.is_file() and "[tool.ctlsp" in py.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def find_config(start: Path) -> Config:
+    """The configuration of the nearest folder at or above ``start``, stopping at a repository root."""
+    here = start.resolve()
+    for d in [here, *here.parents]:
+        if _has_own_config(d):
+            return load_config(d)
+        if (d / ".git").exists():
+            break
+    return Config()
+
+
+def _split_ids(values: Sequence[str]) -> list[str]:
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+def select_rules(config: Config, only: Sequence[str], disable: Sequence[str]) -> Config:
+    """``--rule`` / ``--disable`` applied on top of the file's rule settings (the command line wins)."""
+    known = {r.id for r in catalogue(config, include_disabled=True)}
+    for rid in [*only, *disable]:
+        if rid not in known:
+            raise UsageError(f"unknown rule {rid!r}; known rules: {', '.join(sorted(known))}")
+    if not only and not disable:
+        return config
+    settings = dict(config.rules)
+    for rid in known:
+        old = settings.get(rid, RuleSetting())
+        enabled = (rid in only) if only else old.enabled
+        if rid in disable:
+            enabled = False
+        settings[rid] = RuleSetting(enabled, old.severity)
+    return dataclasses.replace(config, rules=settings)
+
+
+def resolve_config(args: argparse.Namespace, first: Path) -> Config:
+    try:
+        config = _config_from_file(Path(args.config)) if args.config else find_config(first)
+        return select_rules(config, _split_ids(args.rule), _split_ids(args.disable))
+    except ConfigError as e:
+        where = f"{e.path}:{e.line}" if e.line else e.path
+        raise UsageError(f"{where}: {' '.join(e.message.split())}") from None
+
+
+# ----- progress ----------------------------------------------------------------------------------
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[tuple[Callable[[int], None], Callable[[int], None]]]:
+    """(start(total), advance(n)) callbacks drawing a rich progress bar on stderr, or doing nothing."""
+    if not enabled:
+        yield (lambda total: None), (lambda n: None)
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = Progress(
+        TextColumn("checking"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = progress.add_task("check", total=None)
+    with progress:
+        yield (lambda total: progress.update(task, total=total)), (lambda n: progress.advance(task, n))
+
+
+# ----- the command -------------------------------------------------------------------------------
+def _first_dir(paths: Sequence[str]) -> Path:
+    p = Path(paths[0])
+    return p if p.is_dir() else (p.parent if str(p.parent) else Path("."))
+
+
+def _open_cache(args: argparse.Namespace, first: Path) -> DiskCache | None:
+    if args.no_cache:
+        return None
+    root = Path(args.cache_dir) if args.cache_dir else first / CACHE_DIR_NAME
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        ignore = root / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("*\n", encoding="utf-8")
+    except OSError:
+        pass  # unwritable: the cache then silently stores nothing
+    return DiskCache(root)
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"{output}: cannot write report: {e.strerror or e}") from None
+
+
+def check_command(args: argparse.Namespace) -> int:
+    files = collect(args.paths)
+    first = _first_dir(args.paths)
+    config = resolve_config(args, first)
+    rules: list[Rule] = catalogue(config)
+    baseline = None
+    if args.baseline:
+        try:
+            baseline = read_baseline(Path(args.baseline))
+        except BaselineError as e:
+            raise UsageError(str(e)) from None
+    sources, problems = read_sources(files)
+    for msg in problems:
+        print(f"ctlsp: warning: {msg}", file=sys.stderr)
+    if not files:
+        print(f"ctlsp: no C files found in {' '.join(args.paths)}", file=sys.stderr)
+    cache = _open_cache(args, first)
+    jobs = args.jobs or default_jobs()
+    show = not args.no_progress and sys.stderr.isatty()
+    with progress_bar(show) as (on_start, on_progress):
+        result = run_check(
+            config,
+            sources,
+            cache=cache,
+            cache_root=str(cache.root) if cache is not None else None,
+            jobs=jobs,
+            pool_min_lines=0 if args.jobs else POOL_MIN_LINES,
+            on_start=on_start,
+            on_progress=on_progress,
+        )
+    for msg in result.problems:
+        print(f"ctlsp: warning: {msg}", file=sys.stderr)
+    current: list[Finding] = [f for p in sources for f in result.findings.get(p, [])]
+    findings, hidden = current, 0
+    if baseline is not None:
+        findings, hidden = apply_baseline(findings, baseline, Path(args.baseline).parent)
+    counters = {**result.counters, "workers": result.workers}
+    if cache is not None:
+        counters["cache_corrupt_entries"] = cache.corrupt
+    summary = Summary(len(sources), result.files_checked, result.files_reused, hidden, counters)
+    _emit(RENDERERS[args.format](findings, rules, summary), args.output)
+    print(summary.line(findings, verbose=args.verbose), file=sys.stderr)
+    if args.write_baseline:
+        try:
+            n = write_baseline(Path(args.write_baseline), current)  # all of them, baselined ones too
+        except OSError as e:
+            raise UsageError(f"{args.write_baseline}: cannot write baseline: {e.strerror or e}") from None
+        print(f"ctlsp: wrote {n} finding(s) to baseline {args.write_baseline}", file=sys.stderr)
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return check_command(args)
+    except (UsageError, PathError) as e:
+        print(f"ctlsp: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("ctlsp: interrupted", file=sys.stderr)
+        return 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point for running this sub-command alone (tests, ``python -m server.cli_check``)."""
+    parser = argparse.ArgumentParser(prog="ctlsp check")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

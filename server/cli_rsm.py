@@ -1,0 +1,144 @@
+"""``ctlsp rsm``: model-check CTL formulas on a JSON RSM, the way the published benchmarks are run.
+
+This is the checker's edge to the outside world without any C front end: it makes the engine
+runnable on the benchmark files (and on hand-written models) from a shell, prints verdicts,
+statistics and witness paths, and never lets a bad file end in a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from checker import STRATEGIES, KnowledgeBase, Step, check
+from checker.ctl import CTLSyntaxError, Formula, parse
+from checker.model import RSM, ModelError
+from checker.rsm_json import load_ctl, load_rsm
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "model", metavar="MODEL", help="JSON RSM file (.rsm) or benchmark zip holding NAME.rsm"
+    )
+    parser.add_argument(
+        "formulas",
+        metavar="FORMULAS",
+        nargs="?",
+        help="a .ctl file (one formula a line) or one formula such as 'A G p'; "
+        "for a zip, defaults to its NAME_single_usedef.ctl",
+    )
+    parser.add_argument(
+        "--zip-formulas",
+        choices=["single_usedef", "usedef"],
+        default="single_usedef",
+        help="which .ctl member of a benchmark zip to use when FORMULAS is omitted",
+    )
+    parser.add_argument(
+        "--strategy", choices=STRATEGIES, default="lazy", help="checking strategy (default lazy)"
+    )
+    parser.add_argument("--witness", action="store_true", help="print a witness or counterexample path")
+    parser.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+
+
+def _formulas(args: argparse.Namespace) -> list[tuple[int, Formula]]:
+    spec: str | None = args.formulas
+    if spec is None:
+        if Path(args.model).suffix != ".zip":
+            raise ValueError("no FORMULAS given (a .ctl file or a formula in quotes)")
+        return load_ctl(args.model, args.zip_formulas)
+    if spec.endswith(".ctl") or Path(spec).is_file():
+        if not Path(spec).is_file():
+            raise ValueError(f"{spec}: no such formula file")
+        return load_ctl(spec)
+    try:
+        return [(1, parse(spec))]
+    except CTLSyntaxError as e:
+        raise ValueError(f"formula {spec!r}: {e}") from None
+
+
+def _step_json(step: Step) -> dict[str, Any]:
+    node = step.node if isinstance(step.node, str) else list(step.node)
+    return {"component": step.component, "node": node, "stack": [list(f) for f in step.stack]}
+
+
+def _step_text(step: Step) -> str:
+    stack = " > ".join(f"{c}.{b}" for c, b in step.stack) or "-"
+    node = step.node if isinstance(step.node, str) else f"{step.node[0]}:{step.node[1]}"
+    return f"[{stack}] {step.component}/{node}"
+
+
+def _run_all(
+    model: RSM, formulas: list[tuple[int, Formula]], args: argparse.Namespace
+) -> list[dict[str, Any]]:
+    kb = KnowledgeBase() if args.strategy == "kb" else None
+    rows = []
+    for line, f in formulas:
+        started = time.perf_counter()
+        res = check(model, f, args.strategy, kb=kb, witness=args.witness)
+        row: dict[str, Any] = {
+            "line": line,
+            "formula": str(f),
+            "holds": res.holds,
+            "contexts": int(res.stats.get("contexts", 0)),
+            "instances": int(res.stats.get("instances", 0)),
+            "seconds": round(time.perf_counter() - started, 6),
+        }
+        if args.witness:
+            row["witness_kind"] = res.witness_kind
+            row["witness"] = None if res.witness is None else [_step_json(s) for s in res.witness]
+            row["loop_start"] = res.loop_start
+            row["_steps"] = res.witness
+        rows.append(row)
+    return rows
+
+
+def _print_text(rows: list[dict[str, Any]], total: float) -> None:
+    for row in rows:
+        print(f"{'true ' if row['holds'] else 'false'}  {row['formula']}")
+        steps = row.get("_steps")
+        if row.get("witness_kind"):
+            print(f"  {row['witness_kind']}:")
+            for i, s in enumerate(steps or ()):
+                mark = " <- loop starts" if row["loop_start"] == i else ""
+                print(f"    {i:>3} {_step_text(s)}{mark}")
+            if row["loop_start"] is not None:
+                print(f"        (then back to step {row['loop_start']} forever)")
+        elif "witness_kind" in row:
+            print("  (no path to show: the verdict rests on the absence of a path)")
+    contexts = sum(r["contexts"] for r in rows)
+    print(
+        f"{len(rows)} formula(s), {sum(r['holds'] for r in rows)} true; contexts built {contexts}; "
+        f"time {total:.3f}s"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        model = load_rsm(args.model)
+        formulas = _formulas(args)
+        if not formulas:
+            raise ValueError("no formulas to check")
+        rows = _run_all(model, formulas, args)
+    except (ModelError, ValueError) as e:
+        print(f"ctlsp rsm: error: {e}", file=sys.stderr)
+        return 2
+    total = time.perf_counter() - started
+    if args.json:
+        for r in rows:
+            r.pop("_steps", None)
+        doc = {
+            "model": str(args.model),
+            "strategy": args.strategy,
+            "results": rows,
+            "seconds": round(total, 6),
+        }
+        json.dump(doc, sys.stdout, indent=2)
+        print()
+    else:
+        _print_text(rows, total)
+    return 0

@@ -1,0 +1,1 @@
+"""The ctlsp language server: one module per job (documents, settings, scheduling, LSP features)."""

@@ -1,0 +1,137 @@
+"""The session's one extractors ``Project`` and knowledge base, driven from a single worker thread.
+
+Keeping one Project (and its KnowledgeBase) for the whole session is what makes checks incremental:
+only functions whose text changed are re-extracted and only models whose digest changed are
+re-checked.  The Project is not thread-safe, so every call goes through one single-thread executor;
+the event loop stays free to apply edits and answer requests meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import tree_sitter
+
+from checker import KnowledgeBase
+from extractors.api import Config, Finding, Project, Rule, catalogue
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+C_SUFFIXES = (".c", ".h")
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".ctlsp-cache", ".tools"}
+MAX_SCAN_FILES = 20_000
+
+
+def scan_c_files(roots: Iterable[Path]) -> Iterator[Path]:
+    """C sources and headers under the roots, skipping VCS/tool folders and hidden directories."""
+    seen: set[Path] = set()
+    count = 0
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+            for name in sorted(files):
+                if not name.endswith(C_SUFFIXES):
+                    continue
+                path = Path(folder, name).resolve()
+                if path in seen:
+                    continue
+                seen.add(path)
+                count += 1
+                if count > MAX_SCAN_FILES:
+                    log.warning("more than %d C files; the rest are not analysed", MAX_SCAN_FILES)
+                    return
+                yield path
+
+
+def read_source(path: Path) -> str | None:
+    try:
+        return path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    findings: dict[str, list[Finding]]
+    counters_delta: dict[str, int]
+    changed_functions: tuple[str, ...] = ()
+
+
+class Analysis:
+    """Owns the Project; all methods whose name ends in ``_sync`` run on the worker thread only."""
+
+    def __init__(self, config: Config) -> None:
+        self.kb = KnowledgeBase()
+        self.config = config
+        self.project = Project(config, kb=self.kb)
+        self.rules: list[Rule] = list(catalogue(config))
+        self.files: set[str] = set()
+        self.disk_stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) when last read
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-check")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    def shutdown(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def counters(self) -> dict[str, int]:
+        return dict(self.project.counters)
+
+    def reconfigure_sync(self, config: Config, sources: dict[str, str]) -> None:
+        """Start a new Project for a new configuration, keeping the knowledge base (it is content-keyed)."""
+        self.config = config
+        self.project = Project(config, kb=self.kb)
+        self.rules = list(catalogue(config))
+        self.files = set()
+        self.disk_stamps = {}
+        for path, text in sources.items():
+            self.update_sync(path, text)
+
+    def update_sync(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> tuple[str, ...]:
+        update = self.project.update_file(path, text, tree=tree)
+        self.files.add(path)
+        names: list[str] = []
+        for attr in ("changed", "added", "removed"):
+            names.extend(getattr(update, attr, ()) or ())
+        return tuple(sorted(set(names)))
+
+    def remove_sync(self, path: str) -> None:
+        self.disk_stamps.pop(path, None)
+        if path in self.files:
+            self.files.discard(path)
+            self.project.remove_file(path)
+
+    def check_file_sync(
+        self, path: str, text: str, tree: tree_sitter.Tree | None, still_wanted: Callable[[], bool]
+    ) -> CheckOutcome | None:
+        """While typing: refresh one file and check it with same-file calls only; None if outdated."""
+        if not still_wanted():
+            return None
+        before = self.counters()
+        changed = self.update_sync(path, text, tree)
+        if not still_wanted():
+            return None
+        findings = self.project.check(paths=[path], interprocedural=False)
+        return CheckOutcome({path: list(findings.get(path, []))}, _delta(before, self.counters()), changed)
+
+    def check_paths_sync(self, paths: list[str]) -> CheckOutcome:
+        """Interprocedural check of some files against the whole project (one chunk of a full check)."""
+        before = self.counters()
+        findings = self.project.check(paths=paths, interprocedural=True)
+        result = {p: list(findings.get(p, [])) for p in paths}
+        return CheckOutcome(result, _delta(before, self.counters()))
+
+
+def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    return {k: v - before.get(k, 0) for k, v in sorted(after.items()) if isinstance(v, int)}

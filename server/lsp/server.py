@@ -1,0 +1,365 @@
+"""The ctlsp language server's state and check orchestration (the handlers live in features.py).
+
+Edits are applied on the event loop (cheap: a tree edit and an incremental re-parse); checking runs on
+the single analysis worker after a short debounce, and results for document versions that are no
+longer current are dropped, so a burst of keystrokes costs one check, not one per key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import traceback
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls import uris
+from pygls.lsp.server import LanguageServer
+
+from extractors.api import Config, Finding
+from server.lsp.analysis import C_SUFFIXES, Analysis, CheckOutcome, read_source, scan_c_files
+from server.lsp.diagnostics import contains, path_to_uri, to_diagnostic
+from server.lsp.documents import Document
+from server.lsp.positions import Columns
+from server.lsp.progress import WorkProgress
+from server.lsp.protocol import CtlspProtocol
+from server.lsp.settings import ServerSettings, load_workspace_config, merge_settings
+
+log = logging.getLogger(__name__)
+VERSION = "0.1.0"
+FULL_CHECK_CHUNKS = 10
+
+
+class CtlspServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "ctlsp",
+            VERSION,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=CtlspProtocol,
+        )
+        self.docs: dict[str, Document] = {}
+        self.analysis: Analysis | None = None
+        self.findings: dict[str, list[Finding]] = {}
+        self.diagnostics: dict[str, list[types.Diagnostic]] = {}
+        self.settings = ServerSettings()
+        self.init_settings: Any = None
+        self.roots: list[Path] = []
+        self.columns = Columns()
+        self.pull_mode = False
+        self.ready = asyncio.Event()
+        self._pending: dict[str, asyncio.Task[None]] = {}
+        self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        self._checked: dict[str, int] = {}
+        self._whole_checked: dict[str, int] = {}
+        self._edited: dict[str, set[str]] = {}
+        self._disk: dict[str, tuple[float, list[str]]] = {}
+        self._full_task: asyncio.Task[None] | None = None
+        self._full_again = False
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # ----- small helpers -------------------------------------------------------------------------
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def warn_user(self, message: str) -> None:
+        self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+        self.log(message, types.MessageType.Warning)
+
+    def spawn(self, coro: Awaitable[Any], what: str) -> asyncio.Task[None]:
+        """Run ``coro`` in the background; failures are logged to the client, never raised."""
+
+        async def guarded() -> None:
+            try:
+                await coro
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.log(f"ctlsp: {what} failed:\n{traceback.format_exc()}", types.MessageType.Error)
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    def doc_for_path(self, path: str) -> Document | None:
+        for doc in self.docs.values():
+            if doc.path == path:
+                return doc
+        return None
+
+    def line(self, path: str, number: int) -> str:
+        """Text of a line of any file: the open buffer if there is one, else the file on disk."""
+        doc = self.doc_for_path(path)
+        if doc is not None:
+            return doc.line_text(number)
+        try:
+            mtime = Path(path).stat().st_mtime
+        except OSError:
+            return ""
+        cached = self._disk.get(path)
+        if cached is None or cached[0] != mtime:
+            text = read_source(Path(path)) or ""
+            cached = (mtime, text.splitlines())
+            self._disk[path] = cached
+        lines = cached[1]
+        return lines[number] if 0 <= number < len(lines) else ""
+
+    def root_for(self, path: str) -> Path:
+        p = Path(path)
+        for root in self.roots:
+            if p.is_relative_to(root):
+                return root
+        return self.roots[0] if self.roots else p.parent
+
+    # ----- configuration --------------------------------------------------------------------------
+    async def fetch_settings(self) -> Any:
+        workspace = self.client_capabilities.workspace
+        if not (workspace and workspace.configuration):
+            return self.init_settings
+        try:
+            result = await asyncio.wait_for(
+                self.workspace_configuration_async(
+                    types.ConfigurationParams(items=[types.ConfigurationItem(section="ctlsp")])
+                ),
+                timeout=10,
+            )
+        except Exception as e:
+            self.log(f"ctlsp: workspace/configuration failed ({e}); using defaults")
+            return self.init_settings
+        return result[0] if result else None
+
+    async def load_configuration(self) -> Config:
+        base, problems = load_workspace_config(self.roots[0] if self.roots else None)
+        raw = await self.fetch_settings()
+        known: list[str] = [r.id for r in self.analysis.rules] if self.analysis else []
+        if not known:
+            from extractors.api import catalogue
+
+            known = [r.id for r in catalogue(base)]
+        merged = merge_settings(base, raw, known)
+        problems.extend(merged.problems)
+        for problem in problems:
+            self.warn_user(problem)
+        self.settings = merged.settings
+        return merged.config
+
+    async def reload_configuration(self, reason: str) -> None:
+        config = await self.load_configuration()
+        if self.analysis is None:
+            return
+        sources = {doc.path: doc.text for doc in self.docs.values()}
+        for path in sorted(self.analysis.files - set(sources)):
+            text = read_source(Path(path))
+            if text is not None:
+                sources[path] = text
+        await self.analysis.run(self.analysis.reconfigure_sync, config, sources)
+        self.log(f"ctlsp: configuration reloaded ({reason})")
+        self.request_full_check(f"configuration changed ({reason})")
+
+    def note_edited(self, uri: str, functions: set[str]) -> None:
+        self._edited.setdefault(uri, set()).update(functions)
+
+    def forget(self, uri: str) -> Document | None:
+        """Drop a closed document and any check still pending for it."""
+        self._edited.pop(uri, None)
+        task = self._pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        return self.docs.pop(uri, None)
+
+    def stop_background_work(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        if self.analysis is not None:
+            self.analysis.shutdown()
+
+    # ----- checking ---------------------------------------------------------------------------------
+    def schedule_check(self, uri: str, delay: float) -> None:
+        old = self._pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        self._pending[uri] = self.spawn(self._check_document(uri, delay), f"check of {uri}")
+
+    async def _check_document(self, uri: str, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        await self.ready.wait()
+        doc = self.docs.get(uri)
+        if doc is None or self.analysis is None:
+            return
+        version, tree, text, path = doc.version, doc.tree, doc.text, doc.path
+
+        def current() -> bool:
+            d = self.docs.get(uri)
+            return d is not None and d.version == version
+
+        try:
+            outcome = await self.analysis.run(self.analysis.check_file_sync, path, text, tree, current)
+        except Exception:
+            self.mark_checked(uri, version)  # pull requests get the previous result instead of hanging
+            raise
+        if outcome is None or not current():
+            return
+        edited = sorted(self._edited.pop(uri, set()))
+        self.report_counters(f"{Path(path).name} v{version}", outcome, edited)
+        if self._whole_checked.get(uri) == version:
+            return  # the workspace check already covered this version, across files: keep its result
+        self.publish(path, outcome.findings.get(path, []))
+        self.mark_checked(uri, version)
+
+    def report_counters(self, what: str, outcome: CheckOutcome, edited: list[str] | None = None) -> None:
+        """One log line per check: what the edit touched, what was rebuilt, and the work counters."""
+        changed = ", ".join(outcome.changed_functions[:20]) or "none"
+        touched = f"edited functions (syntax tree): {', '.join(edited[:20]) or 'none'}; " if edited else ""
+        self.log(
+            f"ctlsp: checked {what}: {touched}changed functions: {changed}; "
+            f"counters {json.dumps(outcome.counters_delta, sort_keys=True)}"
+        )
+
+    def mark_checked(self, uri: str, version: int) -> None:
+        self._checked[uri] = max(version, self._checked.get(uri, -1))
+        waiting = self._waiters.get(uri, [])
+        keep = []
+        for wanted, fut in waiting:
+            if wanted <= version:
+                if not fut.done():
+                    fut.set_result(None)
+            else:
+                keep.append((wanted, fut))
+        self._waiters[uri] = keep
+
+    async def wait_checked(self, uri: str, timeout: float = 60) -> None:
+        doc = self.docs.get(uri)
+        if doc is None or self._checked.get(uri, -1) >= doc.version:
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.setdefault(uri, []).append((doc.version, fut))
+        try:
+            await asyncio.wait_for(fut, timeout)
+        except TimeoutError:
+            self.log(f"ctlsp: diagnostics for {uri} not ready after {timeout}s; answering with the last ones")
+
+    def publish(self, path: str, findings: list[Finding]) -> None:
+        uri = path_to_uri(path)
+        diagnostics = [to_diagnostic(f, self.line, self.columns) for f in findings]
+        self.findings[path] = findings
+        self.diagnostics[uri] = diagnostics
+        if not self.pull_mode:
+            doc = self.docs.get(uri)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(
+                    uri=uri, diagnostics=diagnostics, version=doc.version if doc else None
+                )
+            )
+
+    def request_full_check(self, reason: str) -> None:
+        if self._full_task is not None and not self._full_task.done():
+            self._full_again = True
+            return
+        self._full_task = self.spawn(self._full_check_loop(reason), "workspace check")
+
+    async def _full_check_loop(self, reason: str) -> None:
+        while True:
+            self._full_again = False
+            await self._full_check(reason)
+            if not self._full_again:
+                return
+            reason = "files changed during the last check"
+
+    async def _full_check(self, reason: str) -> None:
+        await self.ready.wait()
+        analysis = self.analysis
+        if analysis is None:
+            return
+        progress = WorkProgress(self, "ctlsp: checking workspace")
+        await progress.begin(reason)
+        try:
+            open_docs = {d.path: (d.uri, d.version, d.text, d.tree) for d in self.docs.values()}
+            disk_roots = [*self.roots, *(Path(p) for p in self.settings.include_paths)]
+            paths = await analysis.run(self._sync_project, analysis, open_docs, disk_roots)
+            if not paths:
+                return
+            size = max(1, -(-len(paths) // FULL_CHECK_CHUNKS))
+            results: dict[str, list[Finding]] = {}
+            totals: dict[str, int] = {}
+            for start in range(0, len(paths), size):
+                chunk = paths[start : start + size]
+                outcome = await analysis.run(analysis.check_paths_sync, chunk)
+                results.update(outcome.findings)
+                for key, value in outcome.counters_delta.items():
+                    totals[key] = totals.get(key, 0) + value
+                done = min(start + size, len(paths))
+                progress.report(f"{done}/{len(paths)} files", done * 100 // len(paths))
+            if analysis is not self.analysis:
+                return  # reconfigured meanwhile; the new configuration's check publishes
+            for path in sorted(set(results) | {p for p in self.findings if p not in results}):
+                info = open_docs.get(path)
+                doc = self.docs.get(info[0]) if info else None
+                if info is not None and (doc is None or doc.version != info[1]):
+                    continue  # edited during the check; the per-edit check publishes
+                self.publish(path, results.get(path, []))
+                if info is not None:
+                    self._whole_checked[info[0]] = info[1]
+                    self.mark_checked(info[0], info[1])
+            self.report_counters(f"workspace ({len(paths)} files, {reason})", CheckOutcome({}, totals))
+            if self.pull_mode:
+                self.refresh_pulled_diagnostics()
+        finally:
+            progress.end("done")
+
+    @staticmethod
+    def _sync_project(
+        analysis: Analysis, open_docs: dict[str, tuple[str, int, str, Any]], roots: list[Path]
+    ) -> list[str]:
+        """Worker thread: bring the project in line with open buffers and the C files on disk."""
+        on_disk = [str(p) for p in scan_c_files(roots)]
+        for path in on_disk:
+            if path in open_docs:
+                analysis.disk_stamps.pop(path, None)
+                continue
+            try:
+                stat = Path(path).stat()
+            except OSError:
+                continue
+            stamp = (stat.st_mtime_ns, stat.st_size)
+            if analysis.disk_stamps.get(path) == stamp and path in analysis.files:
+                continue  # unchanged on disk since it was last read
+            text = read_source(Path(path))
+            if text is not None:
+                analysis.update_sync(path, text)
+                analysis.disk_stamps[path] = stamp
+        for path, (_uri, _version, text, tree) in open_docs.items():
+            analysis.update_sync(path, text, tree)
+        for gone in analysis.files - set(on_disk) - set(open_docs):
+            analysis.remove_sync(gone)
+        return sorted(p for p in analysis.files if p.endswith(C_SUFFIXES))
+
+    def refresh_pulled_diagnostics(self) -> None:
+        workspace = self.client_capabilities.workspace
+        diag = workspace.diagnostics if workspace else None
+        if diag and diag.refresh_support:
+            self.workspace_diagnostic_refresh(None)
+
+    # ----- lookups for hover / actions / commands -----------------------------------------------
+    def findings_at(self, uri: str, position: types.Position) -> list[tuple[Finding, types.Diagnostic]]:
+        path = self.path_of(uri)
+        pairs = zip(self.findings.get(path, []), self.diagnostics.get(uri, []), strict=False)
+        return [(f, d) for f, d in pairs if contains(d.range, position)]
+
+    def path_of(self, uri: str) -> str:
+        doc = self.docs.get(uri)
+        if doc is not None:
+            return doc.path
+        return str(Path(uris.to_fs_path(uri) or uri).resolve())
+
+    def rule_doc(self, rule_id: str) -> str | None:
+        if self.analysis is None:
+            return None
+        for rule in self.analysis.rules:
+            if rule.id == rule_id:
+                return str(rule.doc) if rule.doc else None
+        return None

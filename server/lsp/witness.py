@@ -1,0 +1,60 @@
+"""A finding's witness path, as hover markdown and as the payload of the ``ctlsp.witness`` command.
+
+The witness is the model checker's proof that the bug can happen; showing it step by step, with the
+source line of each step, is what lets a user judge a finding instead of trusting it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from extractors.findings import Finding
+from server.lsp.diagnostics import LineSource, path_to_uri, rule_href, to_range
+from server.lsp.positions import UTF16, Columns
+
+COMMAND = "ctlsp.witness"
+
+
+def witness_payload(finding: Finding, lines: LineSource, columns: Columns = UTF16) -> dict[str, Any]:
+    steps = []
+    for step in finding.witness:
+        rng = to_range(step.location, lines, columns)
+        steps.append(
+            {
+                "uri": path_to_uri(step.location.path),
+                "range": {
+                    "start": {"line": rng.start.line, "character": rng.start.character},
+                    "end": {"line": rng.end.line, "character": rng.end.character},
+                },
+                "message": step.message,
+                "function": step.function,
+                "stack": list(step.stack),
+                "kind": step.kind,
+            }
+        )
+    return {
+        "rule": finding.rule_id,
+        "message": finding.message,
+        "fingerprint": finding.fingerprint,
+        "steps": steps,
+    }
+
+
+def hover_markdown(finding: Finding, lines: LineSource, rule_doc: str | None = None) -> str:
+    cwe = f" (CWE-{finding.cwe})" if finding.cwe else ""
+    out = [f"**ctlsp [{finding.rule_id}]({rule_href(finding.rule_id)})**{cwe}: {finding.message}", ""]
+    if finding.witness:
+        out.append("Witness path:")
+        out.append("")
+    for index, step in enumerate(finding.witness, start=1):
+        where = f"{Path(step.location.path).name}:{step.location.start_line + 1}"
+        via = " ← ".join([step.function, *reversed(step.stack)]) if step.function else ""
+        out.append(f"{index}. `{where}` {step.message}" + (f" — in `{via}`" if via else ""))
+        code = lines(step.location.path, step.location.start_line).strip()
+        if code:
+            fence = "````" if "```" in code else "```"
+            out.append(f"   {fence}c\n   {code}\n   {fence}")
+    if rule_doc:
+        out.extend(["", "---", "", rule_doc.strip()])
+    return "\n".join(out)

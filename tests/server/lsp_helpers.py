@@ -1,0 +1,125 @@
+"""Shared pieces of the end-to-end tests: starting sessions and waiting for server output.
+
+Waiting polls the state pytest-lsp's client records (diagnostics, log and show messages) instead of
+waiting for "the next" notification, so a notification that arrived early is never missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+REPO = Path(__file__).resolve().parents[2]
+_SERVE = (
+    "import argparse, sys; from server import cli_serve; p = argparse.ArgumentParser(); "
+    "cli_serve.add_arguments(p); sys.exit(cli_serve.run(p.parse_args([])))"
+)
+# ``python -m server serve`` needs every sub-command module that server.cli imports; until the other
+# helpers' cli_check/cli_rsm land, start the same serve entry point directly.
+_FULL_CLI = all((REPO / "server" / f"cli_{name}.py").is_file() for name in ("check", "rsm", "serve"))
+SERVER_COMMAND = [sys.executable, "-m", "server", "serve"] if _FULL_CLI else [sys.executable, "-c", _SERVE]
+SERVER = ClientServerConfig(server_command=SERVER_COMMAND)
+TIMEOUT = 120.0
+T = TypeVar("T")
+
+
+def capabilities(pull: bool = False) -> types.ClientCapabilities:
+    text = types.TextDocumentClientCapabilities(
+        hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
+        publish_diagnostics=types.PublishDiagnosticsClientCapabilities(related_information=True),
+        diagnostic=types.DiagnosticClientCapabilities(related_document_support=True) if pull else None,
+        synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
+    )
+    workspace = types.WorkspaceClientCapabilities(
+        configuration=True,
+        did_change_configuration=types.DidChangeConfigurationClientCapabilities(),
+        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True),
+        workspace_edit=types.WorkspaceEditClientCapabilities(
+            document_changes=True, resource_operations=[types.ResourceOperationKind.Create]
+        ),
+        diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
+        workspace_folders=True,
+    )
+    return types.ClientCapabilities(
+        text_document=text,
+        workspace=workspace,
+        window=types.WindowClientCapabilities(work_done_progress=True),
+    )
+
+
+async def start(client: LanguageClient, root: Path, pull: bool = False, settings: Any = None) -> None:
+    client.set_configuration(settings if settings is not None else {"debounceMs": 20}, section="ctlsp")
+    uri = root.as_uri()
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities(pull),
+            root_uri=uri,
+            workspace_folders=[types.WorkspaceFolder(uri=uri, name=root.name)],
+        )
+    )
+
+
+async def until(probe: Callable[[], T | None], what: str, timeout: float = TIMEOUT) -> T:
+    """Poll ``probe`` until it returns something truthy."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def diagnostics(
+    client: LanguageClient, uri: str, check: Callable[[Sequence[types.Diagnostic]], bool], what: str
+) -> Sequence[types.Diagnostic]:
+    def probe() -> list[Sequence[types.Diagnostic]] | None:
+        found = client.diagnostics.get(uri)
+        return [found] if found is not None and check(found) else None
+
+    try:
+        return (await until(probe, what))[0]
+    except AssertionError:
+        raise AssertionError(f"{what}; last diagnostics: {client.diagnostics.get(uri)}") from None
+
+
+def codes(found: Sequence[types.Diagnostic]) -> list[str]:
+    return sorted(str(d.code) for d in found)
+
+
+def open_doc(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
+    if text is None:
+        text = path.read_text()
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="c", version=version, text=text)
+        )
+    )
+    return uri
+
+
+def edit(client: LanguageClient, uri: str, version: int, rng: tuple[int, int, int, int], text: str) -> None:
+    sl, sc, el, ec = rng
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(types.Position(sl, sc), types.Position(el, ec)), text=text
+                )
+            ],
+        )
+    )
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines()) if needle in line)

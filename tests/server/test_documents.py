@@ -1,0 +1,131 @@
+"""Document sync: LSP changes (UTF-16 positions) applied to bytes + incremental tree-sitter re-parse.
+
+pygls' own TextDocument is the oracle for the resulting text, and a fresh parse is the oracle for the tree.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lsprotocol import types
+from pygls.workspace import TextDocument
+
+from server.lsp.documents import Document, _line_starts, new_parser, same_tree
+from server.lsp.positions import codepoints_to_utf16
+
+SAMPLE = (Path(__file__).parent / "data" / "sample.c").read_text(encoding="utf-8")
+URI = "file:///sample.c"
+
+C_TOKENS = [
+    "{", "}", "(", ")", ";", ",", "*", "&", "=", "==", "!", "->", ".", "\n", " ", "/*", "*/", "//", '"', "'",
+    "int", "char", "void", "struct", "if", "else", "while", "for", "return", "goto", "switch", "case", ":",
+    "malloc(10)", "free(p)", "p", "NULL", "#include <x.h>\n", "0", "42", "é", "𝄞", "\t", "[", "]", "?",
+]  # fmt: skip
+
+
+def change(sl: int, sc: int, el: int, ec: int, text: str) -> types.TextDocumentContentChangePartial:
+    return types.TextDocumentContentChangePartial(
+        range=types.Range(types.Position(sl, sc), types.Position(el, ec)), text=text
+    )
+
+
+def fresh_tree_matches(doc: Document) -> bool:
+    return same_tree(doc.tree.root_node, new_parser().parse(doc.source).root_node)
+
+
+def test_locate_counts_utf16_units_on_non_ascii_lines() -> None:
+    doc = Document.from_text(URI, "/sample.c", 1, "a𝄞b\né=1;\n")
+    # 𝄞 is two UTF-16 units and four UTF-8 bytes: column 3 (UTF-16) is just before "b".
+    assert doc.locate(types.Position(0, 3)) == (5, (0, 5))
+    assert doc.locate(types.Position(1, 1)) == (len("a𝄞b\n".encode()) + 2, (1, 2))
+    # Past the end of a line clamps to its end; past the last line clamps to the document end.
+    assert doc.locate(types.Position(0, 99)) == (6, (0, 6))
+    assert doc.locate(types.Position(9, 0))[0] == len(doc.source)
+
+
+def test_edit_inside_one_function_reports_only_that_function() -> None:
+    doc = Document.from_text(URI, "/sample.c", 1, SAMPLE)
+    line = next(i for i, t in enumerate(SAMPLE.splitlines()) if "n++;" in t)
+    ranges = doc.apply_changes([change(line, 0, line, 0, "            n += 0;\n")], 2)
+    assert doc.functions_in(ranges) == {"count_lines"}
+    assert "n += 0;" in doc.text
+    assert doc.version == 2
+    assert fresh_tree_matches(doc)
+
+
+def test_half_typed_code_keeps_a_tree_and_recovers() -> None:
+    doc = Document.from_text(URI, "/sample.c", 1, SAMPLE)
+    line = next(i for i, t in enumerate(SAMPLE.splitlines()) if "fclose(f);" in t)
+    doc.apply_changes([change(line, 4, line, 4, "if (f ")], 2)
+    assert doc.tree.root_node.has_error
+    assert fresh_tree_matches(doc)
+    doc.apply_changes([change(line, 4, line, 10, "")], 3)
+    assert doc.text == SAMPLE
+    assert not doc.tree.root_node.has_error
+
+
+def test_whole_document_change_replaces_text() -> None:
+    doc = Document.from_text(URI, "/sample.c", 1, SAMPLE)
+    doc.apply_changes([types.TextDocumentContentChangeWholeDocument(text="int x;\n")], 2)
+    assert doc.text == "int x;\n"
+    assert fresh_tree_matches(doc)
+
+
+@st.composite
+def edits(draw: st.DrawFn, text: str) -> types.TextDocumentContentChangePartial:
+    lines = text.split("\n")
+
+    def position() -> tuple[int, int]:
+        line = draw(st.integers(0, len(lines)))
+        line_text = lines[line] if line < len(lines) else ""
+        # In-line columns only: past-the-end clamping is tested above, and pygls (the oracle) differs there.
+        return line, codepoints_to_utf16(line_text, draw(st.integers(0, len(line_text))))
+
+    a, b = sorted([position(), position()])
+    if draw(st.booleans()):
+        b = a
+    inserted = "".join(draw(st.lists(st.sampled_from(C_TOKENS), max_size=6)))
+    if draw(st.integers(0, 4)) == 0:
+        inserted += draw(st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8))
+    return change(a[0], a[1], b[0], b[1], inserted)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_edits_match_a_fresh_parse_and_pygls_text(data: st.DataObject) -> None:
+    doc = Document.from_text(URI, "/sample.c", 0, SAMPLE)
+    oracle = TextDocument(URI, SAMPLE)
+    for version in range(1, data.draw(st.integers(1, 6)) + 1):
+        batch = []
+        for _ in range(data.draw(st.integers(1, 3))):
+            batch.append(data.draw(edits(oracle.source)))
+            oracle.apply_change(batch[-1])
+        doc.apply_changes(batch, version)
+        assert doc.text == oracle.source
+        assert doc.line_starts == _line_starts(doc.source)
+        assert fresh_tree_matches(doc)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_edits_never_break_the_check_pipeline(data: st.DataObject) -> None:
+    """Half-typed C goes through the same path as in the server: edit, incremental tree, check."""
+    from extractors.api import Config
+    from server.lsp.analysis import Analysis
+
+    analysis = Analysis(Config())
+    doc = Document.from_text(URI, "/w/sample.c", 0, SAMPLE)
+    oracle = TextDocument(URI, SAMPLE)
+    try:
+        for version in range(1, data.draw(st.integers(1, 4)) + 1):
+            batch = [data.draw(edits(oracle.source))]
+            oracle.apply_change(batch[0])
+            doc.apply_changes(batch, version)
+            outcome = analysis.check_file_sync(doc.path, doc.text, doc.tree, lambda: True)
+            assert outcome is not None
+            for finding in outcome.findings[doc.path]:
+                assert 0 <= finding.location.start_line < len(doc.line_starts)
+    finally:
+        analysis.shutdown()

@@ -1,0 +1,78 @@
+"""Incremental checking through the server: an edit in one of 200 functions re-checks only it and its callers.
+
+The server logs the work counters of every check (window/logMessage); the expected amount of work is
+measured here with the extractors API on just the edited function and its caller, not hard-coded.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from extractors.api import Project
+from tests.server.lsp_helpers import codes, diagnostics, edit, line_of, open_doc, start, until
+
+PAIRS = 100  # 200 functions: helper_k frees its argument, user_k allocates and calls helper_k
+
+
+def helper(k: int) -> str:
+    return f"void helper_{k}(char *p, int n)\n{{\n    if (n > {k})\n        p[0] = 0;\n    free(p);\n}}\n"
+
+
+def user(k: int) -> str:
+    return (
+        f"int user_{k}(int n)\n{{\n    char *p = malloc(n + {k});\n    if (!p)\n        return -1;\n"
+        f"    helper_{k}(p, n);\n    return 0;\n}}\n"
+    )
+
+
+def source() -> str:
+    parts = ["#include <stdlib.h>\n"]
+    for k in range(PAIRS):
+        parts += [helper(k), user(k)]
+    return "\n".join(parts)
+
+
+def counters_for(client: LanguageClient, version: int) -> dict[str, int]:
+    for message in client.log_messages:
+        if f"checked big.c v{version}:" in message.message:
+            return dict(json.loads(message.message.split(" counters ", 1)[1]))
+    return {}
+
+
+async def test_one_line_edit_rechecks_only_the_edited_function_and_its_caller(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    text = source()
+    path = tmp_path / "big.c"
+    path.write_text(text)
+    await start(client, tmp_path)
+    uri = open_doc(client, path)
+    first = await until(lambda: counters_for(client, 1), "the first check's counters")
+    assert first["functions_extracted"] + first["functions_reused"] == 2 * PAIRS
+
+    # Work an isolated check of the two affected functions needs, before and after the edit.
+    target = line_of(text, "void helper_7(") + 4  # the "free(p);" line of helper_7
+    assert text.splitlines()[target].strip() == "free(p);"
+    alone = Project()
+    edited_helper = helper(7).replace("free(p);\n", "free(p);\n    p[0] = 1;\n")
+    alone.update_file("pair.c", "#include <stdlib.h>\n" + edited_helper + user(7))
+    alone.check(["pair.c"], interprocedural=False)
+    pair_checks = alone.counters["checks_run"]
+
+    edit(client, uri, 2, (target + 1, 0, target + 1, 0), "    p[0] = 1;\n")
+    found = await diagnostics(client, uri, lambda ds: "use-after-free" in codes(ds), "the new use-after-free")
+    after = await until(lambda: counters_for(client, 2), "the edit's counters")
+    assert after["functions_extracted"] == 1  # helper_7 only; the other 199 are reused
+    assert after["functions_reused"] == 2 * PAIRS - 1
+    # Model checks actually run: at most those of helper_7 and user_7 alone, out of hundreds in the file.
+    assert 0 < after["checks_run"] <= pair_checks < first["checks_run"] // 10
+    log = next(m.message for m in client.log_messages if "checked big.c v2:" in m.message)
+    assert "edited functions (syntax tree): helper_7; changed functions: helper_7;" in log
+    uaf = [d for d in found if d.code == "use-after-free"]
+    # In helper_7 itself and, through the box into helper_7, in its caller user_7 (one line lower now).
+    assert [d.range.start.line for d in uaf] == [target + 1, line_of(text, "    helper_7(p, n);") + 1]
+    assert all(d.severity == types.DiagnosticSeverity.Error for d in uaf)

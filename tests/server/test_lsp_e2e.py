@@ -1,0 +1,325 @@
+"""End to end: pytest-lsp's client talking to ``python -m server serve`` over stdio."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from tests.server.lsp_helpers import codes, diagnostics, edit, line_of, open_doc, start, until
+
+LEAK = """#include <stdlib.h>
+
+int work(int n)
+{
+    char *p = malloc(n);
+    if (p == NULL)
+        return -1;
+    p[0] = 1;
+    return 0;
+}
+"""
+
+
+async def test_leak_is_reported_with_witness_and_goes_away_when_fixed(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "leak.c"
+    path.write_text(LEAK)
+    uri = open_doc(client, path)
+    found = await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
+    leak = next(d for d in found if d.code == "memory-leak")
+    assert leak.source == "ctlsp"
+    assert leak.severity == types.DiagnosticSeverity.Warning
+    assert leak.range.start.line == line_of(LEAK, "malloc")
+    assert leak.code_description and "#memory-leak" in leak.code_description.href
+    assert isinstance(leak.data, dict) and leak.data["rule"] == "memory-leak" and leak.data["fingerprint"]
+    assert leak.related_information
+    related_lines = [r.location.range.start.line for r in leak.related_information]
+    assert related_lines[0] == line_of(LEAK, "malloc")
+    assert line_of(LEAK, "return 0;") in related_lines
+    assert all(r.location.uri == uri for r in leak.related_information)
+
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), leak.range.start)
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    text = hover.contents.value
+    assert "memory-leak" in text and "1. `leak.c:5`" in text and "char *p = malloc(n);" in text
+
+    payload = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams("ctlsp.witness", [uri, leak.range.start.line, leak.range.start.character])
+    )
+    assert isinstance(payload, dict) and payload["rule"] == "memory-leak"
+    assert payload["steps"][0]["range"]["start"]["line"] == line_of(LEAK, "malloc")
+    assert payload["steps"][0]["function"] == "work" and payload["steps"][0]["uri"] == uri
+    by_fingerprint = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams("ctlsp.witness", [uri, leak.data["fingerprint"]])
+    )
+    assert by_fingerprint == payload
+
+    fix_line = line_of(LEAK, "return 0;")
+    edit(client, uri, 2, (fix_line, 0, fix_line, 0), "    free(p);\n")
+    await diagnostics(client, uri, lambda ds: "memory-leak" not in codes(ds), "the leak to disappear")
+
+
+async def test_code_actions_offer_suppression_and_rule_disabling(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "leak.c"
+    path.write_text(LEAK)
+    uri = open_doc(client, path)
+    found = await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
+    leak = next(d for d in found if d.code == "memory-leak")
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=leak.range,
+            context=types.CodeActionContext(diagnostics=[leak]),
+        )
+    )
+    assert actions is not None
+    titles = [a.title for a in actions if isinstance(a, types.CodeAction)]
+    assert titles == ["Suppress memory-leak on this line", "Disable rule memory-leak in ctlsp.toml"]
+    suppress, disable = (a for a in actions if isinstance(a, types.CodeAction))
+    assert suppress.edit and suppress.edit.changes
+    (insert,) = suppress.edit.changes[uri]
+    assert insert.new_text == "    // ctlsp-ignore[memory-leak]\n"
+    assert insert.range.start == types.Position(leak.range.start.line, 0)
+    assert disable.edit and disable.edit.document_changes
+    create, change = disable.edit.document_changes
+    assert isinstance(create, types.CreateFile) and create.uri == (tmp_path / "ctlsp.toml").as_uri()
+    assert isinstance(change, types.TextDocumentEdit)
+    assert isinstance(change.edits[0], types.TextEdit)
+    assert change.edits[0].new_text == "[rules.memory-leak]\nenabled = false\n"
+    assert not (tmp_path / "ctlsp.toml").exists()  # the server never writes files itself
+
+    # Applying the suppression edit (as the client would) silences the finding.
+    line = leak.range.start.line
+    edit(client, uri, 2, (line, 0, line, 0), insert.new_text)
+    await diagnostics(client, uri, lambda ds: "memory-leak" not in codes(ds), "the suppressed leak to go")
+
+
+async def test_save_runs_the_interprocedural_check_with_progress(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    a = tmp_path / "a.c"
+    b = tmp_path / "b.c"
+    a.write_text(
+        "#include <stdlib.h>\nvoid keep(char *p);\n\nint work(int n)\n{\n    char *p = malloc(n);\n"
+        "    if (!p)\n        return -1;\n    keep(p);\n    return 0;\n}\n"
+    )
+    b.write_text("void keep(char *p)\n{\n    (void)p;\n}\n")
+    await start(client, tmp_path)
+    # The workspace scan at startup already checks every file, across files.
+    uri = a.as_uri()
+    await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "the cross-file leak from the scan")
+
+    def progress_ends() -> int:
+        return sum(
+            isinstance(r, types.WorkDoneProgressEnd) for rs in client.progress_reports.values() for r in rs
+        )
+
+    await until(progress_ends, "the scan's progress to end")
+    assert any(
+        isinstance(r, types.WorkDoneProgressBegin) for rs in client.progress_reports.values() for r in rs
+    )
+    # While typing only same-file calls are followed: keep() is unknown, so p escapes, no leak.
+    open_doc(client, a)
+    edit(client, uri, 2, (2, 0, 2, 0), "\n")
+    await diagnostics(client, uri, lambda ds: "memory-leak" not in codes(ds), "the intraprocedural result")
+    # On save the whole workspace is checked again: keep() does not free, so p leaks.
+    ends_before = progress_ends()
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    found = await diagnostics(
+        client, uri, lambda ds: "memory-leak" in codes(ds), "the cross-file leak on save"
+    )
+    await until(lambda: progress_ends() > ends_before, "the save's progress to end")
+    leak = next(d for d in found if d.code == "memory-leak")
+    assert leak.range.start.line == 6
+
+
+async def test_disabling_a_rule_in_settings_removes_its_diagnostics(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "leak.c"
+    path.write_text(LEAK)
+    uri = open_doc(client, path)
+    await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
+    client.set_configuration({"debounceMs": 20, "rules": {"memory-leak": False}}, section="ctlsp")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await diagnostics(client, uri, lambda ds: "memory-leak" not in codes(ds), "the disabled rule to go")
+    assert not client.messages  # a valid change raises no warning
+
+
+async def test_pull_diagnostics_when_the_client_supports_them(client: LanguageClient, tmp_path: Path) -> None:
+    path = tmp_path / "leak.c"
+    path.write_text(LEAK)
+    await start(client, tmp_path, pull=True)
+    # After the workspace scan the server asks the client to pull again instead of pushing.
+    await until(lambda: client.diagnostic_refresh_count, "workspace/diagnostic/refresh")
+    uri = open_doc(client, path)
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
+    )
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+    assert "memory-leak" in codes(report.items)
+    fix_line = line_of(LEAK, "return 0;")
+    edit(client, uri, 2, (fix_line, 0, fix_line, 0), "    free(p);\n")
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
+    )
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+    assert "memory-leak" not in codes(report.items)
+    assert uri not in client.diagnostics  # pulled, never also pushed
+
+
+async def test_broken_ctlsp_toml_warns_and_the_server_keeps_working(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    (tmp_path / "ctlsp.toml").write_text('[rules.memory-leak]\nenabled = "sometimes"\n')
+    await start(client, tmp_path, settings={"debounceMs": 20, "colour": "blue"})
+    await until(lambda: len(client.messages) >= 2, "two showMessage warnings")
+    texts = [m.message for m in client.messages]
+    assert all(m.type == types.MessageType.Warning for m in client.messages)
+    assert any("ctlsp.toml:2" in t for t in texts)
+    assert any("ctlsp.colour" in t for t in texts)
+    path = tmp_path / "leak.c"
+    path.write_text(LEAK)
+    uri = open_doc(client, path)
+    await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "diagnostics with default rules")
+    # Fixing the file (reported by the client's file watcher) applies it: the rule is now off.
+    registrations = client.registrations  # type: ignore[attr-defined]
+    watchers = [  # register_options arrive as plain JSON
+        w["globPattern"]
+        for r in registrations
+        if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        for w in r.register_options["watchers"]
+    ]
+    assert "**/ctlsp.toml" in watchers
+    (tmp_path / "ctlsp.toml").write_text("[rules.memory-leak]\nenabled = false\n")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent((tmp_path / "ctlsp.toml").as_uri(), types.FileChangeType.Changed)]
+        )
+    )
+    await diagnostics(
+        client, uri, lambda ds: "memory-leak" not in codes(ds), "the rule disabled by ctlsp.toml"
+    )
+
+
+async def test_half_typed_code_never_kills_the_server(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "leak.c"
+    path.write_text(LEAK)
+    uri = open_doc(client, path)
+    await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
+    version = 1
+    for text in (
+        "if (p ",
+        "{{{{",
+        '*/ /* "',
+        "#define X(",
+        "}",
+        "\u00e9\U0001d11e",
+        "switch (",
+        ")) ;; else",
+    ):
+        version += 1
+        edit(client, uri, version, (5, 4, 5, 4), text)
+    version += 1
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=LEAK)],
+        )
+    )
+    await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "the leak again after the garbage")
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0))
+    )
+    assert hover is None
+    assert not any(m.type == types.MessageType.Error for m in client.log_messages)
+
+
+async def test_a_burst_of_edits_is_checked_once_at_the_last_version(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path, settings={"debounceMs": 400})
+    path = tmp_path / "leak.c"
+    path.write_text(LEAK)
+    uri = open_doc(client, path)
+    await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
+    fix_line = line_of(LEAK, "return 0;")
+    for version, char in enumerate("free(p);\n", start=2):
+        column = 4 + version - 2
+        edit(client, uri, version, (fix_line, column, fix_line, column), char)
+    last = 1 + len("free(p);\n")
+    await diagnostics(client, uri, lambda ds: "memory-leak" not in codes(ds), "the leak to disappear")
+
+    def checked_versions() -> list[int]:
+        return [
+            int(m.message.split(" v", 1)[1].split(":", 1)[0])
+            for m in client.log_messages
+            if m.message.startswith("ctlsp: checked leak.c v")
+        ]
+
+    assert await until(lambda: last in checked_versions(), "the last version's check")
+    assert set(checked_versions()) <= {1, last}  # intermediate versions were never checked
+
+
+async def test_workspace_scan_covers_unopened_files_and_added_folders(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    (first / "a.c").write_text(LEAK)
+    (second / "b.c").write_text(LEAK)
+    await start(client, first)
+    await diagnostics(
+        client, (first / "a.c").as_uri(), lambda ds: "memory-leak" in codes(ds), "a.c from the scan"
+    )
+    assert (second / "b.c").as_uri() not in client.diagnostics
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(
+                added=[types.WorkspaceFolder(uri=second.as_uri(), name="two")], removed=[]
+            )
+        )
+    )
+    await diagnostics(
+        client, (second / "b.c").as_uri(), lambda ds: "memory-leak" in codes(ds), "b.c after adding"
+    )
+
+
+async def test_cross_file_double_free_has_a_witness_through_the_other_file(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    a, b = tmp_path / "a.c", tmp_path / "b.c"
+    a.write_text(
+        "#include <stdlib.h>\nvoid release(char *p);\n\nvoid work(int n)\n{\n    char *p = malloc(n);\n"
+        "    if (!p)\n        return;\n    release(p);\n    free(p);\n}\n"
+    )
+    b.write_text("#include <stdlib.h>\nvoid release(char *q)\n{\n    free(q);\n}\n")
+    await start(client, tmp_path)
+    uri = open_doc(client, a)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    found = await diagnostics(
+        client, uri, lambda ds: "double-free" in codes(ds), "the cross-file double free"
+    )
+    double = next(d for d in found if d.code == "double-free")
+    assert double.range.start.line == 9
+    assert double.related_information
+    assert b.as_uri() in [r.location.uri for r in double.related_information]
+    payload = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams("ctlsp.witness", [uri, 9, 4])
+    )
+    assert isinstance(payload, dict) and payload["rule"] == "double-free"
+    inside = [s for s in payload["steps"] if s["uri"] == b.as_uri()]
+    assert inside and inside[0]["function"] == "release" and inside[0]["stack"] == ["work"]
+    assert inside[0]["range"]["start"]["line"] == 3

@@ -1,0 +1,73 @@
+"""Settings merging: editor settings over ctlsp.toml, with every unusable value reported, not fatal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from extractors.config import Config, RuleSetting, config_from_text
+from server.lsp.settings import load_workspace_config, merge_settings
+
+RULES = ["memory-leak", "double-free"]
+
+
+def test_settings_extend_the_file_lists_and_toggle_rules() -> None:
+    base = config_from_text('[extract]\nallocators = ["xmalloc"]\n[rules.double-free]\nseverity = "error"\n')
+    merged = merge_settings(
+        base,
+        {
+            "allocators": ["my_alloc", "xmalloc"],
+            "locks": [["spin_lock", "spin_unlock"]],
+            "rules": {"memory-leak": False},
+            "severities": {"double-free": "info"},
+            "includePaths": ["/opt/include"],
+            "debounceMs": 0,
+            "interpreter": "/usr/bin/python3",
+        },
+        RULES,
+    )
+    assert merged.problems == []
+    assert merged.config.allocators == ("xmalloc", "my_alloc")
+    assert merged.config.locks == (("spin_lock", "spin_unlock"),)
+    assert merged.config.rules["memory-leak"] == RuleSetting(False, None)
+    assert merged.config.rules["double-free"] == RuleSetting(True, "info")
+    assert merged.settings.include_paths == ("/opt/include",)
+    assert merged.settings.debounce_ms == 0
+
+
+def test_bad_values_become_problems_and_are_ignored() -> None:
+    merged = merge_settings(
+        Config(),
+        {
+            "allocatorz": [],
+            "allocators": "malloc",
+            "locks": [["a"]],
+            "rules": {"nope": False, "memory-leak": 1},
+            "severities": {"double-free": "fatal"},
+            "debounceMs": -5,
+        },
+        RULES,
+    )
+    text = "\n".join(merged.problems)
+    for expected in (
+        "ctlsp.allocatorz",
+        "ctlsp.allocators",
+        "ctlsp.locks",
+        "'nope'",
+        "ctlsp.rules.memory-leak",
+        "ctlsp.severities.double-free",
+        "ctlsp.debounceMs",
+    ):
+        assert expected in text
+    assert merged.config.allocators == ()
+    assert merged.settings.debounce_ms == 150
+    assert merge_settings(Config(), ["not", "an", "object"]).problems
+
+
+def test_broken_ctlsp_toml_gives_defaults_and_names_the_line(tmp_path: Path) -> None:
+    (tmp_path / "ctlsp.toml").write_text('[extract]\nallocators = "oops"\n')
+    config, problems = load_workspace_config(tmp_path)
+    assert config == Config()
+    assert len(problems) == 1 and "ctlsp.toml:2" in problems[0]
+    (tmp_path / "ctlsp.toml").write_text('[extract]\nallocators = ["a"]\n')
+    config, problems = load_workspace_config(tmp_path)
+    assert config.allocators == ("a",) and problems == []

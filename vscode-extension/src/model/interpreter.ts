@@ -1,0 +1,66 @@
+/**
+ * Which Python runs the server, decided in a fixed order so that users can predict it:
+ * the `ctlsp.interpreter` setting, then the Python extension's selected interpreter, then `python3`
+ * on PATH. Pure: the caller gathers the inputs (settings, extension API, environment).
+ */
+
+export type InterpreterSource = "setting" | "python-extension" | "path";
+
+export interface Interpreter {
+  command: string;
+  /** Arguments that must precede ours (e.g. `conda run -n env python` style exec commands). */
+  prefixArgs: string[];
+  source: InterpreterSource;
+}
+
+export interface InterpreterInputs {
+  setting: string | undefined;
+  /** The Python extension's exec command for the workspace, if it is installed and has one. */
+  pythonExtension: string[] | undefined;
+  workspaceFolder: string | undefined;
+  homeDir: string;
+  env: Record<string, string | undefined>;
+}
+
+/** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and a leading `~`, as VS Code settings users expect. */
+export function expandVariables(value: string, inputs: Pick<InterpreterInputs, "workspaceFolder" | "homeDir" | "env">): string {
+  let out = value.replace(/\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*))\}/g, (match, name: string, envName?: string) => {
+    if (name === "workspaceFolder") {
+      return inputs.workspaceFolder ?? match;
+    }
+    if (name === "userHome") {
+      return inputs.homeDir;
+    }
+    return envName !== undefined ? (inputs.env[envName] ?? "") : match;
+  });
+  if (out === "~" || out.startsWith("~/")) {
+    out = inputs.homeDir + out.slice(1);
+  }
+  return out;
+}
+
+export function resolveInterpreter(inputs: InterpreterInputs): Interpreter {
+  const setting = inputs.setting?.trim();
+  if (setting) {
+    return { command: expandVariables(setting, inputs), prefixArgs: [], source: "setting" };
+  }
+  const exec = (inputs.pythonExtension ?? []).filter((part) => part.trim() !== "");
+  if (exec.length > 0) {
+    return { command: exec[0], prefixArgs: exec.slice(1), source: "python-extension" };
+  }
+  return { command: "python3", prefixArgs: [], source: "path" };
+}
+
+/** The full argv for the stdio server: `<python> [prefix] -m server serve [extra]`. */
+export function serverArgs(interpreter: Interpreter, extra: readonly string[] = []): string[] {
+  return [...interpreter.prefixArgs, "-m", "server", "serve", ...extra];
+}
+
+export function describeInterpreter(interpreter: Interpreter): string {
+  const from = {
+    setting: "from the ctlsp.interpreter setting",
+    "python-extension": "selected in the Python extension",
+    path: "found on PATH",
+  }[interpreter.source];
+  return `${[interpreter.command, ...interpreter.prefixArgs].join(" ")} (${from})`;
+}

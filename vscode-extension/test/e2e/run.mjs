@@ -1,0 +1,417 @@
+// @ts-check
+/**
+ * End-to-end test in a real VS Code: code-server (from npm) with the packaged .vsix installed,
+ * driven through headless Debian Chromium by playwright-core. It checks what a user would see:
+ * the squiggle on a leak, the witness in the hover, the numbered step labels of "Show witness",
+ * navigation, and the squiggle going away once the leak is fixed by typing the free().
+ *
+ * Inputs (environment): CODE_SERVER_BIN, CHROMIUM_BIN, CTLSP_PYTHON, CTLSP_VSIX, CTLSP_REPO.
+ * Screenshots go to vscode-extension/test-output/. Exit code 0 = every check passed.
+ */
+import { spawn, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const extDir = path.resolve(here, "../..");
+const repo = path.resolve(process.env.CTLSP_REPO ?? path.join(extDir, ".."));
+const outDir = path.join(extDir, "test-output");
+const codeServer = required("CODE_SERVER_BIN");
+const chromiumBin = process.env.CHROMIUM_BIN || "/usr/bin/chromium";
+const python = path.resolve(repo, process.env.CTLSP_PYTHON ?? ".venv/bin/python");
+const vsix = path.resolve(process.env.CTLSP_VSIX ?? path.join(extDir, "dist/ctlsp.vsix"));
+const SLOW = 120_000;
+
+const LEAK = `#include <stdlib.h>
+
+int work(int n)
+{
+    char *p = malloc(n);
+    if (p == NULL)
+        return -1;
+    p[0] = 1;
+    return 0;
+}
+`;
+
+function required(name) {
+  const value = process.env[name];
+  if (!value) {
+    fail(`${name} is not set (run through .ci/e2e.sh, which installs the tools)`);
+  }
+  return /** @type {string} */ (value);
+}
+
+/** @param {string} message */
+function fail(message) {
+  console.error(`e2e FAILED: ${message}`);
+  process.exit(1);
+}
+
+let checks = 0;
+/** @param {string} what */
+function pass(what) {
+  checks += 1;
+  console.log(`  ok ${checks} - ${what}`);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * @param {string} dir
+ * @param {(name: string) => boolean} accept
+ * @returns {string[]}
+ */
+function findFiles(dir, accept) {
+  if (!fs.existsSync(dir)) {
+    return [];
+  }
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? findFiles(full, accept) : accept(entry.name) ? [full] : [];
+  });
+}
+
+/** @param {string} url @param {number} timeoutMs */
+async function waitForHttp(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`code-server did not answer at ${url} within ${timeoutMs / 1000}s`);
+}
+
+async function main() {
+  for (const [what, file] of [["code-server", codeServer], ["chromium", chromiumBin], ["python", python], ["vsix", vsix]]) {
+    if (!fs.existsSync(file)) {
+      fail(`${what} not found at ${file}`);
+    }
+  }
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ctlsp-e2e-"));
+  const userData = path.join(tmp, "user-data");
+  const extensions = path.join(tmp, "extensions");
+  const workspace = path.join(tmp, "workspace");
+  fs.mkdirSync(path.join(userData, "User"), { recursive: true });
+  fs.mkdirSync(workspace, { recursive: true });
+  fs.writeFileSync(path.join(workspace, "leak.c"), LEAK);
+  // ctlsp.interpreter is machine-scoped, so in code-server (a remote window) it lives in the Machine settings.
+  fs.mkdirSync(path.join(userData, "Machine"), { recursive: true });
+  const settingsFile = path.join(userData, "Machine", "settings.json");
+  const settings = {
+    "ctlsp.interpreter": python,
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "workbench.enableExperiments": false,
+    "security.workspace.trust.enabled": false,
+    "telemetry.telemetryLevel": "off",
+    "extensions.autoCheckUpdates": false,
+    "extensions.autoUpdate": false,
+    "update.mode": "none",
+    "editor.hover.delay": 200,
+    "editor.minimap.enabled": false,
+    "workbench.colorTheme": "Default Dark Modern",
+    "window.commandCenter": false,
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
+    "chat.disableAIFeatures": true,
+    "editor.quickSuggestions": { other: false, comments: false, strings: false },
+    "editor.suggestOnTriggerCharacters": false,
+    "editor.acceptSuggestionOnEnter": "off",
+  };
+  fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  fs.writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify(settings, null, 2));
+  const configFile = path.join(tmp, "code-server.yaml");
+  fs.writeFileSync(configFile, "auth: none\ncert: false\n");
+
+  console.log(`e2e: installing ${path.basename(vsix)} into code-server`);
+  execFileSync(codeServer, ["--config", configFile, "--user-data-dir", userData, "--extensions-dir", extensions, "--install-extension", vsix], {
+    stdio: "inherit",
+  });
+  if (!fs.readdirSync(extensions).some((d) => d.startsWith("ctlsp.ctlsp"))) {
+    fail(`the .vsix did not install into ${extensions}`);
+  }
+  pass("the .vsix installs with code-server --install-extension");
+
+  const port = await freePort();
+  const logFile = path.join(outDir, "code-server.log");
+  const log = fs.openSync(logFile, "w");
+  const server = spawn(
+    codeServer,
+    [
+      "--bind-addr", `127.0.0.1:${port}`,
+      "--auth", "none",
+      "--config", configFile,
+      "--user-data-dir", userData,
+      "--extensions-dir", extensions,
+      "--disable-telemetry",
+      "--disable-update-check",
+      "--disable-workspace-trust",
+      "--disable-getting-started-override",
+      workspace,
+    ],
+    {
+      stdio: ["ignore", log, log],
+      detached: true,
+      env: {
+        ...process.env,
+        // No extension marketplace: the test machine reaches no gallery, and nothing should be fetched.
+        EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: "http://127.0.0.1:9/gallery", itemUrl: "http://127.0.0.1:9/item" }),
+        PYTHONPATH: [repo, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) },
+    },
+  );
+  /** @type {string | undefined} */
+  let failure;
+  /** @type {import("playwright-core").Browser | undefined} */
+  let browser;
+  /** @type {import("playwright-core").Page | undefined} */
+  let page;
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+    browser = await chromium.launch({
+      executablePath: chromiumBin,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    page = await context.newPage();
+    await scenario(page, port, settingsFile, settings);
+  } catch (e) {
+    if (page) {
+      await page.screenshot({ path: path.join(outDir, "failure.png") }).catch(() => undefined);
+    }
+    fs.cpSync(path.join(userData, "logs"), path.join(outDir, "vscode-logs"), { recursive: true });
+    const tail = fs.readFileSync(logFile, "utf8").split("\n").slice(-30).join("\n");
+    console.error(`--- code-server log (tail) ---\n${tail}`);
+    for (const file of findFiles(path.join(outDir, "vscode-logs"), (name) => name === "ctlsp.log")) {
+      const ctlspTail = fs.readFileSync(file, "utf8").split("\n").slice(-30).join("\n");
+      console.error(`--- ctlsp extension log (tail of ${path.relative(outDir, file)}) ---\n${ctlspTail}`);
+    }
+    failure = e instanceof Error ? e.message : String(e);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    if (server.pid) {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  if (failure !== undefined) {
+    console.log(`${checks} passed, 1 failed`);
+    fail(failure);
+  }
+  console.log(`${checks} passed, 0 failed`);
+}
+
+/**
+ * @param {import("playwright-core").Page} page
+ * @param {number} port
+ * @param {string} settingsFile
+ * @param {Record<string, unknown>} settings
+ */
+async function scenario(page, port, settingsFile, settings) {
+  // Progress is shown only while a check runs, so record every ctlsp status bar text as it changes.
+  await page.addInitScript(() => {
+    const seen = /** @type {string[]} */ ([]);
+    Object.assign(window, { ctlspStatusTexts: seen });
+    new MutationObserver(() => {
+      for (const item of document.querySelectorAll(".statusbar-item")) {
+        const text = item.textContent ?? "";
+        if (text.includes("ctlsp") && seen[seen.length - 1] !== text) {
+          seen.push(text);
+        }
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.goto(`http://127.0.0.1:${port}/`);
+  await page.locator(".monaco-workbench").waitFor({ timeout: SLOW });
+  pass("VS Code (code-server) loads in headless Chromium");
+
+  await quickInput(page, "leak.c");
+  await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press("Enter");
+  const editor = page.locator(".editor-instance .monaco-editor").first();
+  await editor.locator(".view-lines", { hasText: "malloc" }).waitFor({ timeout: 30_000 });
+  pass("leak.c opens in the editor");
+
+  const squiggle = page.locator(".monaco-editor .squiggly-warning, .monaco-editor .squiggly-error");
+  const startError = page.locator(".notifications-toasts .notification-list-item", { hasText: "ctlsp:" });
+  const first = await Promise.race([
+    squiggle.first().waitFor({ timeout: SLOW }).then(() => "squiggle", () => "timeout"),
+    startError.first().waitFor({ timeout: SLOW }).then(() => "error", () => "timeout"),
+  ]);
+  if (first === "timeout") {
+    throw new Error(`no ctlsp diagnostic on the leak within ${SLOW / 1000}s`);
+  }
+  if (first === "error") {
+    const message = await startError.first().locator(".notification-list-item-message").textContent();
+    throw new Error(`the ctlsp server did not start: ${message ?? (await startError.first().textContent())}`);
+  }
+  pass("the leak is underlined (ctlsp diagnostic)");
+  const status = page.locator(".statusbar-item", { hasText: /ctlsp: 1\b/ });
+  await status.first().waitFor({ timeout: 30_000 });
+  pass("the status bar counts 1 finding");
+  const statusTexts = /** @type {string[]} */ (await page.evaluate(() => Reflect.get(window, "ctlspStatusTexts")));
+  if (!statusTexts.some((t) => /ctlsp: .*(files|%)/.test(t))) {
+    throw new Error(`the status bar never showed check progress; it showed: ${JSON.stringify(statusTexts)}`);
+  }
+  pass(`the status bar showed the workspace check's progress (${statusTexts.filter((t) => /files|%/.test(t)).join(" → ")})`);
+  const lens = page.locator(".contentWidgets .codelens-decoration, .monaco-editor .codelens-decoration", { hasText: "Show witness" });
+  await lens.first().waitFor({ timeout: 30_000 });
+  pass("a \"Show witness\" CodeLens is above the finding");
+  await page.screenshot({ path: path.join(outDir, "diagnostic.png") });
+
+  const box = await squiggle.first().boundingBox();
+  if (!box) {
+    throw new Error("the squiggle has no bounding box");
+  }
+  const hover = page.locator(".monaco-hover:visible", { hasText: "memory-leak" });
+  for (let attempt = 0; attempt < 5 && !(await hover.count()); attempt += 1) {
+    await page.mouse.move(box.x + Math.min(20, box.width / 2), box.y + box.height / 2 - 6);
+    await page.mouse.move(box.x + Math.min(24, box.width / 2), box.y + box.height / 2 - 5);
+    await hover.first().waitFor({ timeout: 5_000 }).catch(() => undefined);
+  }
+  await hover.first().waitFor({ timeout: 10_000 });
+  const hoverText = await hover.first().innerText();
+  for (const expected of ["Witness path", "leak.c:5", "malloc(n)", "leak.c:9"]) {
+    if (!hoverText.includes(expected)) {
+      throw new Error(`hover lacks ${JSON.stringify(expected)}; it says:\n${hoverText}`);
+    }
+  }
+  pass("hovering the squiggle shows the witness path (leak.c:5 malloc ... leak.c:9)");
+  await page.screenshot({ path: path.join(outDir, "hover.png") });
+  await page.keyboard.press("Escape");
+
+  await page.mouse.click(box.x + Math.min(20, box.width / 2), box.y + box.height / 2 - 5);
+  await page.keyboard.press("Control+Period");
+  const quickFix = page.locator(".action-widget", { hasText: "Show witness path for memory-leak" });
+  await quickFix.first().waitFor({ timeout: 15_000 });
+  pass("the quick-fix menu offers \"Show witness path for memory-leak\"");
+  await page.keyboard.press("Escape");
+  await runCommand(page, "ctlsp: Show Witness");
+  const labels = await waitForAfterTexts(page, (texts) => texts.some((t) => t.includes("①")) && texts.some((t) => t.includes("②")));
+  pass(`"Show witness" labels the path steps in the editor: ${labels.join(" | ")}`);
+  const tree = page.locator(".pane", { hasText: "ctlsp witness" }).locator(".monaco-list-row", { hasText: "①" });
+  await tree.first().waitFor({ timeout: 15_000 });
+  pass("the ctlsp witness view lists the steps");
+  await page.screenshot({ path: path.join(outDir, "witness.png") });
+
+  await editor.locator(".view-lines").click();
+  await page.keyboard.press("Alt+BracketRight");
+  await page.locator(".statusbar", { hasText: /step 2\/\d+/ }).waitFor({ timeout: 10_000 });
+  pass("alt+] moves to step 2 of the witness");
+
+  const fixLine = LEAK.split("\n").findIndex((l) => l.includes("return 0;")) + 1;
+  await quickInput(page, `:${fixLine}`);
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Home");
+  await page.keyboard.type("free(p);");
+  await page.keyboard.press("Enter");
+  await editor.locator(".view-lines", { hasText: "free(p);" }).waitFor({ timeout: 10_000 });
+  await squiggle.first().waitFor({ state: "detached", timeout: SLOW });
+  pass("typing free(p) before the return removes the squiggle");
+  await lens.first().waitFor({ state: "detached", timeout: 15_000 });
+  pass("the \"Show witness\" CodeLens goes with the finding");
+  await waitForAfterTexts(page, (texts) => texts.length === 0);
+  pass("editing the file clears the stale witness labels");
+  if (await page.locator(".pane", { hasText: "ctlsp witness" }).locator(".monaco-list-row", { hasText: "①" }).count()) {
+    throw new Error("the witness view still lists the steps of the cleared witness");
+  }
+  await page.locator(".statusbar-item", { hasText: /ctlsp: 0\b/ }).first().waitFor({ timeout: 30_000 });
+  pass("the status bar counts 0 findings");
+  await page.screenshot({ path: path.join(outDir, "fixed.png") });
+
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, "ctlsp.interpreter": "/nonexistent/python3" }, null, 2));
+  const toast = page.locator(".notifications-toasts", { hasText: "does not exist" });
+  await toast.first().waitFor({ timeout: 60_000 });
+  pass("a missing interpreter gives an error notification that says so and offers to set ctlsp.interpreter");
+  if (!(await toast.first().innerText()).includes("Set ctlsp.interpreter")) {
+    throw new Error("the error notification lacks its \"Set ctlsp.interpreter\" button");
+  }
+  await page.screenshot({ path: path.join(outDir, "bad-interpreter.png") });
+}
+
+/**
+ * Opens the quick input (F1) with `text` typed: ">" + a label runs a command from the palette,
+ * ":" goes to a line, no prefix searches files.
+ * @param {import("playwright-core").Page} page
+ * @param {string} text
+ */
+async function quickInput(page, text) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(text);
+}
+
+/**
+ * Runs a command through the command palette, as a user would.
+ * @param {import("playwright-core").Page} page
+ * @param {string} label e.g. "ctlsp: Show Witness"
+ */
+async function runCommand(page, label) {
+  await quickInput(page, `>${label}`);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: label }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press("Enter");
+}
+
+/**
+ * The after-texts (CSS ::after content) drawn in the editor, which is how VS Code renders
+ * decoration `after.contentText`. Polls until `accept` is true.
+ * @param {import("playwright-core").Page} page
+ * @param {(texts: string[]) => boolean} accept
+ */
+async function waitForAfterTexts(page, accept, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  let texts = [];
+  while (Date.now() < deadline) {
+    texts = await page.evaluate(() => {
+      const found = [];
+      for (const el of document.querySelectorAll(".monaco-editor .view-lines span")) {
+        for (const pseudo of ["::after", "::before"]) {
+          const content = getComputedStyle(el, pseudo).content;
+          if (content && content !== "none" && content !== "normal" && /[①-⑳]/.test(content)) {
+            found.push(content.replace(/^"|"$/g, ""));
+          }
+        }
+        if (/[①-⑳]/.test(el.textContent ?? "") && el.className.includes("ced-")) {
+          found.push(el.textContent ?? "");
+        }
+      }
+      return found;
+    });
+    if (accept(texts)) {
+      return texts;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`step labels not as expected; found: ${JSON.stringify(texts)}`);
+}
+
+await main();

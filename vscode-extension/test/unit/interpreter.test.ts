@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { describeInterpreter, expandVariables, resolveInterpreter, serverArgs } from "../../src/model/interpreter";
+
+const base = { setting: undefined, pythonExtension: undefined, workspaceFolder: "/ws", homeDir: "/home/u", env: { VENV: "/opt/venv" } };
+
+describe("resolveInterpreter", () => {
+  it("prefers the ctlsp.interpreter setting, expanding variables", () => {
+    const i = resolveInterpreter({ ...base, setting: "${workspaceFolder}/.venv/bin/python", pythonExtension: ["/other/python"] });
+    assert.deepEqual(i, { command: "/ws/.venv/bin/python", prefixArgs: [], source: "setting" });
+  });
+
+  it("falls back to the Python extension's exec command, keeping its prefix arguments", () => {
+    const i = resolveInterpreter({ ...base, setting: "  ", pythonExtension: ["conda", "run", "-n", "x", "python"] });
+    assert.equal(i.source, "python-extension");
+    assert.equal(i.command, "conda");
+    assert.deepEqual(serverArgs(i, ["--log-level", "DEBUG"]), ["run", "-n", "x", "python", "-m", "server", "serve", "--log-level", "DEBUG"]);
+  });
+
+  it("uses python3 on PATH when nothing else is configured", () => {
+    const i = resolveInterpreter({ ...base, pythonExtension: [] });
+    assert.deepEqual(i, { command: "python3", prefixArgs: [], source: "path" });
+    assert.deepEqual(serverArgs(i), ["-m", "server", "serve"]);
+    assert.equal(describeInterpreter(i), "python3 (found on PATH)");
+  });
+});
+
+describe("expandVariables", () => {
+  it("expands home, env and workspace variables", () => {
+    assert.equal(expandVariables("~/py/bin/python", base), "/home/u/py/bin/python");
+    assert.equal(expandVariables("${userHome}/x", base), "/home/u/x");
+    assert.equal(expandVariables("${env:VENV}/bin/python", base), "/opt/venv/bin/python");
+    assert.equal(expandVariables("${env:MISSING}python", base), "python");
+  });
+
+  it("leaves ${workspaceFolder} alone without a workspace, and does not touch ~ inside a path", () => {
+    assert.equal(expandVariables("${workspaceFolder}/p", { ...base, workspaceFolder: undefined }), "${workspaceFolder}/p");
+    assert.equal(expandVariables("/a/~/b", base), "/a/~/b");
+  });
+});
