@@ -31,7 +31,7 @@ class Compiled:
     box_names: tuple[str, ...]
     box_callee: tuple[str, ...]
     calls: tuple[tuple[int, int, str], ...]  # (position, box index, callee entry)
-    ret_pos: tuple[dict[str, int], ...]  # per box: callee exit -> return position
+    ret_pos: tuple[dict[Ref, int], ...]  # per box: callee exit -> return position
     leaves: tuple[int, ...]  # call positions and exits: values come from elsewhere
     inner: tuple[int, ...]  # every other position: values are deduced locally
     pos_of: dict[Ref, int]
@@ -49,7 +49,7 @@ def compile_component(comp: Component, rsm: RSM) -> Compiled:
         kind.append(NORMAL)
         is_exit.append(node.is_exit)
     calls: list[tuple[int, int, str]] = []
-    ret_pos: list[dict[str, int]] = []
+    ret_pos: list[dict[Ref, int]] = []
     for bi, box in enumerate(comp.boxes):
         callee = rsm.component(box.component)
         for en in box.call_nodes:
@@ -58,7 +58,7 @@ def compile_component(comp: Component, rsm: RSM) -> Compiled:
             labels.append(callee.node(en).labels)
             kind.append(CALL)
             is_exit.append(False)
-        rp: dict[str, int] = {}
+        rp: dict[Ref, int] = {}
         for ex in box.return_nodes:
             rp[ex] = len(refs)
             refs.append((box.name, ex))

@@ -135,7 +135,7 @@ class Engine:
         while pending:
             inst = pending.pop()
             for bi, name in enumerate(inst.comp.box_callee):
-                key = (name, frozenset())
+                key: tuple[str, CtxKey] = (name, frozenset())
                 callee = self.instances.get(key)
                 if callee is None:
                     callee = self._make_base(name)
@@ -167,11 +167,11 @@ class Engine:
                 inst.vals.append([UNKNOWN] * comp.n)
 
     # ------------------------------------------------------------ knowledge base
-    def _kb_key(self, inst: Instance, f: int) -> tuple[str, frozenset[tuple[str, object, int]], object]:
+    def _kb_key(self, inst: Instance, f: int) -> tuple[str, str, frozenset[tuple[str, object, int]], object]:
         t = self.table
         below = t.existential_below[f]
         ctx = frozenset((ex, t.formulas[g], v) for (ex, g), v in inst.ctx.items() if g in below)
-        return (self._deep[inst.comp.name], ctx, t.formulas[f])
+        return (self._deep[inst.comp.name], inst.comp.name, ctx, t.formulas[f])
 
     def _seed_from_kb(self, inst: Instance) -> None:
         assert self.kb is not None
@@ -230,7 +230,7 @@ class Engine:
         changed_entry = False
         for f in range(top + 1):
             op = t.ops[f]
-            if op == TRUE_OP or op == ATOM:
+            if op in (TRUE_OP, ATOM):
                 continue
             vals = inst.vals[f]
             if UNKNOWN not in vals:
@@ -242,7 +242,7 @@ class Engine:
                 for p in range(comp.n):
                     if vals[p] == UNKNOWN and c[p] != UNKNOWN:
                         vals[p] = 1 - c[p]
-            elif op == OR or op == AND:
+            elif op in (OR, AND):
                 x, y = inst.vals[a[0]], inst.vals[a[1]]
                 dom = TT if op == OR else FF
                 for p in range(comp.n):

@@ -75,8 +75,8 @@ def find_reason(engine: Engine) -> tuple[Instance, int] | None:
             work.pop()
             continue
         if len(item) == 2:
-            return item  # type: ignore[return-value]
-        inst, p, f, stack = item  # type: ignore[misc]
+            return item
+        inst, p, f, stack = item
         key = (inst, p, f)
         if key in seen or inst.vals[f][p] != UNKNOWN:
             continue
@@ -98,7 +98,7 @@ def _reasons(engine: Engine, inst: Instance, p: int, f: int,
         callee = inst.boxmap[bi]
         yield (callee, callee.comp.entry_pos[en], f, (*stack, (inst, bi)))
         return
-    if op == NOT or op == OR or op == AND:
+    if op in (NOT, OR, AND):
         for c in args:
             if vals[c][p] == UNKNOWN:
                 yield (inst, p, c, stack)
@@ -112,7 +112,7 @@ def _reasons(engine: Engine, inst: Instance, p: int, f: int,
         ex = comp.refs[p]
         frames = [stack[-1]] if stack else [(k, bi) for k, bi in inst.callers if k.boxmap[bi] is inst]
         for caller, bi in frames:
-            r = caller.comp.ret_pos[bi].get(ex)  # type: ignore[call-overload]
+            r = caller.comp.ret_pos[bi].get(ex)
             if r is None or caller.vals[f][r] != UNKNOWN:
                 yield (caller, bi)
             else:

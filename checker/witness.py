@@ -49,7 +49,7 @@ def successors(state: State) -> list[State]:
         if not stack:
             return [state]
         caller, bi = stack[-1]
-        r = caller.comp.ret_pos[bi].get(comp.refs[p])  # type: ignore[call-overload]
+        r = caller.comp.ret_pos[bi].get(comp.refs[p])
         if r is None:
             return [state]
         return [_enter(stack[:-1], caller, s) for s in caller.comp.succ[r]]
@@ -141,7 +141,7 @@ def _until_path(start: State, left: int, right: int) -> list[State]:
             if desc or not stack:
                 continue
             caller, bi = stack[-1]
-            r = caller.comp.ret_pos[bi].get(comp.refs[p])  # type: ignore[call-overload]
+            r = caller.comp.ret_pos[bi].get(comp.refs[p])
             if r is None:
                 continue
             for s in caller.comp.succ[r]:
@@ -173,13 +173,11 @@ def _local_moves(stack: tuple[Frame, ...], inst: Instance, s: int,
     enter: State = (inner_stack, callee, entry)
     out: list[tuple[State, list[State]]] = [(enter, [enter])]
     for ex in summaries.get((callee, entry), {}):
-        r = inst.comp.ret_pos[bi].get(callee.comp.refs[ex])  # type: ignore[call-overload]
+        r = inst.comp.ret_pos[bi].get(callee.comp.refs[ex])
         if r is None:
             continue
         segment = _expand(inner_stack, callee, entry, ex, summaries)
-        for t in inst.comp.succ[r]:
-            for nxt, seg2 in _local_moves(stack, inst, t, summaries):
-                out.append((nxt, segment + seg2))
+        out.append(((stack, inst, r), segment))  # the return position stands for the callee exit
     return out
 
 
@@ -228,7 +226,7 @@ def _summaries(root: Instance, left: int, right: int) -> dict[tuple[Instance, in
                             callee = inst.boxmap[bi]
                             sums = snapshot.get((callee, callee.comp.entry_pos[en]), {})
                             targets = [r for ex in sums
-                                       if (r := comp.ret_pos[bi].get(callee.comp.refs[ex])) is not None]  # type: ignore[call-overload]
+                                       if (r := comp.ret_pos[bi].get(callee.comp.refs[ex])) is not None]
                             for r in targets:
                                 if r not in prev and lv[r] == TT and rv[r] != TT:
                                     prev[r] = s
@@ -256,7 +254,7 @@ def _expand(stack: tuple[Frame, ...], inst: Instance, entry: int, ex: int,
             bi, en = call
             callee = inst.boxmap[bi]
             r = path[i + 1]
-            cex = callee.comp.exit_pos[comp.refs[r][1]]  # type: ignore[index]
+            cex = callee.comp.exit_pos[comp.refs[r][1]]
             out.extend(_expand((*stack, (inst, bi)), callee, callee.comp.entry_pos[en], cex, summaries))
             i += 2
             continue
@@ -282,7 +280,8 @@ def _rebuild(parent: dict[tuple[object, ...], tuple[tuple[object, ...] | None, S
 def _lasso(start: State, f: int) -> tuple[list[State], int | None]:
     path = [start]
     seen: dict[tuple[Instance, int], list[int]] = {(start[1], start[2]): [0]}
-    depth_min_from: list[int] = [len(start[0])]
+    # lowest stack depth passed through on the transition into path[i] (returns pop a frame)
+    low: list[int] = [len(start[0])]
     for _ in range(_MAX_STATES):
         cur = path[-1]
         options = [s for s in successors(cur) if _val(s, f) == TT]
@@ -291,11 +290,12 @@ def _lasso(start: State, f: int) -> tuple[list[State], int | None]:
         options.sort(key=lambda s: (s[1], s[2]) not in seen)
         nxt = options[0]
         d = len(nxt[0])
+        step_low = min(d, len(cur[0]) - 1) if cur[1].comp.is_exit[cur[2]] and cur[0] else d
         for k in seen.get((nxt[1], nxt[2]), ()):
             dk = len(path[k][0])
-            if dk <= d and min(depth_min_from[k:] + [d]) >= dk:
+            if dk <= d and min([*low[k + 1:], step_low]) >= dk:
                 return path, k
         path.append(nxt)
-        depth_min_from.append(d)
+        low.append(step_low)
         seen.setdefault((nxt[1], nxt[2]), []).append(len(path) - 1)
     raise NoWitness("EG lasso search too long")
