@@ -67,7 +67,7 @@ class Binary(Formula):
     def __str__(self) -> str:
         sym = _SYMBOL[type(self)]
         if isinstance(self, EU | AU | EW | AW):
-            return f"{sym[0]} ({self.left} U {self.right})" if sym[1] == "U" else f"{sym[0]} ({self.left} W {self.right})"
+            return f"{sym[0]} ({self.left} {sym[1]} {self.right})"
         return f"({self.left} {sym} {self.right})"
 
 

@@ -185,10 +185,10 @@ class Reporter:
             bad_meta = metas[bad] if bad is not None else None
             if bad is not None and bad_meta is not None:
                 frames = [f for f in steps[bad].stack if not f[0].endswith("!root")]
-                if not frames:
-                    trigger_loc = self.location(bad_meta)
-                else:
+                if frames:
                     trigger_loc = self._outermost(frames) or trigger_loc
+                else:
+                    trigger_loc = self.location(bad_meta)
         if trigger_loc is None:
             trigger_loc = witness[0].location if witness else self._exit_location(fm)
         witness = _dedupe(witness)
