@@ -23,6 +23,7 @@ Frame = tuple[Instance, int]
 State = tuple[tuple[Frame, ...], Instance, int]
 
 _MAX_STATES = 300_000
+_MAX_LASSO = 20_000
 
 
 @dataclass(frozen=True)
@@ -280,22 +281,27 @@ def _rebuild(parent: dict[tuple[object, ...], tuple[tuple[object, ...] | None, S
 def _lasso(start: State, f: int) -> tuple[list[State], int | None]:
     path = [start]
     seen: dict[tuple[Instance, int], list[int]] = {(start[1], start[2]): [0]}
-    # lowest stack depth passed through on the transition into path[i] (returns pop a frame)
-    low: list[int] = [len(start[0])]
-    for _ in range(_MAX_STATES):
+    # for each stack depth, the last path index whose incoming transition went that low (returns pop)
+    last_low: dict[int, int] = {len(start[0]): 0}
+    at: dict[State, int] = {start: 0}
+    for _ in range(_MAX_LASSO):
         cur = path[-1]
         options = [s for s in successors(cur) if _val(s, f) == TT]
         if not options:
             raise NoWitness("EG state without a successor known to satisfy EG")
-        options.sort(key=lambda s: (s[1], s[2]) not in seen)
+        returning = bool(cur[0]) and cur[1].comp.is_exit[cur[2]]
+        options.sort(key=lambda s: (s not in at, (s[1], s[2]) not in seen, len(s[0]) < len(cur[0])))
         nxt = options[0]
         d = len(nxt[0])
-        step_low = min(d, len(cur[0]) - 1) if cur[1].comp.is_exit[cur[2]] and cur[0] else d
+        step_low = min(d, len(cur[0]) - 1) if returning else d
+        if nxt in at:
+            return path, at[nxt]
         for k in seen.get((nxt[1], nxt[2]), ()):
             dk = len(path[k][0])
-            if dk <= d and min([*low[k + 1:], step_low]) >= dk:
+            if dk <= d and step_low >= dk and all(i <= k for v, i in last_low.items() if v < dk):
                 return path, k
         path.append(nxt)
-        low.append(step_low)
+        last_low[step_low] = len(path) - 1
+        at[nxt] = len(path) - 1
         seen.setdefault((nxt[1], nxt[2]), []).append(len(path) - 1)
     raise NoWitness("EG lasso search too long")
