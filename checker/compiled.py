@@ -36,6 +36,7 @@ class Compiled:
     inner: tuple[int, ...]  # every other position: values are deduced locally
     pos_of: dict[Ref, int]
     call_at: dict[int, tuple[int, str]]  # call position -> (box index, callee entry)
+    returns: tuple[int, ...]  # every return position, where a caller learns its callees' contexts
 
 
 def compile_component(comp: Component, rsm: RSM) -> Compiled:
@@ -100,4 +101,5 @@ def compile_component(comp: Component, rsm: RSM) -> Compiled:
         inner=inner,
         pos_of=pos_of,
         call_at={p: (bi, en) for p, bi, en in calls},
+        returns=tuple(i for i in range(len(refs)) if kind[i] == RETURN),
     )

@@ -61,6 +61,7 @@ class Engine:
         self._serial = 0
         self._worklist: deque[Instance] = deque()
         self._queued: set[Instance] = set()
+        self._dirty: set[Instance] = set()
         init = self.comp(rsm.initial_component)
         self.root = self._new_instance(init, dict(self.loop_values(init)))
         self.stats["contexts"] = 1
@@ -116,6 +117,7 @@ class Engine:
         if self.kb is not None:
             self._seed_from_kb(inst)
         self.instances[inst.key] = inst
+        self._dirty.add(inst)
         if template is not None:
             inst.boxmap = list(template.boxmap)
             for bi, callee_inst in enumerate(inst.boxmap):
@@ -151,6 +153,7 @@ class Engine:
         if self.kb is not None:
             self._seed_from_kb(inst)
         self.instances[inst.key] = inst
+        self._dirty.add(inst)
         self._enqueue(inst)
         return inst
 
@@ -227,6 +230,7 @@ class Engine:
         comp = inst.comp
         t = self.table
         entries = tuple(comp.entry_pos.values())
+        returns = comp.returns
         changed_entry = False
         for f in range(top + 1):
             op = t.ops[f]
@@ -253,6 +257,7 @@ class Engine:
                         elif xv == 1 - dom and yv == 1 - dom:
                             vals[p] = 1 - dom
             else:
+                rets_before = [vals[r] for r in returns]
                 boxmap = inst.boxmap
                 for p, bi, en in comp.calls:
                     if vals[p] == UNKNOWN:
@@ -264,6 +269,8 @@ class Engine:
                     _deduce_eu(comp, vals, inst.vals[a[0]], inst.vals[a[1]])
                 else:
                     _deduce_eg(comp, vals, inst.vals[a[0]])
+                if any(vals[r] != b for r, b in zip(returns, rets_before, strict=True)):
+                    self._dirty.add(inst)
             if not changed_entry and any(vals[e] != b for e, b in zip(entries, before, strict=True)):
                 changed_entry = True
         return changed_entry
@@ -305,15 +312,25 @@ class Engine:
             self.stats["contexts"] += 1
         else:
             self.stats["reused"] += 1
+            self._dirty.add(target)  # it may have been out of reach, hence skipped, until now
         old.callers.discard((inst, bi))
         inst.boxmap[bi] = target
         target.callers.add((inst, bi))
         self._enqueue(inst)
         return True
 
-    def contextualizable(self, upto: int | None = None) -> list[tuple[Instance, int]]:
+    def take_dirty(self) -> set[Instance]:
+        """Instances created or with new return-point values since the last call: only their boxes can
+        have become contextualisable, so a driver that keeps asking need not rescan the whole model."""
+        dirty, self._dirty = self._dirty, set()
+        return dirty
+
+    def contextualizable(self, upto: int | None = None,
+                         among: set[Instance] | None = None) -> list[tuple[Instance, int]]:
         out = []
         for inst in self.reachable():
+            if among is not None and inst not in among:
+                continue
             for bi in range(len(inst.boxmap)):
                 if len(self.box_context(inst, bi, upto)) != len(inst.boxmap[bi].ctx):
                     out.append((inst, bi))
@@ -359,6 +376,7 @@ class Engine:
                     if vals[p] == UNKNOWN:
                         vals[p] = fill
             self.stats["resolutions"] += 1
+            self._dirty.update(live)
             self.enqueue_all(live)
             return f
         return None
