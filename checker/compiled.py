@@ -37,6 +37,8 @@ class Compiled:
     pos_of: dict[Ref, int]
     call_at: dict[int, tuple[int, str]]  # call position -> (box index, callee entry)
     returns: tuple[int, ...]  # every return position, where a caller learns its callees' contexts
+    is_leaf: tuple[bool, ...]  # per position: whether it is in ``leaves``
+    exits_out: tuple[tuple[tuple[str, int | None], ...], ...]  # per box: (callee exit, return position)
 
 
 def compile_component(comp: Component, rsm: RSM) -> Compiled:
@@ -102,4 +104,9 @@ def compile_component(comp: Component, rsm: RSM) -> Compiled:
         pos_of=pos_of,
         call_at={p: (bi, en) for p, bi, en in calls},
         returns=tuple(i for i in range(len(refs)) if kind[i] == RETURN),
+        is_leaf=tuple(kind[i] == CALL or is_exit[i] for i in range(len(refs))),
+        exits_out=tuple(
+            tuple((ex, ret_pos[bi].get(ex)) for ex in rsm.component(box.component).exits)
+            for bi, box in enumerate(comp.boxes)
+        ),
     )

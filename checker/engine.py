@@ -25,7 +25,12 @@ from checker.compiled import RETURN, Compiled, compile_component
 from checker.formulas import AND, ATOM, EGOP, EUOP, EXOP, NOT, OR, TRUE_OP, FormulaTable
 from checker.knowledge import KnowledgeBase
 from checker.model import RSM
-from checker.ternary import FF, TT, UNKNOWN
+from checker.ternary import FF, TT, UNKNOWN, t_and, t_or
+
+_NOT = (TT, FF, UNKNOWN)
+_VALUES = (FF, TT, UNKNOWN)
+_OR = tuple(t_or(x, y) for x in _VALUES for y in _VALUES)
+_AND = tuple(t_and(x, y) for x in _VALUES for y in _VALUES)
 
 CtxKey = frozenset[tuple[tuple[str, int], int]]
 
@@ -33,7 +38,7 @@ CtxKey = frozenset[tuple[tuple[str, int], int]]
 class Instance:
     """A component under one context, with its value arrays and the instances its boxes call."""
 
-    __slots__ = ("comp", "ctx", "key", "vals", "boxmap", "callers", "serial")
+    __slots__ = ("comp", "ctx", "key", "vals", "boxmap", "callers", "serial", "settled")
 
     def __init__(self, comp: Compiled, ctx: dict[tuple[str, int], int], serial: int) -> None:
         self.comp = comp
@@ -43,6 +48,9 @@ class Instance:
         self.boxmap: list[Instance] = []
         self.callers: set[tuple[Instance, int]] = set()
         self.serial = serial
+        # per existential subformula, the values it and its operands had after its last local
+        # fixpoint: the same inputs again cannot teach anything, so the pass is skipped
+        self.settled: dict[int, tuple[tuple[int, ...], ...]] = {}
 
     def __repr__(self) -> str:
         return f"<Instance {self.comp.name}#{self.serial} ctx={len(self.ctx)}>"
@@ -70,8 +78,13 @@ class Engine:
     def comp(self, name: str) -> Compiled:
         c = self.compiled.get(name)
         if c is None:
-            c = compile_component(self.rsm.component(name), self.rsm)
-            self.compiled[name] = c
+            memo = self.rsm.memo
+            key = ("compiled", name)
+            shared = memo.get(key)
+            if not isinstance(shared, Compiled):
+                shared = compile_component(self.rsm.component(name), self.rsm)
+                memo[key] = shared
+            c = self.compiled[name] = shared
         return c
 
     def loop_values(self, comp: Compiled) -> dict[tuple[str, int], int]:
@@ -242,20 +255,11 @@ class Engine:
             before = [vals[e] for e in entries]
             a = t.args[f]
             if op == NOT:
-                c = inst.vals[a[0]]
-                for p in range(comp.n):
-                    if vals[p] == UNKNOWN and c[p] != UNKNOWN:
-                        vals[p] = 1 - c[p]
+                vals[:] = [_NOT[c] if v == UNKNOWN else v for v, c in zip(vals, inst.vals[a[0]], strict=True)]
             elif op in (OR, AND):
+                tab = _OR if op == OR else _AND
                 x, y = inst.vals[a[0]], inst.vals[a[1]]
-                dom = TT if op == OR else FF
-                for p in range(comp.n):
-                    if vals[p] == UNKNOWN:
-                        xv, yv = x[p], y[p]
-                        if xv == dom or yv == dom:
-                            vals[p] = dom
-                        elif xv == 1 - dom and yv == 1 - dom:
-                            vals[p] = 1 - dom
+                vals[:] = [tab[3 * xv + yv] if v == UNKNOWN else v for v, xv, yv in zip(vals, x, y, strict=True)]
             else:
                 rets_before = [vals[r] for r in returns]
                 boxmap = inst.boxmap
@@ -263,12 +267,16 @@ class Engine:
                     if vals[p] == UNKNOWN:
                         callee = boxmap[bi]
                         vals[p] = callee.vals[f][callee.comp.entry_pos[en]]
+                inputs = (tuple(vals), *(tuple(inst.vals[c]) for c in a))
+                if inst.settled.get(f) == inputs:
+                    continue
                 if op == EXOP:
                     _deduce_ex(comp, vals, inst.vals[a[0]])
                 elif op == EUOP:
                     _deduce_eu(comp, vals, inst.vals[a[0]], inst.vals[a[1]])
                 else:
                     _deduce_eg(comp, vals, inst.vals[a[0]])
+                inst.settled[f] = (tuple(vals), *inputs[1:])
                 if any(vals[r] != b for r, b in zip(returns, rets_before, strict=True)):
                     self._dirty.add(inst)
             if not changed_entry and any(vals[e] != b for e, b in zip(entries, before, strict=True)):
@@ -276,28 +284,36 @@ class Engine:
         return changed_entry
 
     # ---------------------------------------------------------- contextualising
+    def _existential_upto(self, top: int) -> tuple[int, ...]:
+        return tuple(f for f in self.table.existential if f <= top)
+
     def box_context(self, inst: Instance, bi: int, upto: int | None = None) -> dict[tuple[str, int], int]:
         """What ``inst`` knows about the return points of box ``bi``: the callee's context."""
-        top = self.table.root if upto is None else upto
+        exist = self._existential_upto(self.table.root if upto is None else upto)
         callee = inst.boxmap[bi]
         ctx = dict(callee.ctx)
-        rp = inst.comp.ret_pos[bi]
-        loop = None
-        for ex in callee.comp.exit_pos:
-            r = rp.get(ex)
+        vals = inst.vals
+        for ex, r in inst.comp.exits_out[bi]:
             if r is None:
-                if loop is None:
-                    loop = self.loop_values(callee.comp)
-                for f in self.table.existential:
-                    if f <= top:
-                        ctx[(ex, f)] = loop[(ex, f)]
+                loop = self.loop_values(callee.comp)
+                for f in exist:
+                    ctx[(ex, f)] = loop[(ex, f)]
                 continue
-            for f in self.table.existential:
-                if f <= top:
-                    v = inst.vals[f][r]
-                    if v != UNKNOWN:
-                        ctx[(ex, f)] = v
+            for f in exist:
+                v = vals[f][r]
+                if v != UNKNOWN:
+                    ctx[(ex, f)] = v
         return ctx
+
+    def _sharpens(self, inst: Instance, bi: int, exist: tuple[int, ...]) -> bool:
+        """Whether :meth:`box_context` would add to the callee's context (without building it)."""
+        have = inst.boxmap[bi].ctx
+        vals = inst.vals
+        for ex, r in inst.comp.exits_out[bi]:
+            for f in exist:
+                if (ex, f) not in have and (r is None or vals[f][r] != UNKNOWN):
+                    return True
+        return False
 
     def contextualize(self, inst: Instance, bi: int, upto: int | None = None) -> bool:
         """Point box ``bi`` of ``inst`` at the callee instance for what the caller knows; True if moved."""
@@ -327,12 +343,13 @@ class Engine:
 
     def contextualizable(self, upto: int | None = None,
                          among: set[Instance] | None = None) -> list[tuple[Instance, int]]:
+        exist = self._existential_upto(self.table.root if upto is None else upto)
         out = []
         for inst in self.reachable():
             if among is not None and inst not in among:
                 continue
             for bi in range(len(inst.boxmap)):
-                if len(self.box_context(inst, bi, upto)) != len(inst.boxmap[bi].ctx):
+                if self._sharpens(inst, bi, exist):
                     out.append((inst, bi))
         return out
 
@@ -412,41 +429,31 @@ def _deduce_eu(comp: Compiled, vals: list[int], left: list[int], right: list[int
                 vals[p] = TT
             elif right[p] == FF and left[p] == FF:
                 vals[p] = FF
-    inner = comp.inner
     pred = comp.pred
-    leaf = [False] * comp.n
-    for p in comp.leaves:
-        leaf[p] = True
+    leaf = comp.is_leaf
     # pessimistic: what surely reaches the goal through sure left-states
-    stack = []
-    for p in inner:
+    for p in comp.inner:
         if vals[p] == UNKNOWN and right[p] == TT:
             vals[p] = TT
-    for p in range(comp.n):
-        if vals[p] == TT:
-            stack.append(p)
+    stack = [p for p, v in enumerate(vals) if v == TT]
     while stack:
         p = stack.pop()
         for q in pred[p]:
-            if vals[q] == UNKNOWN and not leaf[q] and left[q] == TT:
+            if vals[q] == UNKNOWN and left[q] == TT and not leaf[q]:
                 vals[q] = TT
                 stack.append(q)
     if UNKNOWN not in vals:
         return
     # optimistic: what might reach the goal through possible left-states; the rest is false
-    maybe = [False] * comp.n
-    for p in range(comp.n):
-        v = vals[p]
-        if v == TT or (v == UNKNOWN and (leaf[p] or right[p] != FF)):
-            maybe[p] = True
-            stack.append(p)
+    maybe = [v == TT or (v == UNKNOWN and (lf or r != FF)) for v, lf, r in zip(vals, leaf, right, strict=True)]
+    stack = [p for p, m in enumerate(maybe) if m]
     while stack:
         p = stack.pop()
         for q in pred[p]:
-            if not maybe[q] and not leaf[q] and vals[q] != FF and left[q] != FF:
+            if not maybe[q] and vals[q] != FF and left[q] != FF and not leaf[q]:
                 maybe[q] = True
                 stack.append(q)
-    for p in inner:
+    for p in comp.inner:
         if vals[p] == UNKNOWN and not maybe[p]:
             vals[p] = FF
 
@@ -457,9 +464,7 @@ def _deduce_eg(comp: Compiled, vals: list[int], arg: list[int]) -> None:
         if is_exit[p] and vals[p] == UNKNOWN and arg[p] == FF:
             vals[p] = FF
     inner = comp.inner
-    leaf = [False] * comp.n
-    for p in comp.leaves:
-        leaf[p] = True
+    leaf = comp.is_leaf
     # pessimistic: greatest set of sure arg-states that can stay in the set (or hand over to a sure leaf)
     sure = [False] * comp.n
     for p in range(comp.n):

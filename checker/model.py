@@ -138,6 +138,11 @@ class RSM:
         }
 
     @cached_property
+    def memo(self) -> dict[object, object]:
+        """Derived data (compiled components) that every check of this very model can share."""
+        return {}
+
+    @cached_property
     def deep_digests(self) -> dict[str, str]:
         """Per component, a hash of its content and of everything it can call.
 
