@@ -38,7 +38,7 @@ CtxKey = frozenset[tuple[tuple[str, int], int]]
 class Instance:
     """A component under one context, with its value arrays and the instances its boxes call."""
 
-    __slots__ = ("comp", "ctx", "key", "vals", "boxmap", "callers", "serial", "settled")
+    __slots__ = ("comp", "ctx", "key", "vals", "boxmap", "callers", "serial", "settled", "attached")
 
     def __init__(self, comp: Compiled, ctx: dict[tuple[str, int], int], serial: int) -> None:
         self.comp = comp
@@ -51,6 +51,9 @@ class Instance:
         # per existential subformula, the values it and its operands had after its last local
         # fixpoint: the same inputs again cannot teach anything, so the pass is skipped
         self.settled: dict[int, tuple[tuple[int, ...], ...]] = {}
+        # False once no box calls it any more: it is then neither refined nor told about its
+        # callees' changes, until a box is pointed at it again
+        self.attached = True
 
     def __repr__(self) -> str:
         return f"<Instance {self.comp.name}#{self.serial} ctx={len(self.ctx)}>"
@@ -233,7 +236,7 @@ class Engine:
         while wl:
             inst = wl.popleft()
             self._queued.discard(inst)
-            if self._deduce(inst, top):
+            if inst.attached and self._deduce(inst, top):
                 for caller, _ in inst.callers:
                     self._enqueue(caller)
 
@@ -329,11 +332,42 @@ class Engine:
         else:
             self.stats["reused"] += 1
             self._dirty.add(target)  # it may have been out of reach, hence skipped, until now
+            if not target.attached:
+                self._attach(target)
         old.callers.discard((inst, bi))
         inst.boxmap[bi] = target
         target.callers.add((inst, bi))
+        if not old.callers and old is not self.root:
+            self._detach(old)
         self._enqueue(inst)
         return True
+
+    def _detach(self, first: Instance) -> None:
+        """Stop refining an instance no box calls any more, and what only it called.
+
+        About a third of the deductions of a large check went to such leftovers of earlier contexts.
+        """
+        stack = [first]
+        while stack:
+            inst = stack.pop()
+            inst.attached = False
+            for bi, callee in enumerate(inst.boxmap):
+                callee.callers.discard((inst, bi))
+                if callee.attached and not callee.callers and callee is not self.root:
+                    stack.append(callee)
+
+    def _attach(self, first: Instance) -> None:
+        """Bring a detached instance (and its detached callees) back, and let it catch up."""
+        stack = [first]
+        while stack:
+            inst = stack.pop()
+            inst.attached = True
+            self._enqueue(inst)
+            self._dirty.add(inst)
+            for bi, callee in enumerate(inst.boxmap):
+                callee.callers.add((inst, bi))
+                if not callee.attached:
+                    stack.append(callee)
 
     def take_dirty(self) -> set[Instance]:
         """Instances created or with new return-point values since the last call: only their boxes can

@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--witness", action="store_true", help="print a witness or counterexample path")
     parser.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="check the formulas in N worker processes (not with --strategy kb, whose knowledge "
+        "base is one process's memory); default 1",
+    )
 
 
 def _formulas(args: argparse.Namespace) -> list[tuple[int, Formula]]:
@@ -71,14 +80,12 @@ def _step_text(step: Step) -> str:
     return f"[{stack}] {step.component}/{node}"
 
 
-def _run_all(
-    model: RSM, formulas: list[tuple[int, Formula]], args: argparse.Namespace
-) -> list[dict[str, Any]]:
-    kb = KnowledgeBase() if args.strategy == "kb" else None
+def _run_all(model: RSM, formulas: list[tuple[int, Formula]], strategy: str, witness: bool) -> list[dict[str, Any]]:
+    kb = KnowledgeBase() if strategy == "kb" else None
     rows = []
     for line, f in formulas:
         started = time.perf_counter()
-        res = check(model, f, args.strategy, kb=kb, witness=args.witness)
+        res = check(model, f, strategy, kb=kb, witness=witness)
         row: dict[str, Any] = {
             "line": line,
             "formula": str(f),
@@ -87,12 +94,37 @@ def _run_all(
             "instances": int(res.stats.get("instances", 0)),
             "seconds": round(time.perf_counter() - started, 6),
         }
-        if args.witness:
+        if witness:
             row["witness_kind"] = res.witness_kind
             row["witness"] = None if res.witness is None else [_step_json(s) for s in res.witness]
             row["loop_start"] = res.loop_start
             row["_steps"] = res.witness
         rows.append(row)
+    return rows
+
+
+_WORKER_MODEL: RSM | None = None
+
+
+def _load_in_worker(path: str) -> None:
+    global _WORKER_MODEL
+    _WORKER_MODEL = load_rsm(path)
+
+
+def _run_in_worker(formulas: list[tuple[int, Formula]], strategy: str, witness: bool) -> list[dict[str, Any]]:
+    assert _WORKER_MODEL is not None
+    return _run_all(_WORKER_MODEL, formulas, strategy, witness)
+
+
+def _run_parallel(path: str, formulas: list[tuple[int, Formula]], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Independent formulas spread over processes: each worker loads the model once, then takes
+    small chunks, so one slow formula does not leave the other cores idle at the end."""
+    size = max(1, len(formulas) // (args.jobs * 8))
+    chunks = [formulas[i : i + size] for i in range(0, len(formulas), size)]
+    rows: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(args.jobs, initializer=_load_in_worker, initargs=(path,)) as pool:
+        for part in pool.map(_run_in_worker, chunks, repeat(args.strategy), repeat(args.witness)):
+            rows.extend(part)
     return rows
 
 
@@ -123,7 +155,14 @@ def run(args: argparse.Namespace) -> int:
         formulas = _formulas(args)
         if not formulas:
             raise ValueError("no formulas to check")
-        rows = _run_all(model, formulas, args)
+        if args.jobs < 1:
+            raise ValueError("--jobs must be at least 1")
+        if args.jobs > 1 and args.strategy == "kb":
+            raise ValueError("--jobs needs --strategy lazy or exhaustive: kb shares one knowledge base")
+        if args.jobs > 1 and len(formulas) > 1:
+            rows = _run_parallel(args.model, formulas, args)
+        else:
+            rows = _run_all(model, formulas, args.strategy, args.witness)
     except (ModelError, ValueError) as e:
         print(f"ctlsp rsm: error: {e}", file=sys.stderr)
         return 2

@@ -66,6 +66,18 @@ def test_zip_usedef_member() -> None:
     assert [r["holds"] for r in json.loads(p.stdout)["results"]] == [True, True, False]
 
 
+def test_jobs_give_the_same_verdicts_in_formula_order() -> None:
+    one = _run(str(bench_file("avroraReg.zip")), "--zip-formulas", "usedef", "--json")
+    two = _run(str(bench_file("avroraReg.zip")), "--zip-formulas", "usedef", "--json", "--jobs", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+
+    def verdicts(p: subprocess.CompletedProcess[str]) -> list[tuple[int, str, bool]]:
+        return [(r["line"], r["formula"], r["holds"]) for r in json.loads(p.stdout)["results"]]
+
+    assert len(verdicts(one)) > 400 and verdicts(one) == verdicts(two)
+    assert not all(h for _, _, h in verdicts(one)) and any(h for _, _, h in verdicts(one))
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -75,6 +87,8 @@ def test_zip_usedef_member() -> None:
         (["{model}"], "no FORMULAS given"),
         (["{bad}", "p"], "not valid JSON"),
         (["{badctl}", "p"], "line 2"),
+        (["{model}", "p", "--jobs", "0"], "--jobs must be at least 1"),
+        (["{model}", "p", "--jobs", "2", "--strategy", "kb"], "--jobs needs"),
     ],
 )
 def test_errors_are_one_line_with_exit_code_2(tmp_path: Path, args: list[str], message: str) -> None:
