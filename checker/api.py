@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from checker.ctl import EG, EU, EX, And, Formula, Not, Or, normalize, parse
+from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, normalize, parse, subformulas
 from checker.engine import Engine
 from checker.formulas import flatten
 from checker.knowledge import KnowledgeBase
 from checker.model import RSM
+from checker.reduction import reduce_for_atoms
 from checker.strategies import run_exhaustive, run_lazy
 from checker.ternary import TT, UNKNOWN
 from checker.witness import NoWitness, Step, Witness, find_witness
@@ -47,11 +48,13 @@ def _run(rsm: RSM, phi: Formula, strategy: str, kb: KnowledgeBase | None) -> Eng
 
 
 def check(rsm: RSM, formula: Formula | str, strategy: str = "lazy", kb: KnowledgeBase | None = None,
-          witness: bool = False) -> CheckResult:
+          witness: bool = False, reduce: bool = True) -> CheckResult:
     """Decide ``formula`` at the initial node of ``rsm`` (empty call stack).
 
     With ``witness``, a true formula with an existential top gets the path proving it, and a false
     one whose negation has an existential top gets a counterexample (the path proving the negation).
+    With ``reduce``, a formula without EX is checked on the model with its atom-free callees
+    collapsed (see :mod:`checker.reduction`); witnesses always walk the full model.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
@@ -60,12 +63,16 @@ def check(rsm: RSM, formula: Formula | str, strategy: str = "lazy", kb: Knowledg
     original = parse(formula) if isinstance(formula, str) else formula
     phi = normalize(original)
     started = time.perf_counter()
-    engine = _run(rsm, phi, strategy, kb)
+    model = rsm
+    if reduce and not witness and not any(isinstance(g, EX) for g in subformulas(phi)):
+        model = reduce_for_atoms(rsm, frozenset(g.name for g in subformulas(phi) if isinstance(g, Atom)))
+    engine = _run(model, phi, strategy, kb)
     value = engine.root_value()
     assert value != UNKNOWN
     holds = value == TT
     stats: dict[str, float] = dict(engine.stats)
     stats["instances"] = len(engine.instances)
+    stats["components"] = len(model.components)
     stats["seconds"] = time.perf_counter() - started
     steps: tuple[Step, ...] | None = None
     loop: int | None = None

@@ -69,6 +69,8 @@ class Engine:
         self.stats = {"contexts": 0, "reused": 0, "deductions": 0, "resolutions": 0, "kb_hits": 0}
         self._loop_cache: dict[str, dict[tuple[str, int], int]] = {}
         self._deep = rsm.deep_digests if kb is not None else {}
+        # formulas stand in κ's keys by their text: hashing nested formula objects dominated kb checks
+        self._formula_text = [str(g) for g in table.formulas] if kb is not None else []
         self._serial = 0
         self._worklist: deque[Instance] = deque()
         self._queued: set[Instance] = set()
@@ -189,8 +191,9 @@ class Engine:
     def _kb_key(self, inst: Instance, f: int) -> tuple[str, str, frozenset[tuple[str, object, int]], object]:
         t = self.table
         below = t.existential_below[f]
-        ctx = frozenset((ex, t.formulas[g], v) for (ex, g), v in inst.ctx.items() if g in below)
-        return (self._deep[inst.comp.name], inst.comp.name, ctx, t.formulas[f])
+        names = self._formula_text
+        ctx = frozenset((ex, names[g], v) for (ex, g), v in inst.ctx.items() if g in below)
+        return (self._deep[inst.comp.name], inst.comp.name, ctx, names[f])
 
     def _seed_from_kb(self, inst: Instance) -> None:
         assert self.kb is not None

@@ -1,0 +1,71 @@
+"""The cone-of-influence reduction against the unreduced check and the brute-force oracle.
+
+Formulas here use one atom and no EX, so that many random components carry none of the formula's
+atoms and get collapsed, recursive and multi-exit ones (with exits a box does not expose) included.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checker import check
+from checker.ctl import AF, AG, AU, AW, EF, EG, EU, EW, And, Atom, FalseF, Formula, Implies, Not, Or, TrueF
+from checker.model import RSM
+from checker.oracle import Labeller, build_graph
+from checker.reduction import reduce_for_atoms
+from tests.checker.conftest import bench_rsm
+from tests.checker.gen import rsms
+
+
+def _stutter_invariant() -> st.SearchStrategy[Formula]:
+    leaves: st.SearchStrategy[Formula] = st.sampled_from([Atom("a"), Atom("a"), TrueF(), FalseF()])
+
+    def extend(inner: st.SearchStrategy[Formula]) -> st.SearchStrategy[Formula]:
+        return st.one_of(
+            st.builds(lambda op, x: op(x), st.sampled_from((Not, EF, EG, AF, AG)), inner),
+            st.builds(lambda op, x, y: op(x, y), st.sampled_from((And, Or, Implies, EU, EW, AU, AW)), inner, inner),
+        )
+
+    strat = leaves
+    for _ in range(3):
+        strat = st.one_of(leaves, extend(strat))
+    return strat
+
+
+@settings(max_examples=800)
+@given(rsms(recursive=False), _stutter_invariant())
+def test_reduced_check_matches_the_oracle(model: RSM, f: Formula) -> None:
+    expected = Labeller(build_graph(model)).value(f)
+    for strategy in ("lazy", "exhaustive"):
+        assert check(model, f, strategy).holds is expected, f"{strategy}: {f} on {model.to_json()}"
+
+
+@settings(max_examples=800)
+@given(rsms(recursive=True), _stutter_invariant())
+def test_reduced_and_full_checks_agree_on_recursive_models(model: RSM, f: Formula) -> None:
+    full = check(model, f, "exhaustive", reduce=False).holds
+    assert check(model, f, "lazy").holds is full, f"{f} on {model.to_json()}"
+    assert check(model, f, "exhaustive").holds is full, f"{f} on {model.to_json()}"
+
+
+def test_collapses_every_callee_without_the_atoms() -> None:
+    model = bench_rsm("example.rsm")
+    reduced = reduce_for_atoms(model, frozenset({"nothing-has-this"}))
+    assert [c.name for c in reduced.components] == [model.initial_component]
+    assert not reduced.components[0].boxes
+    assert reduce_for_atoms(model, frozenset({"blue", "black", "red", "green"})) is model or all(
+        c.boxes == model.component(c.name).boxes for c in reduced.components
+    )
+
+
+def test_benchmark_contexts_drop_with_the_same_verdict() -> None:
+    from checker.rsm_json import load_ctl, load_rsm
+    from tests.checker.conftest import bench_file
+
+    path = bench_file("avroraReg.zip")
+    model = load_rsm(path)
+    f = load_ctl(path)[0][1]
+    full, reduced = check(model, f, reduce=False), check(model, f)
+    assert full.holds is reduced.holds is False
+    assert reduced.stats["contexts"] * 5 < full.stats["contexts"]
