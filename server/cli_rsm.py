@@ -45,6 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--witness", action="store_true", help="print a witness or counterexample path")
     parser.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     parser.add_argument(
+        "--no-reduce",
+        action="store_true",
+        help="do not collapse callees without the formula's atoms (formulas without EX only)",
+    )
+    parser.add_argument(
         "--jobs",
         type=int,
         default=1,
@@ -80,12 +85,14 @@ def _step_text(step: Step) -> str:
     return f"[{stack}] {step.component}/{node}"
 
 
-def _run_all(model: RSM, formulas: list[tuple[int, Formula]], strategy: str, witness: bool) -> list[dict[str, Any]]:
+def _run_all(
+    model: RSM, formulas: list[tuple[int, Formula]], strategy: str, witness: bool, reduce: bool = True
+) -> list[dict[str, Any]]:
     kb = KnowledgeBase() if strategy == "kb" else None
     rows = []
     for line, f in formulas:
         started = time.perf_counter()
-        res = check(model, f, strategy, kb=kb, witness=witness)
+        res = check(model, f, strategy, kb=kb, witness=witness, reduce=reduce)
         row: dict[str, Any] = {
             "line": line,
             "formula": str(f),
@@ -111,9 +118,11 @@ def _load_in_worker(path: str) -> None:
     _WORKER_MODEL = load_rsm(path)
 
 
-def _run_in_worker(formulas: list[tuple[int, Formula]], strategy: str, witness: bool) -> list[dict[str, Any]]:
+def _run_in_worker(
+    formulas: list[tuple[int, Formula]], strategy: str, witness: bool, reduce: bool
+) -> list[dict[str, Any]]:
     assert _WORKER_MODEL is not None
-    return _run_all(_WORKER_MODEL, formulas, strategy, witness)
+    return _run_all(_WORKER_MODEL, formulas, strategy, witness, reduce)
 
 
 def _run_parallel(path: str, formulas: list[tuple[int, Formula]], args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -123,7 +132,9 @@ def _run_parallel(path: str, formulas: list[tuple[int, Formula]], args: argparse
     chunks = [formulas[i : i + size] for i in range(0, len(formulas), size)]
     rows: list[dict[str, Any]] = []
     with ProcessPoolExecutor(args.jobs, initializer=_load_in_worker, initargs=(path,)) as pool:
-        for part in pool.map(_run_in_worker, chunks, repeat(args.strategy), repeat(args.witness)):
+        for part in pool.map(
+            _run_in_worker, chunks, repeat(args.strategy), repeat(args.witness), repeat(not args.no_reduce)
+        ):
             rows.extend(part)
     return rows
 
@@ -162,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         if args.jobs > 1 and len(formulas) > 1:
             rows = _run_parallel(args.model, formulas, args)
         else:
-            rows = _run_all(model, formulas, args.strategy, args.witness)
+            rows = _run_all(model, formulas, args.strategy, args.witness, not args.no_reduce)
     except (ModelError, ValueError) as e:
         print(f"ctlsp rsm: error: {e}", file=sys.stderr)
         return 2
