@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, normalize, parse, subformulas
 from checker.engine import Engine
-from checker.formulas import flatten
+from checker.formulas import FormulaTable, flatten
 from checker.knowledge import KnowledgeBase
 from checker.model import RSM
 from checker.reduction import reduce_for_atoms
@@ -37,8 +38,18 @@ def _has_existential_top(f: Formula) -> bool:
     return False
 
 
-def _run(rsm: RSM, phi: Formula, strategy: str, kb: KnowledgeBase | None) -> Engine:
-    engine = Engine(rsm, flatten(phi), kb if strategy == "kb" else None)
+@lru_cache(maxsize=4096)
+def _prepare(formula: Formula) -> tuple[Formula, FormulaTable, frozenset[str], bool]:
+    """Normal form, flattened table, atoms and EX-freeness: the same few rule formulas are checked
+    thousands of times by the C front end, so this is done once per formula."""
+    phi = normalize(formula)
+    subs = subformulas(phi)
+    atoms = frozenset(g.name for g in subs if isinstance(g, Atom))
+    return phi, flatten(phi), atoms, any(isinstance(g, EX) for g in subs)
+
+
+def _run(rsm: RSM, table: FormulaTable, strategy: str, kb: KnowledgeBase | None) -> Engine:
+    engine = Engine(rsm, table, kb if strategy == "kb" else None)
     if strategy == "exhaustive":
         run_exhaustive(engine)
     else:
@@ -61,12 +72,12 @@ def check(rsm: RSM, formula: Formula | str, strategy: str = "lazy", kb: Knowledg
     if strategy == "kb" and kb is None:
         kb = KnowledgeBase()
     original = parse(formula) if isinstance(formula, str) else formula
-    phi = normalize(original)
+    phi, table, atoms, has_ex = _prepare(original)
     started = time.perf_counter()
     model = rsm
-    if reduce and not witness and not any(isinstance(g, EX) for g in subformulas(phi)):
-        model = reduce_for_atoms(rsm, frozenset(g.name for g in subformulas(phi) if isinstance(g, Atom)))
-    engine = _run(model, phi, strategy, kb)
+    if reduce and not witness and not has_ex:
+        model = reduce_for_atoms(rsm, atoms)
+    engine = _run(model, table, strategy, kb)
     value = engine.root_value()
     assert value != UNKNOWN
     holds = value == TT

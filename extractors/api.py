@@ -37,7 +37,8 @@ propositions of ``v`` only:
 A call that passes ``v`` (or a prefix of the path) to project function ``g`` as parameter ``i`` is a
 box into ``g@i`` (``g@i->buf`` for field paths): the same component for every caller, so knowledge
 about it is reused.  Each enabled rule (``extractors.rules``, ``rules.toml``) is an existential CTL
-formula checked with ``checker.check(..., strategy="kb", kb=project.kb, witness=True)``; its witness
+formula checked with ``checker.check(..., strategy="kb", kb=project.kb, witness=True)`` (``"lazy"``
+without the knowledge base for one-shot runs); its witness
 becomes the finding's :class:`WitnessStep` path (kinds: event, branch, call, end).
 
 Reuse: function models are keyed by a hash of the function text, file constants and configuration
@@ -129,12 +130,15 @@ class Project:
         *,
         kb: KnowledgeBase | None = None,
         cache: MutableMapping[str, bytes] | None = None,
+        strategy: str = "kb",
     ) -> None:
+        """``strategy="lazy"`` skips the knowledge base: a one-shot run (the CLI) never reuses it
+        across edits, and recording it cost up to a third of the model checking."""
         self.config = config or Config()
         self.table = call_table(self.config)
         self.rules: list[Rule] = catalogue(self.config)
         self.kb = kb if kb is not None else KnowledgeBase()
-        self.strategy = "kb"
+        self.strategy = strategy
         self.cache: MutableMapping[str, bytes] = cache if cache is not None else {}
         self._config_digest = self.config.digest()
         self.files: dict[str, _FileState] = {}
@@ -277,20 +281,19 @@ class Project:
         return sorted(findings.values(), key=lambda f: (f.location, f.rule_id, f.message))
 
     def _function_key(self, proj: Projector, fm: FunctionModel) -> str:
-        """Everything one function's findings depend on: its model, position, and what it can call."""
-        sc = proj.scope
-        seen = {fid(fm)}
-        stack = [fm]
-        while stack:
-            cur = stack.pop()
-            for callee in proj.callees(cur):
-                if fid(callee) not in seen:
-                    seen.add(fid(callee))
-                    stack.append(callee)
-        parts = [fm.key, fm.file, str(fm.shift)]
-        parts += [",".join(sorted(sc.allocators)), ",".join(sorted(sc.globals))]
-        parts += sorted(f"{n}:{sc.functions[n].key}" for n in seen)
-        return hashlib.sha256("|".join(parts).encode()).hexdigest()
+        """Everything one function's findings depend on: its model, position, and what it can call.
+
+        Memoised on the projector, whose signature already covers every function's key and shift.
+        """
+        got = proj.function_keys.get(fid(fm))
+        if got is None:
+            sc = proj.scope
+            parts = [fm.key, fm.file, str(fm.shift)]
+            parts += [",".join(sorted(sc.allocators)), ",".join(sorted(sc.globals))]
+            parts += sorted(f"{fid(g)}:{sc.functions[fid(g)].key}" for g in proj.reachable(fm))
+            got = hashlib.sha256("|".join(parts).encode()).hexdigest()
+            proj.function_keys[fid(fm)] = got
+        return got
 
     def _check_function(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
         reporter = Reporter(proj, proj.scope.functions)

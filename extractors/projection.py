@@ -12,6 +12,7 @@ and callees that cannot touch ``v`` stay plain nodes, which keeps the models sma
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress
 
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
 from extractors.calls import CallSpec
@@ -132,6 +133,10 @@ class Projector:
     _rsms: dict[str, RSM] = field(default_factory=dict)
     _mentions: dict[str, frozenset[str]] | None = None
     _calling: dict[str, list[int]] = field(default_factory=dict)
+    _callees: dict[str, list[FunctionModel]] = field(default_factory=dict)
+    _reachable: dict[str, tuple[FunctionModel, ...]] = field(default_factory=dict)
+    function_keys: dict[str, str] = field(default_factory=dict)
+    _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
         """CFG nodes by the root variable of every path they mention."""
@@ -177,15 +182,55 @@ class Projector:
         return got
 
     def callees(self, fm: FunctionModel) -> list[FunctionModel]:
-        """Project functions ``fm`` calls directly (resolved as the projection resolves them)."""
-        out: dict[str, FunctionModel] = {}
-        for n in fm.cfg.nodes:
-            for c in n.calls:
-                if c.name is not None and c.name not in self.scope.table:
-                    g = self.scope.resolve(fm, c.name)
-                    if g is not None:
-                        out[fid(g)] = g
-        return list(out.values())
+        """Project functions ``fm`` calls directly (resolved as the projection resolves them).
+
+        Memoised: cache keys walk the call graph from every function, so on a file of thousands
+        of functions rescanning each CFG per visit dominated the whole check.
+        """
+        got = self._callees.get(fid(fm))
+        if got is None:
+            out: dict[str, FunctionModel] = {}
+            for n in fm.cfg.nodes:
+                for c in n.calls:
+                    if c.name is not None and c.name not in self.scope.table:
+                        g = self.scope.resolve(fm, c.name)
+                        if g is not None:
+                            out[fid(g)] = g
+            got = list(out.values())
+            self._callees[fid(fm)] = got
+        return got
+
+    def reachable(self, fm: FunctionModel) -> tuple[FunctionModel, ...]:
+        """``fm`` and every project function it can reach through calls (memoised per function)."""
+        got = self._reachable.get(fid(fm))
+        if got is None:
+            seen = {fid(fm): fm}
+            stack = [fm]
+            while stack:
+                for callee in self.callees(stack.pop()):
+                    if fid(callee) not in seen:
+                        seen[fid(callee)] = callee
+                        stack.append(callee)
+            got = tuple(seen.values())
+            self._reachable[fid(fm)] = got
+        return got
+
+    def skeleton(self, fm: FunctionModel) -> _Skeleton:
+        """What every projection of ``fm`` shares, computed once per function instead of per value."""
+        got = self._skeletons.get(fid(fm))
+        if got is None:
+            g, nodes = fm.graph, fm.cfg.nodes
+            nodes_of: dict[int, list[int]] = {}
+            for i, c in enumerate(g.cfg_of):
+                nodes_of.setdefault(c, []).append(i)
+            succ = tuple([j for j, _ in g.succ[i]] for i in range(len(g.cfg_of)))
+            always = tuple(
+                nodes[c].kind in _KEEP_KINDS or i in (g.entry, g.exit) for i, c in enumerate(g.cfg_of)
+            )
+            kept = tuple(always[i] or i in succ[i] for i in range(len(succ)))
+            got = _Skeleton(nodes_of, succ, always, kept)
+            self._skeletons[fid(fm)] = got
+        return got
 
     def values(self, fm: FunctionModel) -> list[str]:
         """Every access path the function does something to (the candidates for tracking).
@@ -317,49 +362,31 @@ class Projector:
         n_base = len(g.cfg_of)
         names = list(g.names)
         cfg_of = g.cfg_of
-        labels: list[frozenset[str]] = [per_cfg.get(c, _EMPTY)[0] for c in cfg_of]
-        succ: list[list[int]] = [[] for _ in range(n_base)]
+        sk = self.skeleton(fm)
+        labels: list[frozenset[str]] = [_EMPTY[0]] * n_base
+        kept = list(sk.kept)
+        for c, (lab, _) in per_cfg.items():
+            for i in sk.nodes_of.get(c, ()):
+                labels[i] = lab
+                kept[i] = kept[i] or bool(lab) or c in resolved
+        succ: list[list[int]] = list(sk.succ)
         branch_of: dict[int, tuple[int, bool]] = {}
         tested = {
             c for c in self.index(fm).get(root_of(v), ()) if (nt := cfg.nodes[c].null_test) and nt[0] == v
         }
-        for i in range(n_base):
+        for i in sorted(i for c in tested for i in sk.nodes_of.get(c, ())):
+            _split_test(fm, i, names, labels, succ, branch_of)
             c = cfg_of[i]
-            if c not in tested:
-                succ[i] = [j for j, _ in g.succ[i]]
-                continue
-            nt = cfg.nodes[c].null_test
-            assert nt is not None
-            for j, br in g.succ[i]:
-                if br is not None:
-                    b = len(names)
-                    names.append(f"{names[i]}>{names[j]}{'T' if br else 'F'}")
-                    lab = frozenset({"isnull" if br == nt[1] else "notnull"})
-                    labels.append(lab)
-                    branch_of[b] = (c, br)
-                    succ.append([j])
-                    succ[i].append(b)
-                else:
-                    succ[i].append(j)
+            kept[i] = bool(labels[i] or c in resolved or i in succ[i]) or sk.kept_always[i]
         total = len(names)
-        kept = [False] * total
+        kept += [True] * (total - n_base)
         nodes_ = cfg.nodes
-        for i in range(total):
-            if i < n_base:
-                c = cfg_of[i]
-                kept[i] = bool(
-                    labels[i] or c in resolved or nodes_[c].kind in _KEEP_KINDS or i in succ[i]
-                ) or i in (g.entry, g.exit)
-            else:
-                kept[i] = True
         targets = _contract(succ, kept)
         nodes: list[Node] = []
         boxes: list[Box] = []
         edges: list[tuple[Ref, Ref]] = []
         meta: dict[str, NodeMeta] = {}
-        for i in range(total):
-            if not kept[i]:
-                continue
+        for i in compress(range(total), kept):
             name = names[i]
             nodes.append(Node(name, labels[i], i == g.entry, i == g.exit))
             if i < n_base:
@@ -429,6 +456,48 @@ class Projector:
         return got
 
 
+@dataclass(frozen=True)
+class _Skeleton:
+    """A function's pruned graph as plain successor lists, with the nodes every projection keeps.
+
+    ``kept_always``: loop heads, labels, returns, entry and exit; ``kept`` adds self-loops (which a
+    NULL test on the node may split, so tested nodes are re-decided).
+    """
+
+    nodes_of: dict[int, list[int]]  # CFG node -> graph nodes standing for it
+    succ: tuple[list[int], ...]
+    kept_always: tuple[bool, ...]
+    kept: tuple[bool, ...]
+
+
+def _split_test(
+    fm: FunctionModel,
+    i: int,
+    names: list[str],
+    labels: list[frozenset[str]],
+    succ: list[list[int]],
+    branch_of: dict[int, tuple[int, bool]],
+) -> None:
+    """Route each branch of graph node ``i`` (a NULL test of the value) through a new node
+    labelled ``isnull``/``notnull``, so the outcome of the test is visible to the formulas."""
+    g = fm.graph
+    c = g.cfg_of[i]
+    nt = fm.cfg.nodes[c].null_test
+    assert nt is not None
+    out: list[int] = []
+    for j, br in g.succ[i]:
+        if br is not None:
+            b = len(names)
+            names.append(f"{names[i]}>{names[j]}{'T' if br else 'F'}")
+            labels.append(frozenset({"isnull" if br == nt[1] else "notnull"}))
+            branch_of[b] = (c, br)
+            succ.append([j])
+            out.append(b)
+        else:
+            out.append(j)
+    succ[i] = out
+
+
 def component_name(fm: FunctionModel, v: str) -> str:
     """``g@i`` (parameter ``i``, plus any field path) or ``g@name`` for locals and globals.
 
@@ -472,11 +541,10 @@ def _contract(succ: list[list[int]], kept: list[bool]) -> dict[int, list[int]]:
         return memo[j]
 
     result: dict[int, list[int]] = {}
-    for i, k in enumerate(kept):
-        if k:
-            out: dict[int, None] = {}
-            for j in succ[i]:
-                for t in resolve(j):
-                    out[t] = None
-            result[i] = list(out)
+    for i in compress(range(len(kept)), kept):
+        out: dict[int, None] = {}
+        for j in succ[i]:
+            for t in resolve(j):
+                out[t] = None
+        result[i] = list(out)
     return result
