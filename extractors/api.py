@@ -79,6 +79,7 @@ from extractors.functions import (
     function_key,
     function_name,
     function_nodes,
+    macro_specs,
     moved,
 )
 from extractors.parse import parse_c
@@ -165,7 +166,8 @@ class Project:
             tree = parse_c(text)
         fns, consts, globals_ = function_nodes(tree)
         noreturn = declared_noreturn(tree)
-        cd = consts_digest(consts) + ",".join(sorted(noreturn))
+        macros = {m: spec for m, spec in macro_specs(tree.root_node).items() if m not in self.table}
+        cd = consts_digest(consts) + ",".join(sorted(noreturn)) + repr(sorted(macros.items()))
         table = self.table
         if noreturn:
             table = {**self.table, **{n: CallSpec(noreturn=True) for n in noreturn if n not in self.table}}
@@ -200,7 +202,7 @@ class Project:
             models[name] = model
             (changed if name in old_names else added).append(name)
         removed = sorted(old_names - set(models))
-        self.files[path] = _FileState(text, FileModel(path, models, globals_, consts), suppressions(text))
+        self.files[path] = _FileState(text, FileModel(path, models, globals_, consts, macros), suppressions(text))
         return FileUpdate(path, tuple(sorted(changed)), tuple(sorted(added)), tuple(removed))
 
     def remove_file(self, path: str) -> None:
@@ -224,15 +226,19 @@ class Project:
             for name, fm in sorted(self.files[p].model.functions.items()):
                 sig_parts.append(f"{p}|{name}|{fm.key}|{fm.shift}")
             sig_parts.append("globals:" + ",".join(sorted(self.files[p].model.globals)))
+            sig_parts.append("macros:" + repr(sorted(self.files[p].model.macros.items())))
         sig = hashlib.sha256("\n".join(sig_parts).encode()).hexdigest()
         proj = self._projectors.pop(sig, None)
         if proj is None:
             models: list[FunctionModel] = []
             globals_: set[str] = set()
+            table = dict(self.table)
             for p in files:
                 globals_ |= self.files[p].model.globals
                 models.extend(self.files[p].model.functions.values())
-            proj = Projector(make_scope(models, self.table, frozenset(globals_)), signature=sig)
+                for m, spec in self.files[p].model.macros.items():
+                    table.setdefault(m, spec)
+            proj = Projector(make_scope(models, table, frozenset(globals_)), signature=sig)
         self._projectors[sig] = proj
         while len(self._projectors) > 8:
             self._projectors.pop(next(iter(self._projectors)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node as TSNode
 from tree_sitter import Tree
@@ -49,6 +49,7 @@ class FileModel:
     functions: dict[str, FunctionModel]
     globals: frozenset[str]
     consts: dict[str, int]
+    macros: dict[str, CallSpec] = field(default_factory=dict)
 
 
 def _declarator_name(d: TSNode | None) -> TSNode | None:
@@ -91,6 +92,37 @@ def _top_level(root: TSNode) -> list[TSNode]:
                 out.append(c)
     out.sort(key=lambda n: n.start_byte)
     return out
+
+
+def macro_specs(root: TSNode) -> dict[str, CallSpec]:
+    """Function-like macros of the file that assign to a parameter, as call specs that define it.
+
+    ``lua_number2int(k, n)`` expands to ``((k)=(int)(n))``: without this, passing ``k`` looks like
+    a read of an uninitialised variable, the commonest false positive on real code.
+    """
+    out: dict[str, CallSpec] = {}
+    for n in _top_level(root):
+        if n.type != "preproc_function_def":
+            continue
+        name, params, body = (n.child_by_field_name(f) for f in ("name", "parameters", "value"))
+        if name is None or params is None or body is None:
+            continue
+        text = text_of(body)
+        assigned = tuple(
+            (i, "def")
+            for i, prm in enumerate(c for c in params.named_children if c.type == "identifier")
+            if _assigns(text_of(prm), text)
+        )
+        if assigned:
+            out[text_of(name)] = CallSpec(args=assigned)
+    return out
+
+
+def _assigns(param: str, body: str) -> bool:
+    """A plain assignment only: ``+=`` and ``++`` read the old value first."""
+    p = re.escape(param)
+    target = rf"(?<![\w.>])\(?\s*{p}\s*\)?"
+    return re.search(rf"{target}\s*=(?!=)", body) is not None
 
 
 def file_constants(items: list[TSNode]) -> tuple[dict[str, int], frozenset[str]]:

@@ -198,6 +198,22 @@ int h(void) { int x; init(&x); return x; }
     assert lines(f) == [line_of(src, "/*D*/"), line_of(src, "/*R*/")]
 
 
+def test_uninitialised_read_sees_macros_that_assign_their_argument() -> None:
+    src = (
+        HEADER
+        + """
+#define set_int(i, d) ((i) = (int)(d))
+#define bump(i) (++(i))
+#define same(i, d) ((i) == (d))
+int f(double n) { int k; set_int(k, n); return k; }
+int g(double n) { int k; same(k, n); return k; }  /*G*/
+int h(void) { int k; bump(k); return k; }         /*H*/
+"""
+    )
+    found = sorted((f.function, f.location.start_line) for f in of_rule(check_src(src), "uninitialised-read"))
+    assert found == [("g", line_of(src, "/*G*/")), ("h", line_of(src, "/*H*/"))]
+
+
 def test_dead_store() -> None:
     src = (
         HEADER
