@@ -3,10 +3,14 @@
 import * as vscode from "vscode";
 import { Counts, ProgressState, ServerState, statusView } from "./model/status";
 
+const MIN_PROGRESS_MS = 1500;
+
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("ctlsp.status", vscode.StatusBarAlignment.Left, 10);
   private state: ServerState = "starting";
   private progress: ProgressState | undefined;
+  private progressSince = 0;
+  private clearTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly listener = vscode.languages.onDidChangeDiagnostics(() => this.render());
 
   constructor() {
@@ -21,8 +25,26 @@ export class StatusBar implements vscode.Disposable {
     this.render();
   }
 
+  /**
+   * Progress stays up for at least {@link MIN_PROGRESS_MS}: a small workspace is checked in a few
+   * milliseconds, and a spinner that flashes by unseen tells the user nothing ran.
+   */
   setProgress(progress: ProgressState | undefined): void {
-    this.progress = progress;
+    clearTimeout(this.clearTimer);
+    if (progress) {
+      if (!this.progress) {
+        this.progressSince = Date.now();
+      }
+      this.progress = progress;
+      this.render();
+      return;
+    }
+    const left = MIN_PROGRESS_MS - (Date.now() - this.progressSince);
+    if (this.progress && left > 0) {
+      this.clearTimer = setTimeout(() => this.setProgress(undefined), left);
+      return;
+    }
+    this.progress = undefined;
     this.render();
   }
 
@@ -35,6 +57,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.clearTimer);
     this.listener.dispose();
     this.item.dispose();
   }
