@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from checker.graphs import strongly_connected
+
 Ref = str | tuple[str, str]
 
 
@@ -154,50 +156,10 @@ class RSM:
 
 
 def _deep_digests(comps: Mapping[str, Component]) -> dict[str, str]:
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    sccs: list[list[str]] = []
-    counter = 0
-    for root in sorted(comps):
-        if root in index:
-            continue
-        work: list[tuple[str, Iterable[str]]] = [(root, iter(sorted(comps[root].callees)))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            v, it = work[-1]
-            advanced = False
-            for w in it:
-                if w not in comps:
-                    continue
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(sorted(comps[w].callees))))
-                    advanced = True
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                scc = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    scc.append(w)
-                    if w == v:
-                        break
-                sccs.append(sorted(scc))
+    sccs = [
+        sorted(scc)
+        for scc in strongly_connected(sorted(comps), lambda v: [w for w in sorted(comps[v].callees) if w in comps])
+    ]
     result: dict[str, str] = {}
     for scc in sccs:  # Tarjan emits callees before callers
         members = set(scc)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from checker.graphs import closure, strongly_connected
 from checker.model import RSM, Box, Component, Node, Ref
 
 Summary = tuple[dict[tuple[str, str], frozenset[str]], frozenset[tuple[str, str]]]
@@ -39,14 +40,7 @@ def _relevant(rsm: RSM, atoms: frozenset[str]) -> set[str]:
     for c in rsm.components:
         for d in c.callees:
             callers[d].add(c.name)
-    todo = [c.name for c in rsm.components if any(n.labels & atoms for n in c.nodes)]
-    seen = set(todo)
-    while todo:
-        for caller in callers[todo.pop()]:
-            if caller not in seen:
-                seen.add(caller)
-                todo.append(caller)
-    return seen
+    return closure((c.name for c in rsm.components if any(n.labels & atoms for n in c.nodes)), callers.__getitem__)
 
 
 def _collapse(comp: Component, rsm: RSM, relevant: set[str],
@@ -201,65 +195,13 @@ def _diverging(rsm: RSM, succs: dict[str, dict[Ref, list[Ref]]],
             elif not out:
                 out.append(key)
             graph[key] = out
-    cyclic = _on_cycles(graph)
+    def step(v: Key) -> list[Key]:
+        return graph.get(v, [])
+
+    cyclic = [v for scc in strongly_connected(graph, step) for v in scc if len(scc) > 1 or v in step(v)]
     pred: dict[Key, list[Key]] = defaultdict(list)
     for k, outs in graph.items():
         for t in outs:
             pred[t].append(k)
-    seen = set(cyclic)
-    stack = list(cyclic)
-    while stack:
-        for p in pred[stack.pop()]:
-            if p not in seen:
-                seen.add(p)
-                stack.append(p)
+    seen = closure(cyclic, pred.__getitem__)
     return frozenset((c, st) for c, st in seen if isinstance(st, str))
-
-
-def _on_cycles(graph: dict[Key, list[Key]]) -> set[Key]:
-    """Nodes on a cycle (a self-loop counts), by an iterative Tarjan SCC pass."""
-    index: dict[Key, int] = {}
-    low: dict[Key, int] = {}
-    on_stack: set[Key] = set()
-    stack: list[Key] = []
-    out: set[Key] = set()
-    counter = 0
-    for root in graph:
-        if root in index:
-            continue
-        work = [(root, iter(graph.get(root, ())))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            v, it = work[-1]
-            advanced = False
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(graph.get(w, ()))))
-                    advanced = True
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                u = work[-1][0]
-                low[u] = min(low[u], low[v])
-            if low[v] == index[v]:
-                scc = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    scc.append(w)
-                    if w == v:
-                        break
-                if len(scc) > 1 or v in graph.get(v, ()):
-                    out.update(scc)
-    return out

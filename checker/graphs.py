@@ -1,0 +1,71 @@
+"""Graph helpers shared by the model (call-graph SCCs) and the reduction (divergence, relevance)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import TypeVar
+
+T = TypeVar("T", bound=Hashable)
+
+
+def strongly_connected(nodes: Iterable[T], succ: Callable[[T], Iterable[T]]) -> list[list[T]]:
+    """Tarjan's strongly connected components, successors' components first.
+
+    Iterative, because call chains and control-flow paths of real programs are deeper than
+    Python's recursion limit.
+    """
+    index: dict[T, int] = {}
+    low: dict[T, int] = {}
+    on_stack: set[T] = set()
+    stack: list[T] = []
+    out: list[list[T]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work: list[tuple[T, Iterable[T]]] = [(root, iter(succ(root)))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            advanced = False
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(succ(w))))
+                    advanced = True
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                scc = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    scc.append(w)
+                    if w == v:
+                        break
+                out.append(scc)
+    return out
+
+
+def closure(seeds: Iterable[T], step: Callable[[T], Iterable[T]]) -> set[T]:
+    """Everything reachable from ``seeds`` by ``step``, the seeds included."""
+    seen = set(seeds)
+    todo = list(seen)
+    while todo:
+        for nxt in step(todo.pop()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
