@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass, field
 
@@ -79,6 +80,7 @@ from extractors.functions import (
     function_key,
     function_name,
     function_nodes,
+    local_includes,
     macro_specs,
     moved,
 )
@@ -87,6 +89,8 @@ from extractors.projection import DISCARD, Projector, fid, locals_of, make_scope
 from extractors.report import Reporter
 from extractors.rules import Rule, catalogue
 from extractors.suppress import suppressed, suppressions
+
+_MAX_HEADER_BYTES = 2_000_000
 
 __all__ = [
     "Config",
@@ -158,6 +162,7 @@ class Project:
         self.errors: list[str] = []  # the last internal errors behind counters["model_errors"]
         self._projectors: dict[str, Projector] = {}
         self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
+        self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
 
     # ----- files -------------------------------------------------------------------------------
     def update_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> FileUpdate:
@@ -166,7 +171,8 @@ class Project:
             tree = parse_c(text)
         fns, consts, globals_ = function_nodes(tree)
         noreturn = declared_noreturn(tree)
-        macros = {m: spec for m, spec in macro_specs(tree.root_node).items() if m not in self.table}
+        macros = {**self._header_macros(path, tree), **macro_specs(text)}
+        macros = {m: spec for m, spec in macros.items() if m not in self.table}
         cd = consts_digest(consts) + ",".join(sorted(noreturn)) + repr(sorted(macros.items()))
         table = self.table
         if noreturn:
@@ -204,6 +210,27 @@ class Project:
         removed = sorted(old_names - set(models))
         self.files[path] = _FileState(text, FileModel(path, models, globals_, consts, macros), suppressions(text))
         return FileUpdate(path, tuple(sorted(changed)), tuple(sorted(added)), tuple(removed))
+
+    def _header_macros(self, path: str, tree: tree_sitter.Tree) -> dict[str, CallSpec]:
+        """Assigning macros of the local headers the file includes (``lvm.h``'s ``luaV_fastget``),
+        read from disk next to the file and cached by modification time."""
+        out: dict[str, CallSpec] = {}
+        for name in local_includes(tree.root_node):
+            header = os.path.join(os.path.dirname(path), name)
+            try:
+                stat = os.stat(header)
+                if stat.st_size > _MAX_HEADER_BYTES:
+                    continue
+                key = (header, stat.st_mtime_ns, stat.st_size)
+                found = self._headers.get(key)
+                if found is None:
+                    with open(header, encoding="utf-8", errors="replace") as f:
+                        found = macro_specs(f.read())
+                    self._headers[key] = found
+            except OSError:
+                continue
+            out.update(found)
+        return out
 
     def remove_file(self, path: str) -> None:
         self.files.pop(path, None)

@@ -94,35 +94,43 @@ def _top_level(root: TSNode) -> list[TSNode]:
     return out
 
 
-def macro_specs(root: TSNode) -> dict[str, CallSpec]:
-    """Function-like macros of the file that assign to a parameter, as call specs that define it.
+def macro_specs(text: str) -> dict[str, CallSpec]:
+    """Function-like macros that assign to a parameter, as call specs that define it.
 
     ``lua_number2int(k, n)`` expands to ``((k)=(int)(n))``: without this, passing ``k`` looks like
-    a read of an uninitialised variable, the commonest false positive on real code.
+    a read of an uninitialised variable, the commonest false positive on real code.  Read from the
+    text rather than the tree: tree-sitter gives up on multi-line macros with comments inside.
     """
+    flat = _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
     out: dict[str, CallSpec] = {}
-    for n in _top_level(root):
-        if n.type != "preproc_function_def":
-            continue
-        name, params, body = (n.child_by_field_name(f) for f in ("name", "parameters", "value"))
-        if name is None or params is None or body is None:
-            continue
-        text = text_of(body)
-        assigned = tuple(
-            (i, "def")
-            for i, prm in enumerate(c for c in params.named_children if c.type == "identifier")
-            if _assigns(text_of(prm), text)
-        )
+    for name, params, body in _DEFINE.findall(flat):
+        names = [p.strip() for p in params.split(",")]
+        assigned = tuple((i, "def") for i, prm in enumerate(names) if prm.isidentifier() and _assigns(prm, body))
         if assigned:
-            out[text_of(name)] = CallSpec(args=assigned)
+            out[name] = CallSpec(args=assigned)
     return out
 
 
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)(.*)$", re.MULTILINE)
+
+
 def _assigns(param: str, body: str) -> bool:
-    """A plain assignment only: ``+=`` and ``++`` read the old value first."""
+    """A plain assignment only: ``+=`` and ``++`` read the old value first, and ``&p`` may be
+    handed to code that only reads it."""
     p = re.escape(param)
     target = rf"(?<![\w.>])\(?\s*{p}\s*\)?"
     return re.search(rf"{target}\s*=(?!=)", body) is not None
+
+
+def local_includes(root: TSNode) -> list[str]:
+    """The ``#include "name"`` paths of a file (not ``<system>`` ones), whose macros it uses."""
+    out = []
+    for n in _top_level(root):
+        path = n.child_by_field_name("path") if n.type == "preproc_include" else None
+        if path is not None and path.type == "string_literal":
+            out.append(text_of(path).strip('"'))
+    return out
 
 
 def file_constants(items: list[TSNode]) -> tuple[dict[str, int], frozenset[str]]:

@@ -3,8 +3,12 @@ including the classic false-positive traps."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from extractors.api import Project
+from extractors.config import Config
 from extractors.rules import catalogue
 from tests.extractors.helpers import check_src, line_of, of_rule
 
@@ -212,6 +216,23 @@ int h(void) { int k; bump(k); return k; }         /*H*/
     )
     found = sorted((f.function, f.location.start_line) for f in of_rule(check_src(src), "uninitialised-read"))
     assert found == [("g", line_of(src, "/*G*/")), ("h", line_of(src, "/*H*/"))]
+
+
+def test_assigning_macros_of_an_included_local_header_count_too(tmp_path: Path) -> None:
+    (tmp_path / "get.h").write_text(
+        "#define fastget(t, slot) \\\n  (slot = lookup(t), /* a comment tree-sitter chokes on */ \\\n   slot != 0)\n"
+    )
+    src = (
+        '#include "get.h"\n'
+        "int lookup(int t);\n"
+        "int f(int t) { int slot; if (fastget(t, slot)) return slot; return 0; }\n"
+    )
+    project = Project(Config())
+    project.update_file(str(tmp_path / "f.c"), src)
+    assert of_rule(project.check()[str(tmp_path / "f.c")], "uninitialised-read") == []
+    (tmp_path / "get.h").write_text("#define fastget(t, slot) (lookup(t) != 0)\n")
+    project.update_file(str(tmp_path / "f.c"), src)
+    assert len(of_rule(project.check()[str(tmp_path / "f.c")], "uninitialised-read")) == 1
 
 
 def test_dead_store() -> None:
