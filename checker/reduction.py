@@ -49,25 +49,27 @@ def _collapse(comp: Component, rsm: RSM, relevant: set[str],
     if not gone:
         return comp
     taken = {n.name for n in comp.nodes}
-    rename: dict[Ref, str] = {}
+    # a callee node can be both an entry and an exit: its call and return nodes stay apart
+    calls: dict[Ref, str] = {}
+    rets: dict[Ref, str] = {}
     nodes = list(comp.nodes)
     edges: list[tuple[Ref, Ref]] = []
     for b in gone:
         callee = rsm.component(b.component)
-        for role, names in (("call", b.call_nodes), ("ret", b.return_nodes)):
+        for role, names, rename in (("call", b.call_nodes, calls), ("ret", b.return_nodes, rets)):
             for n in names:
                 name = _fresh(f"{b.name}|{role}|{n}", taken)
                 rename[(b.name, n)] = name
                 nodes.append(Node(name, callee.node(n).labels))
         for en in b.call_nodes:
-            src = rename[(b.name, en)]
+            src = calls[(b.name, en)]
             reach = exits.get((b.component, en), frozenset())
             for x in b.return_nodes:
                 if x in reach:
-                    edges.append((src, rename[(b.name, x)]))
+                    edges.append((src, rets[(b.name, x)]))
             if (b.component, en) in diverging or reach - set(b.return_nodes):
                 edges.append((src, src))
-    edges.extend((rename.get(s, s), rename.get(t, t)) for s, t in comp.edges)
+    edges.extend((rets.get(s, s), calls.get(t, t)) for s, t in comp.edges)
     boxes = tuple(b for b in comp.boxes if b.component in relevant)
     return Component(comp.name, tuple(nodes), boxes, tuple(edges))
 

@@ -69,3 +69,21 @@ def test_benchmark_contexts_drop_with_the_same_verdict() -> None:
     full, reduced = check(model, f, reduce=False), check(model, f)
     assert full.holds is reduced.holds is False
     assert reduced.stats["contexts"] * 5 < full.stats["contexts"]
+
+
+def test_callee_node_that_is_entry_and_exit_keeps_call_and_return_apart() -> None:
+    """Entering ``C1`` at ``n`` is already leaving it: the collapsed call steps to the return node,
+    which must not inherit the call's summary edges (a self-loop there would invent ``E G ~a``)."""
+    from checker.model import Box, Component, Node, build_rsm
+
+    callee = Component("C1", (Node("n", frozenset(), is_entry=True, is_exit=True),))
+    caller = Component(
+        "C0",
+        (Node("e", frozenset({"a"}), is_entry=True), Node("x", frozenset({"a"}), is_exit=True)),
+        (Box("b", "C1"),),
+        (("e", ("b", "n")), (("b", "n"), "x")),
+    )
+    model = build_rsm([caller, callee], "C0", "e")
+    for f in ("E F E G ~ a", "A G ( ~ a --> A F a )", "E ( a U ~ a )"):
+        assert check(model, f).holds is check(model, f, "exhaustive", reduce=False).holds, f
+    assert check(model, "E F E G ~ a").holds is False
