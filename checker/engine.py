@@ -64,7 +64,8 @@ class Engine:
         self.rsm = rsm
         self.table = table
         self.kb = kb
-        self.compiled: dict[str, Compiled] = {}
+        # shared by every check of this model: compiling is the same whatever the formula
+        self.compiled: dict[str, Compiled] = rsm.memo.setdefault("compiled", {})  # type: ignore[assignment]
         self.instances: dict[tuple[str, CtxKey], Instance] = {}
         self.stats = {"contexts": 0, "reused": 0, "deductions": 0, "resolutions": 0, "kb_hits": 0}
         self._loop_cache: dict[str, dict[tuple[str, int], int]] = {}
@@ -75,6 +76,7 @@ class Engine:
         self._worklist: deque[Instance] = deque()
         self._queued: set[Instance] = set()
         self._dirty: set[Instance] = set()
+        self._existential_by_top = [tuple(f for f in table.existential if f <= top) for top in range(len(table.ops))]
         init = self.comp(rsm.initial_component)
         self.root = self._new_instance(init, dict(self.loop_values(init)))
         self.stats["contexts"] = 1
@@ -83,13 +85,7 @@ class Engine:
     def comp(self, name: str) -> Compiled:
         c = self.compiled.get(name)
         if c is None:
-            memo = self.rsm.memo
-            key = ("compiled", name)
-            shared = memo.get(key)
-            if not isinstance(shared, Compiled):
-                shared = compile_component(self.rsm.component(name), self.rsm)
-                memo[key] = shared
-            c = self.compiled[name] = shared
+            c = self.compiled[name] = compile_component(self.rsm.component(name), self.rsm)
         return c
 
     def loop_values(self, comp: Compiled) -> dict[tuple[str, int], int]:
@@ -291,7 +287,7 @@ class Engine:
 
     # ---------------------------------------------------------- contextualising
     def _existential_upto(self, top: int) -> tuple[int, ...]:
-        return tuple(f for f in self.table.existential if f <= top)
+        return self._existential_by_top[top]
 
     def box_context(self, inst: Instance, bi: int, upto: int | None = None) -> dict[tuple[str, int], int]:
         """What ``inst`` knows about the return points of box ``bi``: the callee's context."""

@@ -36,11 +36,20 @@ def reduce_for_atoms(rsm: RSM, atoms: frozenset[str]) -> RSM:
 
 
 def _relevant(rsm: RSM, atoms: frozenset[str]) -> set[str]:
-    callers: dict[str, set[str]] = defaultdict(set)
-    for c in rsm.components:
-        for d in c.callees:
-            callers[d].add(c.name)
-    return closure((c.name for c in rsm.components if any(n.labels & atoms for n in c.nodes)), callers.__getitem__)
+    carriers = (c.name for c in rsm.components if any(n.labels & atoms for n in c.nodes))
+    return closure(carriers, _callers(rsm).__getitem__)
+
+
+def _callers(rsm: RSM) -> defaultdict[str, set[str]]:
+    """Who calls each component: the same for every formula, so kept in ``rsm.memo``."""
+    got = rsm.memo.get("callers")
+    if got is None:
+        callers: defaultdict[str, set[str]] = defaultdict(set)
+        for c in rsm.components:
+            for d in c.callees:
+                callers[d].add(c.name)
+        got = rsm.memo["callers"] = callers
+    return got  # type: ignore[return-value]
 
 
 def _collapse(comp: Component, rsm: RSM, relevant: set[str],
@@ -102,10 +111,7 @@ def _succ(comp: Component) -> dict[Ref, list[Ref]]:
 def _summaries(rsm: RSM) -> Summary:
     succs = {c.name: _succ(c) for c in rsm.components}
     exits: dict[tuple[str, str], frozenset[str]] = {}
-    callers: dict[str, set[str]] = defaultdict(set)
-    for c in rsm.components:
-        for d in c.callees:
-            callers[d].add(c.name)
+    callers = _callers(rsm)
     work = [c.name for c in reversed(rsm.components)]
     queued = set(work)
     while work:
@@ -153,19 +159,15 @@ def _local_steps(comp: Component, state: Local, succ: dict[Ref, list[Ref]],
 
 def _reachable_exits(comp: Component, en: str, succ: dict[Ref, list[Ref]],
                      exits: dict[tuple[str, str], frozenset[str]]) -> frozenset[str]:
-    seen: set[Local] = {en}
-    stack: list[Local] = [en]
-    found: set[str] = set()
-    while stack:
-        r = stack.pop()
-        if isinstance(r, str) and comp.node(r).is_exit:
-            found.add(r)
-            continue
-        for t in _local_steps(comp, r, succ, exits)[0]:
-            if t not in seen:
-                seen.add(t)
-                stack.append(t)
-    return frozenset(found)
+    def step(r: Local) -> list[Local]:
+        return [] if _is_exit(comp, r) else _local_steps(comp, r, succ, exits)[0]
+
+    start: list[Local] = [en]
+    return frozenset(r for r in closure(start, step) if isinstance(r, str) and _is_exit(comp, r))
+
+
+def _is_exit(comp: Component, r: Local) -> bool:
+    return isinstance(r, str) and comp.node(r).is_exit
 
 
 Key = tuple[str, Local]
@@ -185,7 +187,7 @@ def _diverging(rsm: RSM, succs: dict[str, dict[Ref, list[Ref]]],
             states.extend((b.name, x, "ret") for x in b.return_nodes)
         for st in states:
             key = (c.name, st)
-            if isinstance(st, str) and c.node(st).is_exit:
+            if _is_exit(c, st):
                 graph[key] = []
                 continue
             nxt, stuck = _local_steps(c, st, succ, exits)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import compress
 
+from checker.graphs import closure
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
 from extractors.calls import CallSpec
 from extractors.facts import root_of
@@ -204,14 +205,9 @@ class Projector:
         """``fm`` and every project function it can reach through calls (memoised per function)."""
         got = self._reachable.get(fid(fm))
         if got is None:
-            seen = {fid(fm): fm}
-            stack = [fm]
-            while stack:
-                for callee in self.callees(stack.pop()):
-                    if fid(callee) not in seen:
-                        seen[fid(callee)] = callee
-                        stack.append(callee)
-            got = tuple(seen.values())
+            functions = self.scope.functions
+            ids = closure([fid(fm)], lambda i: [fid(g) for g in self.callees(functions[i])])
+            got = tuple(functions[i] for i in sorted(ids))
             self._reachable[fid(fm)] = got
         return got
 
