@@ -69,7 +69,9 @@ class Engine:
         self.instances: dict[tuple[str, CtxKey], Instance] = {}
         self.stats = {"contexts": 0, "reused": 0, "deductions": 0, "resolutions": 0, "kb_hits": 0}
         self._loop_cache: dict[str, dict[tuple[str, int], int]] = {}
-        self._deep = rsm.deep_digests if kb is not None else {}
+        # κ's keys see only the formula's atoms: an edit to other labels keeps what was learnt
+        seen = frozenset(a for a in table.atom_names if a is not None)
+        self._deep = rsm.deep_digests_seeing(seen) if kb is not None else {}
         # formulas stand in κ's keys by their text: hashing nested formula objects dominated kb checks
         self._formula_text = [str(g) for g in table.formulas] if kb is not None else []
         self._serial = 0

@@ -56,6 +56,7 @@ class Component:
     boxes: tuple[Box, ...] = ()
     edges: tuple[tuple[Ref, Ref], ...] = ()
     _index: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _seen_digests: dict[frozenset[str], str] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         for i, n in enumerate(self.nodes):
@@ -85,7 +86,9 @@ class Component:
     def callees(self) -> frozenset[str]:
         return frozenset(b.component for b in self.boxes)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, atoms: frozenset[str] | None = None) -> dict[str, object]:
+        """The JSON RSM form; with ``atoms``, nodes show only those labels."""
+
         def ref(r: Ref) -> dict[str, str]:
             if isinstance(r, str):
                 return {"type": "node", "name": r}
@@ -97,7 +100,12 @@ class Component:
         return {
             "name": self.name,
             "nodes": [
-                {"name": n.name, "is_entry": n.is_entry, "is_exit": n.is_exit, "labels": sorted(n.labels)}
+                {
+                    "name": n.name,
+                    "is_entry": n.is_entry,
+                    "is_exit": n.is_exit,
+                    "labels": sorted(n.labels if atoms is None else n.labels & atoms),
+                }
                 for n in self.nodes
             ],
             "boxes": [
@@ -117,6 +125,20 @@ class Component:
         """Content hash: equal for equal components, whatever object built them."""
         text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def digest_seeing(self, atoms: frozenset[str] | None) -> str:
+        """Content hash as a formula over ``atoms`` sees the component (None: all labels).
+
+        A check can only tell components apart by the labels its formula mentions, so keying
+        results by this hash keeps them across edits that change other labels only.
+        """
+        if atoms is None:
+            return self.digest
+        got = self._seen_digests.get(atoms)
+        if got is None:
+            text = json.dumps(self.to_json(atoms), sort_keys=True, separators=(",", ":"))
+            got = self._seen_digests[atoms] = hashlib.sha256(text.encode()).hexdigest()[:32]
+        return got
 
 
 @dataclass(frozen=True)
@@ -154,8 +176,18 @@ class RSM:
         """
         return _deep_digests({c.name: c for c in self.components})
 
+    def deep_digests_seeing(self, atoms: frozenset[str] | None) -> dict[str, str]:
+        """:attr:`deep_digests` as a formula over ``atoms`` sees the model (see ``digest_seeing``)."""
+        if atoms is None:
+            return self.deep_digests
+        key = ("deep_digests", atoms)
+        got = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = _deep_digests({c.name: c for c in self.components}, atoms)
+        return got  # type: ignore[return-value]
 
-def _deep_digests(comps: Mapping[str, Component]) -> dict[str, str]:
+
+def _deep_digests(comps: Mapping[str, Component], atoms: frozenset[str] | None = None) -> dict[str, str]:
     sccs = [
         sorted(scc)
         for scc in strongly_connected(sorted(comps), lambda v: [w for w in sorted(comps[v].callees) if w in comps])
@@ -165,7 +197,7 @@ def _deep_digests(comps: Mapping[str, Component]) -> dict[str, str]:
         members = set(scc)
         h = hashlib.sha256()
         for name in scc:
-            h.update(comps[name].digest.encode())
+            h.update(comps[name].digest_seeing(atoms).encode())
             for callee in sorted(comps[name].callees):
                 if callee in members:
                     h.update(b"~" + callee.encode())

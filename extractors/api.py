@@ -85,7 +85,7 @@ from extractors.functions import (
     moved,
 )
 from extractors.parse import parse_c
-from extractors.projection import DISCARD, Projector, fid, locals_of, make_scope
+from extractors.projection import DISCARD, ProjectionStore, Projector, fid, locals_of, make_scope
 from extractors.report import Reporter
 from extractors.rules import Rule, catalogue
 from extractors.suppress import suppressed, suppressions
@@ -106,7 +106,7 @@ __all__ = [
     "parse_c",
 ]
 
-_RESULT_VERSION = "r1"
+_RESULT_VERSION = "r2"
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,7 @@ class Project:
         self._fn_results: dict[str, list[Finding]] = {}
         self.errors: list[str] = []  # the last internal errors behind counters["model_errors"]
         self._projectors: dict[str, Projector] = {}
+        self._projections = ProjectionStore()
         self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
         self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
 
@@ -265,7 +266,9 @@ class Project:
                 models.extend(self.files[p].model.functions.values())
                 for m, spec in self.files[p].model.macros.items():
                     table.setdefault(m, spec)
-            proj = Projector(make_scope(models, table, frozenset(globals_)), signature=sig)
+            proj = Projector(
+                make_scope(models, table, frozenset(globals_)), signature=sig, store=self._projections
+            )
         self._projectors[sig] = proj
         while len(self._projectors) > 8:
             self._projectors.pop(next(iter(self._projectors)))
@@ -314,7 +317,8 @@ class Project:
         return sorted(findings.values(), key=lambda f: (f.location, f.rule_id, f.message))
 
     def _function_key(self, proj: Projector, fm: FunctionModel) -> str:
-        """Everything one function's findings depend on: its model, position, and what it can call.
+        """Everything one function's findings depend on: its model, position, and what it can call
+        (with the callees' positions, which its witnesses show).
 
         Memoised on the projector, whose signature already covers every function's key and shift.
         """
@@ -323,7 +327,8 @@ class Project:
             sc = proj.scope
             parts = [fm.key, fm.file, str(fm.shift)]
             parts += [",".join(sorted(sc.allocators)), ",".join(sorted(sc.globals))]
-            parts += sorted(f"{fid(g)}:{sc.functions[fid(g)].key}" for g in proj.reachable(fm))
+            # callees' positions too: a witness step inside a callee that moved must move with it
+            parts += sorted(f"{fid(g)}:{g.key}:{g.shift}" for g in proj.reachable(fm))
             got = hashlib.sha256("|".join(parts).encode()).hexdigest()
             proj.function_keys[fid(fm)] = got
         return got
@@ -355,10 +360,9 @@ class Project:
             return []
         rsm = proj.rsm(cname)
         self.counters["models_built"] += 1
-        digest = rsm.deep_digests[rsm.initial_component]
         out: list[Finding] = []
         for rule in rules:
-            steps = self._result(rule, rsm, digest)
+            steps = self._result(rule, rsm, rsm.deep_digests_seeing(rule.atoms)[rsm.initial_component])
             if steps is not None:
                 out.append(reporter.finding(rule, fm, var, rsm, steps))
         return out

@@ -11,8 +11,11 @@ and callees that cannot touch ``v`` stay plain nodes, which keeps the models sma
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import compress
+from typing import Any
 
 from checker.graphs import closure
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
@@ -121,6 +124,54 @@ def locals_of(fm: FunctionModel) -> set[str]:
     return set(fm.cfg.declared) | set(fm.params)
 
 
+Dep = tuple[str, str, str, bool]  # (kind "comp"/"mention", function id, value or root, answer)
+_BY_REFERENCE = "kept-by-reference"
+
+
+class _Missing:
+    """Nothing stored (distinct from a stored projection that is empty, ``None``)."""
+
+
+_MISSING = _Missing()
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A built projection with the answers about other functions its content depended on."""
+
+    component: Component | None
+    meta: dict[str, NodeMeta]
+    deps: tuple[Dep, ...]
+
+
+@dataclass
+class ProjectionStore:
+    """Projections kept across projectors, so that an edit re-projects only what it changed.
+
+    A new :class:`Projector` is made whenever any function changes; without this store it
+    re-projected every caller of the edited function from scratch, which was most of the time of
+    a one-line edit.  Entries are keyed by content (function id, function text key, value, scope
+    digest) and are reused only after the questions the projection asked about callees (does
+    ``g@q`` carry anything? does ``g`` mention this global?) get the same answers again.
+    """
+
+    limit: int = 200_000
+    components: dict[tuple[str, str, str, str], _Stored] = field(default_factory=dict)
+    indexes: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    skeletons: dict[str, _Skeleton] = field(default_factory=dict)
+
+    def trim(self) -> None:
+        _trim(self.components, self.limit)
+        _trim(self.indexes, self.limit)
+        _trim(self.skeletons, self.limit)
+
+
+def _trim(table: dict[Any, Any], limit: int) -> None:
+    """Drop the oldest entries beyond ``limit`` (dicts keep insertion order)."""
+    while len(table) > limit:
+        table.pop(next(iter(table)))
+
+
 @dataclass
 class Projector:
     scope: Scope
@@ -138,10 +189,24 @@ class Projector:
     _reachable: dict[str, tuple[FunctionModel, ...]] = field(default_factory=dict)
     function_keys: dict[str, str] = field(default_factory=dict)
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
+    store: ProjectionStore = field(default_factory=ProjectionStore)
+    _deps: list[list[Dep]] = field(default_factory=list)
+
+    @cached_property
+    def scope_digest(self) -> str:
+        """Everything about the scope a projection may depend on besides the answers in its deps."""
+        sc = self.scope
+        h = hashlib.sha256(repr(sorted(sc.table.items())).encode())
+        h.update(repr((sorted(sc.allocators), sorted(sc.globals))).encode())
+        for ident in sorted(sc.functions):
+            h.update(f"|{ident}:{','.join(sc.functions[ident].params)}".encode())
+        return h.hexdigest()[:32]
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
         """CFG nodes by the root variable of every path they mention."""
         idx = self._index.get(fid(fm))
+        if idx is None:
+            idx = self.store.indexes.get(fm.key)
         if idx is None:
             idx = {}
             for n in fm.cfg.nodes:
@@ -154,7 +219,8 @@ class Projector:
                     roots.add(root_of(n.null_test[0]))
                 for r in roots:
                     idx.setdefault(r, []).append(n.id)
-            self._index[fid(fm)] = idx
+            self.store.indexes[fm.key] = idx
+        self._index[fid(fm)] = idx
         return idx
 
     def mentions(self, fname: str) -> frozenset[str]:
@@ -213,7 +279,7 @@ class Projector:
 
     def skeleton(self, fm: FunctionModel) -> _Skeleton:
         """What every projection of ``fm`` shares, computed once per function instead of per value."""
-        got = self._skeletons.get(fid(fm))
+        got = self._skeletons.get(fid(fm)) or self.store.skeletons.get(fm.key)
         if got is None:
             g, nodes = fm.graph, fm.cfg.nodes
             nodes_of: dict[int, list[int]] = {}
@@ -225,7 +291,8 @@ class Projector:
             )
             kept = tuple(always[i] or i in succ[i] for i in range(len(succ)))
             got = _Skeleton(nodes_of, succ, always, kept)
-            self._skeletons[fid(fm)] = got
+            self.store.skeletons[fm.key] = got
+        self._skeletons[fid(fm)] = got
         return got
 
     def values(self, fm: FunctionModel) -> list[str]:
@@ -286,7 +353,7 @@ class Projector:
                         boxes.append((fid(proj), proj.params[k]))
                     elif v.startswith(ap + "->") or v.startswith(ap + "."):
                         boxes.append((fid(proj), proj.params[k] + v[len(ap) :]))
-                if is_global and root_of(v) not in locals_of(proj) and root_of(v) in self.mentions(fid(proj)):
+                if is_global and self._mentioned(fid(proj), root_of(v)):
                     boxes.append((fid(proj), v))
             else:
                 for ap, _ in call.args:
@@ -295,6 +362,13 @@ class Projector:
         if "write" in labels or "alloc" in labels or "open" in labels:
             labels.add("def")
         return frozenset(labels), tuple(dict.fromkeys(boxes))
+
+    def _mentioned(self, ident: str, root: str) -> bool:
+        """Whether a call to ``ident`` can touch global ``root``."""
+        got = root not in locals_of(self.scope.functions[ident]) and root in self.mentions(ident)
+        if self._deps:
+            self._deps[-1].append(("mention", ident, root, got))
+        return got
 
     def component(self, function: str | FunctionModel, v: str) -> str | None:
         """Name of the component ``function@v`` (built on first use), or None if it carries nothing.
@@ -317,11 +391,53 @@ class Projector:
             return key
         self._building.add(key)
         try:
-            comp = self._build(fm, v, key)
+            comp = self._reuse(fm, v, key)
+            if comp is _MISSING:
+                comp = self._build_recorded(fm, v, key)
         finally:
             self._building.discard(key)
+        assert not isinstance(comp, _Missing)
         self.comps[key] = comp
         return key if comp is not None else None
+
+    def _store_key(self, fm: FunctionModel, v: str) -> tuple[str, str, str, str]:
+        return (fid(fm), fm.key, v, self.scope_digest)
+
+    def _reuse(self, fm: FunctionModel, v: str, key: str) -> Component | None | _Missing:
+        """The stored projection of ``fm`` on ``v`` if every answer it depended on is unchanged."""
+        stored = self.store.components.get(self._store_key(fm, v))
+        if stored is None:
+            return _MISSING
+        self._deps.append([])  # answers asked while validating are not the enclosing build's
+        try:
+            for kind, ident, arg, answer in stored.deps:
+                got = self.component(ident, arg) is not None if kind == "comp" else self._mentioned(ident, arg)
+                if got != answer:
+                    return _MISSING
+        finally:
+            self._deps.pop()
+        if stored.component is None and key in self._referenced:
+            return _MISSING
+        if stored.component is not None:
+            self.meta[key] = stored.meta
+        return stored.component
+
+    def _build_recorded(self, fm: FunctionModel, v: str, key: str) -> Component | None:
+        """Build a projection, noting the answers about callees it used, and keep it in the store.
+
+        A projection that is non-empty only because a recursive cycle refers to it is not stored:
+        whether it is referenced depends on the order of the build, not on content.
+        """
+        self._deps.append([])
+        try:
+            comp = self._build(fm, v, key)
+        finally:
+            deps = self._deps.pop()
+        if any(kind == _BY_REFERENCE for kind, *_ in deps):
+            return comp
+        self.store.components[self._store_key(fm, v)] = _Stored(comp, self.meta.get(key, {}), tuple(deps))
+        self.store.trim()
+        return comp
 
     def _build(self, fm: FunctionModel, v: str, key: str) -> Component | None:
         g, cfg = fm.graph, fm.cfg
@@ -344,6 +460,7 @@ class Projector:
             callees = []
             for cf, cp in bx:
                 cname = self.component(cf, cp)
+                self._deps[-1].append(("comp", cf, cp, cname is not None))
                 if cname is not None:
                     callees.append((cname, cf))
             if callees:
@@ -353,10 +470,12 @@ class Projector:
             (nt := cfg.nodes[c].null_test) is not None and nt[0] == v
             for c in self.index(fm).get(root_of(v), ())
         )
-        if not has_labels and not has_null and key not in self._referenced:
-            return None
+        if not has_labels and not has_null:
+            if key not in self._referenced:
+                return None
+            self._deps[-1].append((_BY_REFERENCE, "", "", True))
         n_base = len(g.cfg_of)
-        names = list(g.names)
+        names = list(g.names)  # kept nodes are renamed by rank below, so that an edit elsewhere keeps them
         cfg_of = g.cfg_of
         sk = self.skeleton(fm)
         labels: list[frozenset[str]] = [_EMPTY[0]] * n_base
@@ -382,6 +501,8 @@ class Projector:
         boxes: list[Box] = []
         edges: list[tuple[Ref, Ref]] = []
         meta: dict[str, NodeMeta] = {}
+        for k, i in enumerate(compress(range(total), kept)):
+            names[i] = ENTRY if i == g.entry else EXIT if i == g.exit else f"k{k}"
         for i in compress(range(total), kept):
             name = names[i]
             nodes.append(Node(name, labels[i], i == g.entry, i == g.exit))

@@ -56,6 +56,11 @@ class Rule:
     def parsed(self) -> Formula:
         return _parse(self.formula)
 
+    @property
+    def atoms(self) -> frozenset[str]:
+        """The propositions the formula can see (results are keyed by the model as seen through them)."""
+        return _atoms(self.formula)
+
     def applies(self, present: frozenset[str]) -> bool:
         return all(any(a in present for a in group) for group in self.requires)
 
@@ -70,6 +75,11 @@ def as_severity(text: str) -> Severity:
 @cache
 def _parse(text: str) -> Formula:
     return parse(text)
+
+
+@cache
+def _atoms(text: str) -> frozenset[str]:
+    return atoms(_parse(text))
 
 
 @cache
