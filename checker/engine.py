@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator
 
-from checker.compiled import RETURN, Compiled, compile_component
+from checker.compiled import RETURN, Compiled, compile_shared
 from checker.formulas import AND, ATOM, EGOP, EUOP, EXOP, NOT, OR, TRUE_OP, FormulaTable
 from checker.knowledge import KnowledgeBase
 from checker.model import RSM
@@ -38,7 +38,7 @@ CtxKey = frozenset[tuple[tuple[str, int], int]]
 class Instance:
     """A component under one context, with its value arrays and the instances its boxes call."""
 
-    __slots__ = ("comp", "ctx", "key", "vals", "boxmap", "callers", "serial", "settled", "attached")
+    __slots__ = ("comp", "ctx", "key", "vals", "boxmap", "callers", "serial", "settled", "attached", "kb_keys")
 
     def __init__(self, comp: Compiled, ctx: dict[tuple[str, int], int], serial: int) -> None:
         self.comp = comp
@@ -54,6 +54,7 @@ class Instance:
         # False once no box calls it any more: it is then neither refined nor told about its
         # callees' changes, until a box is pointed at it again
         self.attached = True
+        self.kb_keys: list[tuple[str, str, frozenset[tuple[str, object, int]], object] | None] | None = None
 
     def __repr__(self) -> str:
         return f"<Instance {self.comp.name}#{self.serial} ctx={len(self.ctx)}>"
@@ -87,7 +88,7 @@ class Engine:
     def comp(self, name: str) -> Compiled:
         c = self.compiled.get(name)
         if c is None:
-            c = self.compiled[name] = compile_component(self.rsm.component(name), self.rsm)
+            c = self.compiled[name] = compile_shared(self.rsm.component(name), self.rsm)
         return c
 
     def loop_values(self, comp: Compiled) -> dict[tuple[str, int], int]:
@@ -186,25 +187,41 @@ class Engine:
                 inst.vals.append([UNKNOWN] * comp.n)
 
     # ------------------------------------------------------------ knowledge base
-    def _kb_key(self, inst: Instance, f: int) -> tuple[str, str, frozenset[tuple[str, object, int]], object]:
-        t = self.table
-        below = t.existential_below[f]
-        names = self._formula_text
-        ctx = frozenset((ex, names[g], v) for (ex, g), v in inst.ctx.items() if g in below)
-        return (self._deep[inst.comp.name], inst.comp.name, ctx, names[f])
+    def _kb_keys(self, inst: Instance) -> list[tuple[str, str, frozenset[tuple[str, object, int]], object] | None]:
+        """κ's key per subformula of an instance (None for atoms and true), formed once per instance:
+        its context never changes, and forming keys per lookup dominated checks that reuse κ."""
+        keys = inst.kb_keys
+        if keys is None:
+            t = self.table
+            names = self._formula_text
+            deep, name = self._deep[inst.comp.name], inst.comp.name
+            ctxs: dict[tuple[int, ...], frozenset[tuple[str, object, int]]] = {}
+            keys = []
+            for f, op in enumerate(t.ops):
+                if op in (TRUE_OP, ATOM):
+                    keys.append(None)
+                    continue
+                below = t.existential_below[f]
+                ctx = ctxs.get(below)
+                if ctx is None:
+                    wanted = set(below)
+                    ctx = ctxs[below] = frozenset(
+                        (ex, names[g], v) for (ex, g), v in inst.ctx.items() if g in wanted
+                    )
+                keys.append((deep, name, ctx, names[f]))
+            inst.kb_keys = keys
+        return keys
 
     def _seed_from_kb(self, inst: Instance) -> None:
         assert self.kb is not None
-        for f in range(len(self.table.ops)):
-            if self.table.ops[f] in (TRUE_OP, ATOM):
+        for f, key in enumerate(self._kb_keys(inst)):
+            if key is None:
                 continue
-            known = self.kb.get(self._kb_key(inst, f))
+            known = self.kb.get(key)
             if known is None:
                 continue
             vals = inst.vals[f]
-            for p, v in enumerate(known):
-                if v != UNKNOWN and vals[p] == UNKNOWN:
-                    vals[p] = v
+            vals[:] = [k if v == UNKNOWN else v for k, v in zip(known, vals, strict=True)]
             self.stats["kb_hits"] += 1
 
     def store_knowledge(self) -> None:
@@ -212,13 +229,13 @@ class Engine:
         if self.kb is None:
             return
         for inst in self.reachable():
-            for f in range(len(self.table.ops)):
-                if self.table.ops[f] in (TRUE_OP, ATOM):
+            for f, key in enumerate(self._kb_keys(inst)):
+                if key is None:
                     continue
                 vals = inst.vals[f]
                 if UNKNOWN in vals and all(v == UNKNOWN for v in vals):
                     continue
-                self.kb.merge(self._kb_key(inst, f), vals)
+                self.kb.merge(key, vals)
 
     # ----------------------------------------------------------------- refining
     def _enqueue(self, inst: Instance) -> None:

@@ -32,12 +32,13 @@ class KnowledgeBase:
     def merge(self, key: Hashable, values: Sequence[int]) -> None:
         """Add what ``values`` know; known values never become unknown again."""
         old = self._facts.get(key)
+        new = tuple(values)
         if old is None:
             if len(self._facts) >= self.max_entries:
                 self._facts.pop(next(iter(self._facts)))
-            self._facts[key] = tuple(values)
-        else:
-            self._facts[key] = tuple(o if n == UNKNOWN else n for o, n in zip(old, values, strict=True))
+            self._facts[key] = new
+        elif old != new:
+            self._facts[key] = tuple(o if n == UNKNOWN else n for o, n in zip(old, new, strict=True))
         self.stores += 1
 
     def clear(self) -> None:

@@ -136,9 +136,18 @@ class Component:
             return self.digest
         got = self._seen_digests.get(atoms)
         if got is None:
-            text = json.dumps(self.to_json(atoms), sort_keys=True, separators=(",", ":"))
-            got = self._seen_digests[atoms] = hashlib.sha256(text.encode()).hexdigest()[:32]
+            h = hashlib.sha256(self._shape_digest.encode())
+            for n in self.nodes:
+                h.update(("|" + ",".join(sorted(n.labels & atoms))).encode())
+            got = self._seen_digests[atoms] = h.hexdigest()[:32]
         return got
+
+    @cached_property
+    def _shape_digest(self) -> str:
+        """Hash of everything but the labels, shared by the digests of every view."""
+        data = self.to_json(frozenset())
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -183,15 +192,18 @@ class RSM:
         key = ("deep_digests", atoms)
         got = self.memo.get(key)
         if got is None:
-            got = self.memo[key] = _deep_digests({c.name: c for c in self.components}, atoms)
+            got = self.memo[key] = _deep_digests(self.by_name, atoms, self._call_sccs)
         return got  # type: ignore[return-value]
 
+    @cached_property
+    def _call_sccs(self) -> list[list[str]]:
+        return call_sccs(self.by_name)
 
-def _deep_digests(comps: Mapping[str, Component], atoms: frozenset[str] | None = None) -> dict[str, str]:
-    sccs = [
-        sorted(scc)
-        for scc in strongly_connected(sorted(comps), lambda v: [w for w in sorted(comps[v].callees) if w in comps])
-    ]
+
+def _deep_digests(comps: Mapping[str, Component], atoms: frozenset[str] | None = None,
+                  sccs: list[list[str]] | None = None) -> dict[str, str]:
+    if sccs is None:
+        sccs = call_sccs(comps)
     result: dict[str, str] = {}
     for scc in sccs:  # Tarjan emits callees before callers
         members = set(scc)
@@ -209,6 +221,14 @@ def _deep_digests(comps: Mapping[str, Component], atoms: frozenset[str] | None =
         for name in scc:
             result[name] = d
     return result
+
+
+def call_sccs(comps: Mapping[str, Component]) -> list[list[str]]:
+    """Strongly connected components of the call graph, callees before callers, each sorted."""
+    return [
+        sorted(scc)
+        for scc in strongly_connected(sorted(comps), lambda v: [w for w in sorted(comps[v].callees) if w in comps])
+    ]
 
 
 def build_rsm(components: Iterable[Component], initial_component: str, initial_node: str) -> RSM:

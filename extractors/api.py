@@ -59,7 +59,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, MutableMapping
+import time
+from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import dataclass, field
 
 import tree_sitter
@@ -107,6 +108,7 @@ __all__ = [
 ]
 
 _RESULT_VERSION = "r2"
+PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check
 
 
 @dataclass(frozen=True)
@@ -275,9 +277,18 @@ class Project:
         return proj
 
     def check(
-        self, paths: Iterable[str] | None = None, *, interprocedural: bool = True
+        self,
+        paths: Iterable[str] | None = None,
+        *,
+        interprocedural: bool = True,
+        partial: Callable[[str, list[Finding]], None] | None = None,
     ) -> dict[str, list[Finding]]:
-        """Findings per file for ``paths`` (all files if None), reusing unchanged results."""
+        """Findings per file for ``paths`` (all files if None), reusing unchanged results.
+
+        ``partial(path, findings)`` hears, while a file's check takes long, the findings of the
+        functions checked so far (at most once per :data:`PARTIAL_EVERY` seconds), so that a
+        large file shows its first findings in about a second instead of at the end.
+        """
         targets = sorted(self.files) if paths is None else sorted(set(paths))
         out: dict[str, list[Finding]] = {}
         for path in targets:
@@ -289,7 +300,7 @@ class Project:
             key = (path, proj.signature, st.ignores_digest)
             memo = self._file_results.get(key)
             if memo is None:
-                memo = self._check_file(path, st, proj)
+                memo = self._check_file(path, st, proj, partial)
                 self._file_results[key] = memo
                 while len(self._file_results) > 4 * max(8, len(self.files)):
                     self._file_results.pop(next(iter(self._file_results)))
@@ -298,9 +309,19 @@ class Project:
             out[path] = list(memo)
         return out
 
-    def _check_file(self, path: str, st: _FileState, projector: Projector) -> list[Finding]:
+    def _check_file(
+        self,
+        path: str,
+        st: _FileState,
+        projector: Projector,
+        partial: Callable[[str, list[Finding]], None] | None = None,
+    ) -> list[Finding]:
         findings: dict[tuple[str, Location], Finding] = {}
+        next_partial = time.perf_counter() + PARTIAL_EVERY
         for fm in sorted(st.model.functions.values(), key=lambda m: m.start_row):
+            if partial is not None and findings and time.perf_counter() >= next_partial:
+                partial(path, _ordered(findings.values()))
+                next_partial = time.perf_counter() + PARTIAL_EVERY
             proj = projector
             key = self._function_key(proj, fm)
             found = self._fn_results.get(key)
@@ -314,7 +335,7 @@ class Project:
             for f in found:
                 if not suppressed(st.ignores, f.location.start_line, f.rule_id):
                     findings.setdefault((f.rule_id, f.location), f)
-        return sorted(findings.values(), key=lambda f: (f.location, f.rule_id, f.message))
+        return _ordered(findings.values())
 
     def _function_key(self, proj: Projector, fm: FunctionModel) -> str:
         """Everything one function's findings depend on: its model, position, and what it can call
@@ -393,6 +414,10 @@ class Project:
         }
         self.cache[key] = json.dumps(payload).encode()
         return found if res.holds else None
+
+
+def _ordered(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.location, f.rule_id, f.message))
 
 
 def _in_scope(rule: Rule, fm: FunctionModel, var: str) -> bool:

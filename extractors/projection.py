@@ -159,8 +159,10 @@ class ProjectionStore:
     components: dict[tuple[str, str, str, str], _Stored] = field(default_factory=dict)
     indexes: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     skeletons: dict[str, _Skeleton] = field(default_factory=dict)
+    rsms: dict[tuple[str, tuple[int, ...]], RSM] = field(default_factory=dict)
 
     def trim(self) -> None:
+        _trim(self.rsms, self.limit // 10)
         _trim(self.components, self.limit)
         _trim(self.indexes, self.limit)
         _trim(self.skeletons, self.limit)
@@ -567,8 +569,15 @@ class Projector:
             (Box("call", name, (ENTRY,), (EXIT,)),),
             (("start", ("call", ENTRY)), (("call", EXIT), "end")),
         )
-        comps = (root, *self.closure(name))
-        got = build_rsm(comps, root.name, "start") if validate else RSM(comps, root.name, "start")
+        closure = self.closure(name)
+        if validate:
+            got = build_rsm((root, *closure), root.name, "start")
+        else:
+            # the same component objects make the same model: its digests and compiled form are kept
+            # (the store holds the objects, so their ids are not reused while the entry lives)
+            key = (name, tuple(id(c) for c in closure))
+            got = self.store.rsms.get(key) or RSM((root, *closure), root.name, "start")
+            self.store.rsms[key] = got
         self._rsms[name] = got
         return got
 

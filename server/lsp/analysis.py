@@ -21,6 +21,7 @@ import tree_sitter
 
 from checker import KnowledgeBase
 from extractors.api import Config, Finding, Project, Rule, catalogue
+from server.lsp.memory import MemoryPolicy
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -78,6 +79,7 @@ class Analysis:
         self.files: set[str] = set()
         self.disk_stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) when last read
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-check")
+        self.memory = MemoryPolicy()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
@@ -113,16 +115,23 @@ class Analysis:
             self.project.remove_file(path)
 
     def check_file_sync(
-        self, path: str, text: str, tree: tree_sitter.Tree | None, still_wanted: Callable[[], bool]
+        self,
+        path: str,
+        text: str,
+        tree: tree_sitter.Tree | None,
+        still_wanted: Callable[[], bool],
+        partial: Callable[[str, list[Finding]], None] | None = None,
     ) -> CheckOutcome | None:
-        """While typing: refresh one file and check it with same-file calls only; None if outdated."""
+        """While typing: refresh one file and check it with same-file calls only; None if outdated.
+
+        ``partial`` hears the findings so far while a long check runs (called on this thread)."""
         if not still_wanted():
             return None
         before = self.counters()
         changed = self.update_sync(path, text, tree)
         if not still_wanted():
             return None
-        findings = self.project.check(paths=[path], interprocedural=False)
+        findings = self.project.check(paths=[path], interprocedural=False, partial=partial)
         return CheckOutcome({path: list(findings.get(path, []))}, _delta(before, self.counters()), changed)
 
     def check_paths_sync(self, paths: list[str]) -> CheckOutcome:

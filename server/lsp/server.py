@@ -23,6 +23,7 @@ from extractors.api import Config, Finding
 from server.lsp.analysis import C_SUFFIXES, Analysis, CheckOutcome, read_source, scan_c_files
 from server.lsp.diagnostics import contains, path_to_uri, to_diagnostic
 from server.lsp.documents import Document
+from server.lsp.memory import IDLE_SECONDS
 from server.lsp.positions import Columns
 from server.lsp.progress import WorkProgress
 from server.lsp.protocol import CtlspProtocol
@@ -60,6 +61,7 @@ class CtlspServer(LanguageServer):
         self._full_task: asyncio.Task[None] | None = None
         self._full_again = False
         self._background: set[asyncio.Task[Any]] = set()
+        self._idle_collection: asyncio.Task[None] | None = None
 
     # ----- small helpers -------------------------------------------------------------------------
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
@@ -197,19 +199,50 @@ class CtlspServer(LanguageServer):
             d = self.docs.get(uri)
             return d is not None and d.version == version
 
+        loop = asyncio.get_running_loop()
+
+        def partial(checked_path: str, findings: list[Finding]) -> None:
+            loop.call_soon_threadsafe(self._publish_partial, uri, version, checked_path, findings)
+
         try:
-            outcome = await self.analysis.run(self.analysis.check_file_sync, path, text, tree, current)
+            outcome = await self.analysis.run(
+                self.analysis.check_file_sync, path, text, tree, current, partial
+            )
         except Exception:
             self.mark_checked(uri, version)  # pull requests get the previous result instead of hanging
             raise
         if outcome is None or not current():
             return
         edited = sorted(self._edited.pop(uri, set()))
+        if self._whole_checked.get(uri) != version:  # else the workspace check covered it, across files
+            self.publish(path, outcome.findings.get(path, []))
+            self.mark_checked(uri, version)
         self.report_counters(f"{Path(path).name} v{version}", outcome, edited)
-        if self._whole_checked.get(uri) == version:
-            return  # the workspace check already covered this version, across files: keep its result
-        self.publish(path, outcome.findings.get(path, []))
-        self.mark_checked(uri, version)
+        self.tidy_memory()
+
+    def tidy_memory(self) -> None:
+        """After diagnostics are out: freeze what survived the check, and plan a full collection
+        for when the user has stopped typing."""
+        analysis = self.analysis
+        if analysis is None:
+            return
+        self.spawn(analysis.run(analysis.memory.after_check), "memory tidy-up")
+        if self._idle_collection is not None:
+            self._idle_collection.cancel()
+
+        async def when_idle() -> None:
+            await asyncio.sleep(IDLE_SECONDS)
+            freed = await analysis.run(analysis.memory.when_idle)
+            log.debug("idle collection freed %d objects", freed)
+
+        self._idle_collection = self.spawn(when_idle(), "idle collection")
+
+    def _publish_partial(self, uri: str, version: int, path: str, findings: list[Finding]) -> None:
+        """First findings of a long check (a large file just opened), while it goes on."""
+        doc = self.docs.get(uri)
+        if doc is None or doc.version != version or self._checked.get(uri, -1) >= version:
+            return
+        self.publish(path, findings)
 
     def report_counters(self, what: str, outcome: CheckOutcome, edited: list[str] | None = None) -> None:
         """One log line per check: what the edit touched, what was rebuilt, and the work counters."""
@@ -306,6 +339,7 @@ class CtlspServer(LanguageServer):
                     self._whole_checked[info[0]] = info[1]
                     self.mark_checked(info[0], info[1])
             self.report_counters(f"workspace ({len(paths)} files, {reason})", CheckOutcome({}, totals))
+            self.tidy_memory()
             if self.pull_mode:
                 self.refresh_pulled_diagnostics()
         finally:

@@ -106,3 +106,25 @@ def test_unrelated_edit_reuses_callers_projection_and_results(monkeypatch: pytes
     assert [f.message for f in after if f.function == "user"] == [f.message for f in before if f.function == "user"]
     assert next(reversed(project._projectors.values())).comps["t.c:helper@0"] == comp_before
     assert checked and all("helper@x" in root for root in checked), checked
+
+
+def test_partial_results_grow_to_the_full_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long check reports the findings of the functions done so far; each report is a prefix of
+    the next (functions are checked top to bottom) and the last one leads up to the full result."""
+    monkeypatch.setattr(api, "PARTIAL_EVERY", 0.0)
+    leaky = "void leak_{k}(int n)\n{{\n    char *p = malloc(n);\n    if (n)\n        p[0] = 1;\n}}\n"
+    text = "#include <stdlib.h>\n" + "\n".join(leaky.format(k=k) for k in range(6))
+    project = Project()
+    project.update_file("t.c", text)
+    reports: list[list[str]] = []
+    full = project.check(
+        ["t.c"], interprocedural=False, partial=lambda _p, fs: reports.append([f.function for f in fs])
+    )
+    final = [f.function for f in full["t.c"]]
+    assert len(reports) == 5  # before each function but the first (nothing to show before it)
+    assert all(a == b[: len(a)] for a, b in zip(reports, reports[1:] + [final], strict=True))
+    assert sorted(set(final)) == [f"leak_{k}" for k in range(6)]
+    quiet: list[object] = []
+    monkeypatch.setattr(api, "PARTIAL_EVERY", 3600.0)
+    Project().check(["t.c"], partial=lambda *a: quiet.append(a))
+    assert quiet == []
