@@ -85,25 +85,41 @@ class Scope:
 
 
 def make_scope(
-    models: list[FunctionModel], table: dict[str, CallSpec], globals_: frozenset[str]
+    models: list[FunctionModel],
+    table: dict[str, CallSpec],
+    globals_: frozenset[str],
+    store: ProjectionStore | None = None,
 ) -> Scope:
     functions = {fid(fm): fm for fm in models}
     scope = Scope(functions, table, frozenset(), globals_)
-    scope.allocators = infer_allocators(scope)
+    scope.allocators = infer_allocators(scope, store.returned_calls if store is not None else None)
     return scope
 
 
-def infer_allocators(scope: Scope) -> frozenset[str]:
-    """Project functions that return a fresh allocation (directly or from another such function)."""
-    facts: dict[str, set[str]] = {}
+def returned_calls(fm: FunctionModel) -> frozenset[str]:
+    """Names of the calls whose result ``fm`` may return (what allocator inference starts from)."""
+    returned = {p for p, _ in fm.cfg.returns if p}
+    names = {c for _, c in fm.cfg.returns if c}
+    for n in fm.cfg.nodes:
+        for call in n.calls:
+            if call.name and call.result in returned:
+                names.add(call.name)
+    return frozenset(names)
+
+
+def infer_allocators(scope: Scope, memo: dict[str, frozenset[str]] | None = None) -> frozenset[str]:
+    """Project functions that return a fresh allocation (directly or from another such function).
+
+    ``memo`` keeps each function's returned calls by its text key across scopes: a scope is made
+    after every edit, and rescanning every function of a large file was a large part of one."""
+    facts: dict[str, frozenset[str]] = {}
     resolved: dict[str, set[str]] = {}
     for ident, fm in scope.functions.items():
-        returned = {p for p, _ in fm.cfg.returns if p}
-        names = {c for _, c in fm.cfg.returns if c}
-        for n in fm.cfg.nodes:
-            for call in n.calls:
-                if call.name and call.result in returned:
-                    names.add(call.name)
+        names = memo.get(fm.key) if memo is not None else None
+        if names is None:
+            names = returned_calls(fm)
+            if memo is not None:
+                memo[fm.key] = names
         facts[ident] = names
         resolved[ident] = {fid(g) for c in names if (g := scope.resolve(fm, c)) is not None}
     alloc: set[str] = set()
@@ -160,9 +176,13 @@ class ProjectionStore:
     indexes: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     rsms: dict[tuple[str, tuple[int, ...]], RSM] = field(default_factory=dict)
+    returned_calls: dict[str, frozenset[str]] = field(default_factory=dict)
+    callees: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
 
     def trim(self) -> None:
         _trim(self.rsms, self.limit // 10)
+        _trim(self.returned_calls, self.limit)
+        _trim(self.callees, self.limit)
         _trim(self.components, self.limit)
         _trim(self.indexes, self.limit)
         _trim(self.skeletons, self.limit)
@@ -258,16 +278,28 @@ class Projector:
         """
         got = self._callees.get(fid(fm))
         if got is None:
-            out: dict[str, FunctionModel] = {}
-            for n in fm.cfg.nodes:
-                for c in n.calls:
-                    if c.name is not None and c.name not in self.scope.table:
-                        g = self.scope.resolve(fm, c.name)
-                        if g is not None:
-                            out[fid(g)] = g
-            got = list(out.values())
+            key = (fid(fm), fm.key, self.resolution_digest)
+            ids = self.store.callees.get(key)
+            if ids is None:
+                out: dict[str, None] = {}
+                for n in fm.cfg.nodes:
+                    for c in n.calls:
+                        if c.name is not None and c.name not in self.scope.table:
+                            g = self.scope.resolve(fm, c.name)
+                            if g is not None:
+                                out[fid(g)] = None
+                ids = self.store.callees[key] = tuple(out)
+            got = [self.scope.functions[i] for i in ids]
             self._callees[fid(fm)] = got
         return got
+
+    @cached_property
+    def resolution_digest(self) -> str:
+        """What call resolution depends on: which functions exist where, and which names the table
+        claims (those are never project calls)."""
+        h = hashlib.sha256("|".join(sorted(self.scope.functions)).encode())
+        h.update("|".join(sorted(self.scope.table)).encode())
+        return h.hexdigest()[:32]
 
     def reachable(self, fm: FunctionModel) -> tuple[FunctionModel, ...]:
         """``fm`` and every project function it can reach through calls (memoised per function)."""

@@ -20,6 +20,7 @@ from checker import STRATEGIES, KnowledgeBase, Step, check
 from checker.ctl import CTLSyntaxError, Formula, parse
 from checker.model import RSM, ModelError
 from checker.rsm_json import load_ctl, load_rsm
+from checker.semantics import SEMANTICS, apply_semantics
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +49,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-reduce",
         action="store_true",
         help="do not collapse callees without the formula's atoms (formulas without EX only)",
+    )
+    parser.add_argument(
+        "--semantics",
+        choices=SEMANTICS,
+        default="exact",
+        help="exact (default): a call into a callee entry that is also an exit returns at once; "
+        "rsmcheck: the run stops at such a call, as in the published RSMCheck tool, which "
+        "reproduces the published benchmark verdicts (see checker/semantics.py)",
     )
     parser.add_argument(
         "--jobs",
@@ -113,9 +122,9 @@ def _run_all(
 _WORKER_MODEL: RSM | None = None
 
 
-def _load_in_worker(path: str) -> None:
+def _load_in_worker(path: str, semantics: str = "exact") -> None:
     global _WORKER_MODEL
-    _WORKER_MODEL = load_rsm(path)
+    _WORKER_MODEL = apply_semantics(load_rsm(path), semantics)
 
 
 def _run_in_worker(
@@ -131,7 +140,7 @@ def _run_parallel(path: str, formulas: list[tuple[int, Formula]], args: argparse
     size = max(1, len(formulas) // (args.jobs * 8))
     chunks = [formulas[i : i + size] for i in range(0, len(formulas), size)]
     rows: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(args.jobs, initializer=_load_in_worker, initargs=(path,)) as pool:
+    with ProcessPoolExecutor(args.jobs, initializer=_load_in_worker, initargs=(path, args.semantics)) as pool:
         for part in pool.map(
             _run_in_worker, chunks, repeat(args.strategy), repeat(args.witness), repeat(not args.no_reduce)
         ):
@@ -162,7 +171,7 @@ def _print_text(rows: list[dict[str, Any]], total: float) -> None:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
-        model = load_rsm(args.model)
+        model = apply_semantics(load_rsm(args.model), args.semantics)
         formulas = _formulas(args)
         if not formulas:
             raise ValueError("no formulas to check")
@@ -184,6 +193,7 @@ def run(args: argparse.Namespace) -> int:
         doc = {
             "model": str(args.model),
             "strategy": args.strategy,
+            "semantics": args.semantics,
             "results": rows,
             "seconds": round(total, 6),
         }

@@ -134,10 +134,12 @@ class Analysis:
         findings = self.project.check(paths=[path], interprocedural=False, partial=partial)
         return CheckOutcome({path: list(findings.get(path, []))}, _delta(before, self.counters()), changed)
 
-    def check_paths_sync(self, paths: list[str]) -> CheckOutcome:
+    def check_paths_sync(
+        self, paths: list[str], partial: Callable[[str, list[Finding]], None] | None = None
+    ) -> CheckOutcome:
         """Interprocedural check of some files against the whole project (one chunk of a full check)."""
         before = self.counters()
-        findings = self.project.check(paths=paths, interprocedural=True)
+        findings = self.project.check(paths=paths, interprocedural=True, partial=partial)
         result = {p: list(findings.get(p, [])) for p in paths}
         return CheckOutcome(result, _delta(before, self.counters()))
 

@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import traceback
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -199,14 +199,9 @@ class CtlspServer(LanguageServer):
             d = self.docs.get(uri)
             return d is not None and d.version == version
 
-        loop = asyncio.get_running_loop()
-
-        def partial(checked_path: str, findings: list[Finding]) -> None:
-            loop.call_soon_threadsafe(self._publish_partial, uri, version, checked_path, findings)
-
         try:
             outcome = await self.analysis.run(
-                self.analysis.check_file_sync, path, text, tree, current, partial
+                self.analysis.check_file_sync, path, text, tree, current, self._partial_publisher()
             )
         except Exception:
             self.mark_checked(uri, version)  # pull requests get the previous result instead of hanging
@@ -237,10 +232,24 @@ class CtlspServer(LanguageServer):
 
         self._idle_collection = self.spawn(when_idle(), "idle collection")
 
-    def _publish_partial(self, uri: str, version: int, path: str, findings: list[Finding]) -> None:
-        """First findings of a long check (a large file just opened), while it goes on."""
-        doc = self.docs.get(uri)
-        if doc is None or doc.version != version or self._checked.get(uri, -1) >= version:
+    def _partial_publisher(self) -> Callable[[str, list[Finding]], None]:
+        """For the worker: hand the findings so far of a long check to the event loop, with the text
+        they were found in (read on the worker, which owns the project)."""
+        loop = asyncio.get_running_loop()
+        analysis = self.analysis
+
+        def partial(path: str, findings: list[Finding]) -> None:
+            state = analysis.project.files.get(path) if analysis is not None else None
+            if state is not None:
+                loop.call_soon_threadsafe(self._publish_partial, path, state.text, findings)
+
+        return partial
+
+    def _publish_partial(self, path: str, text: str, findings: list[Finding]) -> None:
+        """First findings of a long check (a large file just opened), while it goes on; only where
+        they still describe the buffer the user sees and nothing newer was published."""
+        doc = self.doc_for_path(path)
+        if doc is not None and (doc.text != text or self._checked.get(doc.uri, -1) >= doc.version):
             return
         self.publish(path, findings)
 
@@ -319,9 +328,10 @@ class CtlspServer(LanguageServer):
             size = max(1, -(-len(paths) // FULL_CHECK_CHUNKS))
             results: dict[str, list[Finding]] = {}
             totals: dict[str, int] = {}
+            partial = self._partial_publisher()
             for start in range(0, len(paths), size):
                 chunk = paths[start : start + size]
-                outcome = await analysis.run(analysis.check_paths_sync, chunk)
+                outcome = await analysis.run(analysis.check_paths_sync, chunk, partial)
                 results.update(outcome.findings)
                 for key, value in outcome.counters_delta.items():
                     totals[key] = totals.get(key, 0) + value
