@@ -7,6 +7,11 @@ compared with the exact use-def oracle, so a fast wrong answer shows up as a mis
 table and lazy-vs-exhaustive ratios measured in this run; not run in CI.
 
     .venv/bin/python bench/rsm_bench.py [--models dataflow,avroraReg,...] [--full avroraReg] [--limit N]
+                                        [--semantics exact|rsmcheck]
+
+``--semantics rsmcheck`` reads every model under the published tool's convention (a call into a
+callee entry that is also an exit is a dead end, see ``checker/semantics.py``); the oracle then
+judges the same transformed model, and the "published" column should match the "exact" one.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from checker import STRATEGIES, KnowledgeBase, check  # noqa: E402
 from checker.ctl import AG, EF, Atom, Formula, Implies, Or  # noqa: E402
 from checker.oracle import UseDefOracle  # noqa: E402
 from checker.rsm_json import load_ctl, load_rsm  # noqa: E402
+from checker.semantics import SEMANTICS, apply_semantics  # noqa: E402
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "rsm"
 MODELS = ["dataflow", "avroraReg", "avroraMedTest", "avroraELF", "fop2pdf", "dom2pdf"]
@@ -61,8 +67,8 @@ def _cell(fn: object) -> tuple[bool | None, float, int, str]:
     return res.holds, time.perf_counter() - started, int(res.stats.get("contexts", 0)), ""
 
 
-def single(models: list[str], console: Console) -> None:
-    table = Table(title="single use-def formula per model")
+def single(models: list[str], console: Console, semantics: str = "exact") -> None:
+    table = Table(title=f"single use-def formula per model ({semantics} semantics)")
     for col in (
         "model",
         "published",
@@ -75,7 +81,7 @@ def single(models: list[str], console: Console) -> None:
     for name in models:
         path = BENCH / f"{name}.zip"
         t0 = time.perf_counter()
-        model = load_rsm(path)
+        model = apply_semantics(load_rsm(path), semantics)
         formula = load_ctl(path)[0][1]
         load = time.perf_counter() - t0
         exact = UseDefOracle(model).check(*usedef_shape(formula))[0]
@@ -90,15 +96,17 @@ def single(models: list[str], console: Console) -> None:
     console.print(table)
 
 
-def full(name: str, limit: int | None, console: Console) -> None:
+def full(name: str, limit: int | None, console: Console, semantics: str = "exact") -> None:
     path = BENCH / f"{name}.zip"
-    model = load_rsm(path)
+    model = apply_semantics(load_rsm(path), semantics)
     formulas = load_ctl(path, "usedef")[:limit]
     oracle = UseDefOracle(model)
     t0 = time.perf_counter()
     exact = [oracle.check(*usedef_shape(f))[0] for _, f in formulas]
     oracle_s = time.perf_counter() - t0
-    table = Table(title=f"{name}: full use-def file, {len(formulas)} formulas ({sum(exact)} true)")
+    table = Table(
+        title=f"{name}: full use-def file, {len(formulas)} formulas ({sum(exact)} true, {semantics} semantics)"
+    )
     for col in ("strategy", "total s", "ms/formula", "contexts", "kb hits", "mismatches", "errors"):
         table.add_column(col)
     totals = {}
@@ -145,14 +153,15 @@ def main() -> int:
         "--full", default="avroraReg", help="model whose whole _usedef.ctl is run ('' to skip)"
     )
     parser.add_argument("--limit", type=int, default=None, help="only the first N formulas of the full file")
+    parser.add_argument("--semantics", choices=SEMANTICS, default="exact", help="model convention (default exact)")
     args = parser.parse_args()
     if not BENCH.is_dir():
         print(f"benchmarks not found at {BENCH}", file=sys.stderr)
         return 2
     console = Console(width=200)
-    single([m for m in args.models.split(",") if m], console)
+    single([m for m in args.models.split(",") if m], console, args.semantics)
     if args.full:
-        full(args.full, args.limit, console)
+        full(args.full, args.limit, console, args.semantics)
     return 0
 
 

@@ -33,6 +33,8 @@ _OR = tuple(t_or(x, y) for x in _VALUES for y in _VALUES)
 _AND = tuple(t_and(x, y) for x in _VALUES for y in _VALUES)
 
 CtxKey = frozenset[tuple[tuple[str, int], int]]
+KbKey = tuple[str, str, frozenset[tuple[str, object, int]], object]
+Fact = tuple[KbKey, tuple[int, ...]]
 
 
 class Instance:
@@ -54,7 +56,7 @@ class Instance:
         # False once no box calls it any more: it is then neither refined nor told about its
         # callees' changes, until a box is pointed at it again
         self.attached = True
-        self.kb_keys: list[tuple[str, str, frozenset[tuple[str, object, int]], object] | None] | None = None
+        self.kb_keys: list[KbKey | None] | None = None
 
     def __repr__(self) -> str:
         return f"<Instance {self.comp.name}#{self.serial} ctx={len(self.ctx)}>"
@@ -76,6 +78,7 @@ class Engine:
         # formulas stand in κ's keys by their text: hashing nested formula objects dominated kb checks
         self._formula_text = [str(g) for g in table.formulas] if kb is not None else []
         self._serial = 0
+        self._before_resolution: list[Fact] | None = None
         self._worklist: deque[Instance] = deque()
         self._queued: set[Instance] = set()
         self._dirty: set[Instance] = set()
@@ -187,7 +190,7 @@ class Engine:
                 inst.vals.append([UNKNOWN] * comp.n)
 
     # ------------------------------------------------------------ knowledge base
-    def _kb_keys(self, inst: Instance) -> list[tuple[str, str, frozenset[tuple[str, object, int]], object] | None]:
+    def _kb_keys(self, inst: Instance) -> list[KbKey | None]:
         """κ's key per subformula of an instance (None for atoms and true), formed once per instance:
         its context never changes, and forming keys per lookup dominated checks that reuse κ."""
         keys = inst.kb_keys
@@ -225,9 +228,22 @@ class Engine:
             self.stats["kb_hits"] += 1
 
     def store_knowledge(self) -> None:
-        """Record what this check learnt about every live instance, for later checks to reuse."""
+        """Record what this check learnt about every live instance, for later checks to reuse.
+
+        Only what was known before the first cycle resolution is a fact about a component under a
+        context: a resolution decides the cycles of *this* model, callers included (an unknown EU
+        at an exit whose context leaves it open becomes false), and everything deduced after it
+        may rest on that. Storing those values under the component's key made a later check of an
+        edited model reuse them where the new callers make them wrong.
+        """
         if self.kb is None:
             return
+        facts = self._before_resolution if self._before_resolution is not None else self._knowledge()
+        for key, vals in facts:
+            self.kb.merge(key, vals)
+
+    def _knowledge(self) -> list[Fact]:
+        out = []
         for inst in self.reachable():
             for f, key in enumerate(self._kb_keys(inst)):
                 if key is None:
@@ -235,7 +251,8 @@ class Engine:
                 vals = inst.vals[f]
                 if UNKNOWN in vals and all(v == UNKNOWN for v in vals):
                     continue
-                self.kb.merge(key, vals)
+                out.append((key, tuple(vals)))
+        return out
 
     # ----------------------------------------------------------------- refining
     def _enqueue(self, inst: Instance) -> None:
@@ -438,6 +455,8 @@ class Engine:
             op = t.ops[f]
             if op == EXOP:
                 raise AssertionError("EX left unknown at a joint fixpoint")
+            if self.kb is not None and self._before_resolution is None:
+                self._before_resolution = self._knowledge()
             fill = TT if op == EGOP else FF
             for inst in live:
                 vals = inst.vals[f]

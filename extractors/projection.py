@@ -166,9 +166,10 @@ class ProjectionStore:
 
     A new :class:`Projector` is made whenever any function changes; without this store it
     re-projected every caller of the edited function from scratch, which was most of the time of
-    a one-line edit.  Entries are keyed by content (function id, function text key, value, scope
-    digest) and are reused only after the questions the projection asked about callees (does
-    ``g@q`` carry anything? does ``g`` mention this global?) get the same answers again.
+    a one-line edit.  Entries are keyed by content (function id, what the projection reads of the
+    function, value, scope digest) and are reused only after the questions the projection asked
+    about callees (does ``g@q`` carry anything? does ``g`` mention this global?) get the same
+    answers again.
     """
 
     limit: int = 200_000
@@ -177,11 +178,13 @@ class ProjectionStore:
     skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     rsms: dict[tuple[str, tuple[int, ...]], RSM] = field(default_factory=dict)
     returned_calls: dict[str, frozenset[str]] = field(default_factory=dict)
+    shapes: dict[str, str] = field(default_factory=dict)
     callees: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
 
     def trim(self) -> None:
         _trim(self.rsms, self.limit // 10)
         _trim(self.returned_calls, self.limit)
+        _trim(self.shapes, self.limit)
         _trim(self.callees, self.limit)
         _trim(self.components, self.limit)
         _trim(self.indexes, self.limit)
@@ -425,9 +428,10 @@ class Projector:
             return key
         self._building.add(key)
         try:
-            comp = self._reuse(fm, v, key)
+            skey = self._store_key(fm, v)
+            comp = self._reuse(skey, key)
             if comp is _MISSING:
-                comp = self._build_recorded(fm, v, key)
+                comp = self._build_recorded(fm, v, key, skey)
         finally:
             self._building.discard(key)
         assert not isinstance(comp, _Missing)
@@ -435,11 +439,36 @@ class Projector:
         return key if comp is not None else None
 
     def _store_key(self, fm: FunctionModel, v: str) -> tuple[str, str, str, str]:
-        return (fid(fm), fm.key, v, self.scope_digest)
+        return (fid(fm), self._value_key(fm, v), v, self.scope_digest)
 
-    def _reuse(self, fm: FunctionModel, v: str, key: str) -> Component | None | _Missing:
-        """The stored projection of ``fm`` on ``v`` if every answer it depended on is unchanged."""
-        stored = self.store.components.get(self._store_key(fm, v))
+    def _relevant(self, fm: FunctionModel, v: str) -> tuple[list[int], bool]:
+        """The CFG nodes whose content a projection on ``v`` reads, and whether ``v`` is a global."""
+        is_global = root_of(v) in self.scope.globals and root_of(v) not in locals_of(fm)
+        if v.startswith(DISCARD):
+            return [n.id for n in fm.cfg.nodes if n.calls], is_global
+        cids = list(self.index(fm).get(root_of(v), ()))
+        if is_global:
+            cids += self.calling_nodes(fm)
+        return cids, is_global
+
+    def _value_key(self, fm: FunctionModel, v: str) -> str:
+        """What a projection of ``fm`` on ``v`` reads of the function: its graph's shape and the
+        nodes that mention ``v``. An edit elsewhere in the function keeps this key, so the stored
+        projection is found again without rebuilding it (its content would be the same)."""
+        shape = self.store.shapes.get(fm.key)
+        if shape is None:
+            g, cfg = fm.graph, fm.cfg
+            text = repr((g.cfg_of, g.succ, g.entry, g.exit, [n.kind for n in cfg.nodes], fm.params))
+            text += repr(sorted(cfg.declared))
+            shape = self.store.shapes[fm.key] = hashlib.sha256(text.encode()).hexdigest()[:32]
+        nodes = fm.cfg.nodes
+        cids, _ = self._relevant(fm, v)
+        read = [(c, nodes[c].events, nodes[c].calls, nodes[c].null_test) for c in sorted(set(cids))]
+        return hashlib.sha256((shape + repr(read)).encode()).hexdigest()[:32]
+
+    def _reuse(self, skey: tuple[str, str, str, str], key: str) -> Component | None | _Missing:
+        """The stored projection under ``skey`` if every answer it depended on is unchanged."""
+        stored = self.store.components.get(skey)
         if stored is None:
             return _MISSING
         self._deps.append([])  # answers asked while validating are not the enclosing build's
@@ -456,7 +485,9 @@ class Projector:
             self.meta[key] = stored.meta
         return stored.component
 
-    def _build_recorded(self, fm: FunctionModel, v: str, key: str) -> Component | None:
+    def _build_recorded(
+        self, fm: FunctionModel, v: str, key: str, skey: tuple[str, str, str, str]
+    ) -> Component | None:
         """Build a projection, noting the answers about callees it used, and keep it in the store.
 
         A projection that is non-empty only because a recursive cycle refers to it is not stored:
@@ -469,20 +500,14 @@ class Projector:
             deps = self._deps.pop()
         if any(kind == _BY_REFERENCE for kind, *_ in deps):
             return comp
-        self.store.components[self._store_key(fm, v)] = _Stored(comp, self.meta.get(key, {}), tuple(deps))
+        self.store.components[skey] = _Stored(comp, self.meta.get(key, {}), tuple(deps))
         self.store.trim()
         return comp
 
     def _build(self, fm: FunctionModel, v: str, key: str) -> Component | None:
         g, cfg = fm.graph, fm.cfg
-        is_global = root_of(v) in self.scope.globals and root_of(v) not in locals_of(fm)
         per_cfg: dict[int, tuple[frozenset[str], tuple[tuple[str, str], ...]]] = {}
-        if v.startswith(DISCARD):
-            cids = [n.id for n in cfg.nodes if n.calls]
-        else:
-            cids = list(self.index(fm).get(root_of(v), ()))
-            if is_global:
-                cids += self.calling_nodes(fm)
+        cids, is_global = self._relevant(fm, v)
         for cid in cids:
             if cid not in per_cfg:
                 lab, bx = self.node_labels(fm, cid, v, is_global)

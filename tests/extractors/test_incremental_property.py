@@ -128,3 +128,19 @@ def test_partial_results_grow_to_the_full_result(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(api, "PARTIAL_EVERY", 3600.0)
     Project().check(["t.c"], partial=lambda *a: quiet.append(a))
     assert quiet == []
+
+
+def test_knowledge_from_cycle_resolution_is_not_reused_after_an_edit() -> None:
+    """Found by the property above: with f1 calling back into f0, the check of f0@g ends with a
+    cycle resolution that makes 'no double free after f3 returns' false at f3's exit; stored as a
+    fact about f3@0, it hid the double free that f1's new body creates after the edit."""
+    before = [["f2(p, n);", "f1(g, n);"], ["free(p);", "f0(p, n);"], ["f3(g, n);", "f3(g, n);"], ["p = malloc(8);"]]
+    after = [before[0], ["free(p);", "free(p);"], before[2], before[3]]
+    incremental = Project()
+    incremental.update_file("t.c", render(before))
+    snapshot(incremental)
+    incremental.update_file("t.c", render(after))
+    fresh = Project()
+    fresh.update_file("t.c", render(after))
+    assert "'g' may be freed twice" in [f[2] for f in snapshot(fresh)]
+    assert snapshot(incremental) == snapshot(fresh)
