@@ -419,12 +419,13 @@ class Project:
                 self.counters["checks_reused"] += 1
                 return steps if holds else None
         self.counters["checks_run"] += 1
-        res = check(rsm, rule.parsed, strategy=self.strategy, kb=self.kb)  # type: ignore[arg-type]
-        if res.holds and self.strategy == "kb":
-            # the path is read off a labelling that κ seeded, so it would depend on what was checked
-            # before; bugs are rare, and one check without κ makes the shown path the model's own
-            res = check(rsm, rule.parsed, strategy="lazy", witness=True)  # type: ignore[arg-type]
-        elif res.holds:
+        if self.strategy == "kb":
+            res = check(rsm, rule.parsed, strategy="kb", kb=self.kb)  # type: ignore[arg-type]
+            if res.holds:
+                # the path is read off a labelling that κ seeded, so it would depend on what was
+                # checked before; bugs are rare, and one check without κ makes the path the model's own
+                res = check(rsm, rule.parsed, strategy="lazy", witness=True)  # type: ignore[arg-type]
+        else:
             res = check(rsm, rule.parsed, strategy=self.strategy, witness=True)  # type: ignore[arg-type]
         found: tuple[Step, ...] = (res.witness or ()) if res.holds else ()
         payload = {
