@@ -47,6 +47,7 @@ def generated(functions: int = 200, lines_per_function: int = 25) -> str:
     """A C file of ``functions`` functions with allocations, branches, loops and calls.
 
     Like most real code the call graph is shallow: ten leaf helpers, each called by a tenth of the rest.
+    Every fiftieth function leaks on one branch, so that there are findings to show (and to show early).
     """
     out = ["#include <stdlib.h>", "#include <stdio.h>", "#include <string.h>", ""]
     for k in range(functions):
@@ -72,7 +73,7 @@ def generated(functions: int = 200, lines_per_function: int = 25) -> str:
             f"    if (n == {k % 7})",
             "        free(p);",
             "    else",
-            "        free(p);",
+            "        free(p);" if k % 50 != 49 else "        acc--;",
         ]
         body += ["    acc++;"] * max(0, lines_per_function - len(body) - 2)
         body += ["    return acc;", "}", ""]
