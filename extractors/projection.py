@@ -27,6 +27,8 @@ ENTRY, EXIT = "n0", "n1"
 _KEEP_KINDS = frozenset({"join", "label", "return"})
 _EMPTY: tuple[frozenset[str], tuple[tuple[str, str], ...]] = (frozenset(), ())
 DISCARD = "$ret:"  # value "$ret:g": results of calls to must-check function g that are thrown away
+# on return statements: no rule reads it, but witnesses end at the return, so contraction keeps them
+RETURN_LABEL = frozenset({"$return"})
 
 
 def discarded_value(v: str) -> str | None:
@@ -178,7 +180,7 @@ class ProjectionStore:
     skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     rsms: dict[tuple[str, tuple[int, ...]], RSM] = field(default_factory=dict)
     returned_calls: dict[str, frozenset[str]] = field(default_factory=dict)
-    shapes: dict[str, str] = field(default_factory=dict)
+    shapes: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # shape, node contents
     callees: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
 
     def trim(self) -> None:
@@ -455,16 +457,18 @@ class Projector:
         """What a projection of ``fm`` on ``v`` reads of the function: its graph's shape and the
         nodes that mention ``v``. An edit elsewhere in the function keeps this key, so the stored
         projection is found again without rebuilding it (its content would be the same)."""
-        shape = self.store.shapes.get(fm.key)
-        if shape is None:
+        got = self.store.shapes.get(fm.key)
+        if got is None:
             g, cfg = fm.graph, fm.cfg
             text = repr((g.cfg_of, g.succ, g.entry, g.exit, [n.kind for n in cfg.nodes], fm.params))
             text += repr(sorted(cfg.declared))
-            shape = self.store.shapes[fm.key] = hashlib.sha256(text.encode()).hexdigest()[:32]
-        nodes = fm.cfg.nodes
+            shape = hashlib.sha256(text.encode()).hexdigest()[:32]
+            tokens = tuple(f"{n.id}:{(n.events, n.calls, n.null_test)!r}" for n in cfg.nodes)
+            got = self.store.shapes[fm.key] = (shape, tokens)
+        shape, tokens = got
         cids, _ = self._relevant(fm, v)
-        read = [(c, nodes[c].events, nodes[c].calls, nodes[c].null_test) for c in sorted(set(cids))]
-        return hashlib.sha256((shape + repr(read)).encode()).hexdigest()[:32]
+        read = "|".join(tokens[c] for c in sorted(set(cids)))
+        return hashlib.sha256((shape + read).encode()).hexdigest()[:32]
 
     def _reuse(self, skey: tuple[str, str, str, str], key: str) -> Component | None | _Missing:
         """The stored projection under ``skey`` if every answer it depended on is unchanged."""
@@ -564,7 +568,8 @@ class Projector:
             names[i] = ENTRY if i == g.entry else EXIT if i == g.exit else f"k{k}"
         for i in compress(range(total), kept):
             name = names[i]
-            nodes.append(Node(name, labels[i], i == g.entry, i == g.exit))
+            shown = labels[i] | RETURN_LABEL if i < n_base and nodes_[cfg_of[i]].kind == "return" else labels[i]
+            nodes.append(Node(name, shown, i == g.entry, i == g.exit))
             if i < n_base:
                 c = cfg_of[i]
                 meta[name] = NodeMeta(fid(fm), c, nodes_[c].kind, labels[i], v)

@@ -17,7 +17,7 @@ from checker.model import RSM
 from checker.witness import Step
 from extractors.findings import Finding, Location, WitnessStep
 from extractors.functions import FunctionModel
-from extractors.projection import NodeMeta, Projector, c_name, discarded_value
+from extractors.projection import RETURN_LABEL, NodeMeta, Projector, c_name, discarded_value
 from extractors.rules import Rule
 
 PRIORITY = (
@@ -57,6 +57,8 @@ MESSAGES = {
 
 
 _ALWAYS = frozenset({"alloc", "open", "free", "close", "lock", "unlock", "isnull", "notnull"})
+# what a witness shows besides the rule's own atoms: a contraction for a rule keeps these nodes too
+WITNESS_LABELS = _ALWAYS | RETURN_LABEL
 
 
 def prop_value(f: Formula, labels: frozenset[str]) -> bool | None:
@@ -123,7 +125,9 @@ class Reporter:
             metas.append(meta)
             comp = rsm.component(s.component)
             labels.append(
-                comp.node(s.node).labels if isinstance(s.node, str) and comp.has_node(s.node) else frozenset()
+                comp.node(s.node).labels - RETURN_LABEL
+                if isinstance(s.node, str) and comp.has_node(s.node)
+                else frozenset()
             )
         t = trigger_index(rule.parsed, labels)
         shown = (atoms(rule.parsed) | _ALWAYS) - {"end"}

@@ -1,0 +1,162 @@
+"""Contraction of the nodes a formula cannot see: smaller models, and results that survive edits.
+
+A node none of whose labels is in ``keep`` (a superset of the formula's atoms) is *blank* for the
+formula. Removing a blank node and routing its predecessors to its successors keeps every verdict
+exactly when each temporal subformula is *transparent* at blank nodes: its value there equals
+"some successor has it". Then a predecessor that asked the blank node asks its successors instead
+and gets the same answer. Transparency is decided syntactically on the normal form (``kind``):
+
+- at a blank node an atom is false and ``true`` is true (constants ``T``/``F``);
+- ``E X g`` is transparent (``E``) by definition; a predecessor's ``E X g`` survives the contraction
+  when ``g`` is transparent too (a constant only describes the blank node, not its successors);
+- ``E (a U b)`` is transparent when ``a`` is ``T`` and ``b`` is ``F`` or transparent;
+- ``E G c`` is transparent when ``c`` is ``T`` (blank cycles are never contracted, so infinite
+  paths stay);
+- negation swaps ``E`` (some successor) and ``A`` (every successor); ``or`` keeps ``E``, ``and``
+  keeps ``A``; anything else is unsafe and the formula is checked on the whole model.
+
+The rules of the C front end (``E F (x & E X E (~y U z))`` and the dead-store ``A X A (...)``) are
+all contractible: a statement that does nothing the rule looks at is invisible to it, so an edit
+that adds or removes such statements leaves the rule's model, and its cached result, unchanged.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, normalize
+from checker.graphs import strongly_connected
+from checker.model import RSM, Component, Ref
+
+_CONST_T, _CONST_F, _SOME, _ALL = "T", "F", "E", "A"
+_NEGATE = {_CONST_T: _CONST_F, _CONST_F: _CONST_T, _SOME: _ALL, _ALL: _SOME}
+
+
+class _Opaque(Exception):
+    """A subformula whose value at a blank node is not determined by the successors."""
+
+
+def _kind(f: Formula) -> str:
+    match f:
+        case TrueF():
+            return _CONST_T
+        case Atom():
+            return _CONST_F
+        case Not(arg=a):
+            return _NEGATE[_kind(a)]
+        case Or(left=a, right=b):
+            return _combine(_kind(a), _kind(b), absorbing=_CONST_T, neutral=_CONST_F, kept=_SOME)
+        case And(left=a, right=b):
+            return _combine(_kind(a), _kind(b), absorbing=_CONST_F, neutral=_CONST_T, kept=_ALL)
+        case EX(arg=a):
+            if _kind(a) != _SOME:
+                raise _Opaque
+            return _SOME
+        case EU(left=a, right=b):
+            if _kind(a) != _CONST_T or _kind(b) == _CONST_T or _kind(b) == _ALL:
+                raise _Opaque
+            return _SOME
+        case EG(arg=a):
+            if _kind(a) != _CONST_T:
+                raise _Opaque
+            return _SOME
+    raise _Opaque
+
+
+def _combine(x: str, y: str, *, absorbing: str, neutral: str, kept: str) -> str:
+    if absorbing in (x, y):
+        return absorbing
+    if x == neutral:
+        return y
+    if y == neutral:
+        return x
+    if x == y == kept:
+        return kept
+    raise _Opaque
+
+
+@lru_cache(maxsize=1024)
+def contractible(formula: Formula) -> bool:
+    """Whether nodes without the formula's atoms may be contracted without changing its verdict."""
+    try:
+        _kind(normalize(formula))
+    except _Opaque:
+        return False
+    return True
+
+
+def contract(rsm: RSM, keep: frozenset[str]) -> RSM:
+    """``rsm`` without its blank nodes (cached per model and ``keep``); see the module docstring.
+
+    Entries, exits, nodes on blank cycles and blank dead ends stay, so that the runs that never
+    leave blank nodes keep their meaning.
+    """
+    key = ("contracted", keep)
+    got = rsm.memo.get(key)
+    if got is None:
+        comps = tuple(_contract_component(c, keep) for c in rsm.components)
+        got = rsm if all(a is b for a, b in zip(comps, rsm.components, strict=True)) else RSM(
+            comps, rsm.initial_component, rsm.initial_node
+        )
+        rsm.memo[key] = got
+    return got  # type: ignore[return-value]
+
+
+def _contract_component(comp: Component, keep: frozenset[str]) -> Component:
+    cache = comp._contracted
+    got = cache.get(keep)
+    if got is not None:
+        return got
+    succ: dict[Ref, list[Ref]] = {}
+    for s, t in comp.edges:
+        succ.setdefault(s, []).append(t)
+    blank = {
+        n.name
+        for n in comp.nodes
+        if not n.is_entry and not n.is_exit and not (n.labels & keep) and succ.get(n.name)
+    }
+    if blank:
+        for scc in strongly_connected(sorted(blank), lambda v: [t for t in succ.get(v, ()) if t in blank]):
+            if len(scc) > 1 or scc[0] in succ.get(scc[0], ()):
+                blank.difference_update(scc)
+    if not blank:
+        cache[keep] = comp
+        return comp
+    resolved: dict[str, tuple[Ref, ...]] = {}
+
+    def through(t: Ref) -> tuple[Ref, ...]:
+        """The non-blank refs reached from ``t`` through blank nodes (which form a DAG)."""
+        if not (isinstance(t, str) and t in blank):
+            return (t,)
+        if t in resolved:
+            return resolved[t]
+        stack = [t]
+        while stack:
+            x = stack[-1]
+            pending = [y for y in succ.get(x, ()) if isinstance(y, str) and y in blank and y not in resolved]
+            if pending:
+                stack.extend(pending)
+                continue
+            out: dict[Ref, None] = {}
+            for y in succ.get(x, ()):
+                for z in resolved.get(y, (y,)) if isinstance(y, str) and y in blank else (y,):
+                    out[z] = None
+            resolved[x] = tuple(out)
+            stack.pop()
+        return resolved[t]
+
+    edges: dict[tuple[Ref, Ref], None] = {}
+    for s, ts in succ.items():
+        if isinstance(s, str) and s in blank:
+            continue
+        for t in ts:
+            for u in through(t):
+                edges[(s, u)] = None
+    got = Component(
+        comp.name,
+        tuple(n for n in comp.nodes if n.name not in blank),
+        comp.boxes,
+        tuple(edges),
+    )
+    cache[keep] = got
+    return got
