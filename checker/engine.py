@@ -230,23 +230,35 @@ class Engine:
     def store_knowledge(self) -> None:
         """Record what this check learnt about every live instance, for later checks to reuse.
 
-        Only what was known before the first cycle resolution is a fact about a component under a
-        context: a resolution decides the cycles of *this* model, callers included (an unknown EU
-        at an exit whose context leaves it open becomes false), and everything deduced after it
-        may rest on that. Storing those values under the component's key made a later check of an
-        edited model reuse them where the new callers make them wrong.
+        What was known before the first cycle resolution is a fact about a component under a
+        context. After it, only instances whose context fixes every exit value a subformula
+        depends on keep facts about that subformula: a resolution decides the cycles of *this*
+        model, and a cycle that leaves an instance through an exit its context leaves open runs
+        through its callers (an unknown EU there becomes false). Storing those values under the
+        component's key made a later check of an edited model reuse them where the new callers
+        make them wrong (a double free was hidden); cycles inside a closed instance do not leave it.
         """
         if self.kb is None:
             return
-        facts = self._before_resolution if self._before_resolution is not None else self._knowledge()
+        if self._before_resolution is None:
+            facts = self._knowledge()
+        else:
+            facts = self._before_resolution + self._knowledge(closed_only=True)
         for key, vals in facts:
             self.kb.merge(key, vals)
 
-    def _knowledge(self) -> list[Fact]:
+    def _knowledge(self, closed_only: bool = False) -> list[Fact]:
+        t = self.table
         out = []
         for inst in self.reachable():
+            closed: set[int] | None = None
+            if closed_only:
+                exits = inst.comp.exit_pos
+                closed = {g for g in t.existential if all((ex, g) in inst.ctx for ex in exits)}
             for f, key in enumerate(self._kb_keys(inst)):
                 if key is None:
+                    continue
+                if closed is not None and not closed.issuperset(t.existential_below[f]):
                     continue
                 vals = inst.vals[f]
                 if UNKNOWN in vals and all(v == UNKNOWN for v in vals):

@@ -256,7 +256,7 @@ class Project:
         sig_parts = []
         for p in files:
             for name, fm in sorted(self.files[p].model.functions.items()):
-                sig_parts.append(f"{p}|{name}|{fm.key}|{fm.shift}")
+                sig_parts.append(f"{p}|{name}|{fm.key}|{fm.start_row}")
             sig_parts.append("globals:" + ",".join(sorted(self.files[p].model.globals)))
             sig_parts.append("macros:" + repr(sorted(self.files[p].model.macros.items())))
         sig = hashlib.sha256("\n".join(sig_parts).encode()).hexdigest()
@@ -347,7 +347,7 @@ class Project:
 
         Computed for every function at once, bottom-up over the call graph (a function's key hashes
         its callees' keys; a recursive cycle shares one), and memoised on the projector, whose
-        signature already covers every function's key and shift: walking each function's reachable
+        signature already covers every function's key and position: walking each function's reachable
         set separately cost a large file tens of milliseconds per edit.
         """
         keys = proj.function_keys
@@ -360,7 +360,7 @@ class Project:
                 h = hashlib.sha256(base.encode())
                 for i in scc:
                     g = sc.functions[i]
-                    h.update(f"|{i}:{g.key}:{g.shift}".encode())
+                    h.update(f"|{i}:{g.key}:{g.start_row}".encode())
                     for c in callees[i]:
                         h.update(b"~" if c in members else keys[c].encode())
                 digest = h.hexdigest()

@@ -144,3 +144,21 @@ def test_knowledge_from_cycle_resolution_is_not_reused_after_an_edit() -> None:
     fresh.update_file("t.c", render(after))
     assert "'g' may be freed twice" in [f[2] for f in snapshot(fresh)]
     assert snapshot(incremental) == snapshot(fresh)
+
+
+def test_function_restored_at_another_line_reports_its_new_lines() -> None:
+    """Found by the property above: a function edited and then restored to its old text, after
+    an edit above it moved it, is rebuilt with a new base line and no shift; results memoised by
+    (text, shift) then showed the old lines."""
+    bodies = [["free(p);"], [], [], ["free(p);", "if (n > 2) { free(p); }", "p = malloc(8);"]]
+    restored = list(bodies[3])
+    incremental = Project()
+    incremental.update_file("t.c", render(bodies))
+    snapshot(incremental)
+    for k, body in ((0, []), (3, []), (3, restored)):
+        bodies[k] = body
+        incremental.update_file("t.c", render(bodies))
+        snapshot(incremental)
+    fresh = Project()
+    fresh.update_file("t.c", render(bodies))
+    assert snapshot(fresh) and snapshot(incremental) == snapshot(fresh)
