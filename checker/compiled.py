@@ -9,7 +9,9 @@ and EU one consistent meaning on such dead ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 
 from checker.model import RSM, Component, Ref
 
@@ -39,6 +41,15 @@ class Compiled:
     returns: tuple[int, ...]  # every return position, where a caller learns its callees' contexts
     is_leaf: tuple[bool, ...]  # per position: whether it is in ``leaves``
     exits_out: tuple[tuple[tuple[str, int | None], ...], ...]  # per box: (callee exit, return position)
+    entry_values: Callable[[list[int]], object]  # the values at the entries, compared as one object
+    return_values: Callable[[list[int]], object]  # the values at the return positions, likewise
+
+
+def _picker(positions: tuple[int, ...]) -> Callable[[list[int]], object]:
+    """``itemgetter`` over positions (C speed on the hot path of deduction); () for none."""
+    if not positions:
+        return lambda _values: ()
+    return itemgetter(*positions)
 
 
 _SHARED_LIMIT = 20_000
@@ -132,4 +143,6 @@ def compile_component(comp: Component, rsm: RSM) -> Compiled:
             tuple((ex, ret_pos[bi].get(ex)) for ex in rsm.component(box.component).exits)
             for bi, box in enumerate(comp.boxes)
         ),
+        entry_values=_picker(tuple(i for i, n in enumerate(comp.nodes) if n.is_entry)),
+        return_values=_picker(tuple(i for i in range(len(refs)) if kind[i] == RETURN)),
     )

@@ -224,7 +224,10 @@ class Engine:
             if known is None:
                 continue
             vals = inst.vals[f]
-            vals[:] = [k if v == UNKNOWN else v for k, v in zip(known, vals, strict=True)]
+            if vals.count(UNKNOWN) == len(vals):
+                vals[:] = known
+            else:
+                vals[:] = [k if v == UNKNOWN else v for k, v in zip(known, vals, strict=True)]
             self.stats["kb_hits"] += 1
 
     def store_knowledge(self) -> None:
@@ -292,8 +295,7 @@ class Engine:
         self.stats["deductions"] += 1
         comp = inst.comp
         t = self.table
-        entries = tuple(comp.entry_pos.values())
-        returns = comp.returns
+        entry_values, return_values = comp.entry_values, comp.return_values
         changed_entry = False
         for f in range(top + 1):
             op = t.ops[f]
@@ -302,7 +304,7 @@ class Engine:
             vals = inst.vals[f]
             if UNKNOWN not in vals:
                 continue
-            before = [vals[e] for e in entries]
+            before = entry_values(vals)
             a = t.args[f]
             if op == NOT:
                 vals[:] = [_NOT[c] if v == UNKNOWN else v for v, c in zip(vals, inst.vals[a[0]], strict=True)]
@@ -311,7 +313,7 @@ class Engine:
                 x, y = inst.vals[a[0]], inst.vals[a[1]]
                 vals[:] = [tab[3 * xv + yv] if v == UNKNOWN else v for v, xv, yv in zip(vals, x, y, strict=True)]
             else:
-                rets_before = [vals[r] for r in returns]
+                rets_before = return_values(vals)
                 boxmap = inst.boxmap
                 for p, bi, en in comp.calls:
                     if vals[p] == UNKNOWN:
@@ -327,9 +329,9 @@ class Engine:
                 else:
                     _deduce_eg(comp, vals, inst.vals[a[0]])
                 inst.settled[f] = (tuple(vals), *inputs[1:])
-                if any(vals[r] != b for r, b in zip(returns, rets_before, strict=True)):
+                if return_values(vals) != rets_before:
                     self._dirty.add(inst)
-            if not changed_entry and any(vals[e] != b for e, b in zip(entries, before, strict=True)):
+            if not changed_entry and entry_values(vals) != before:
                 changed_entry = True
         return changed_entry
 
