@@ -25,7 +25,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, normalize
-from checker.graphs import strongly_connected
+from checker.graphs import strongly_connected, through_passable
 from checker.model import RSM, Component, Ref
 
 _CONST_T, _CONST_F, _SOME, _ALL = "T", "F", "E", "A"
@@ -122,28 +122,7 @@ def _contract_component(comp: Component, keep: frozenset[str]) -> Component:
     if not blank:
         cache[keep] = comp
         return comp
-    resolved: dict[str, tuple[Ref, ...]] = {}
-
-    def through(t: Ref) -> tuple[Ref, ...]:
-        """The non-blank refs reached from ``t`` through blank nodes (which form a DAG)."""
-        if not (isinstance(t, str) and t in blank):
-            return (t,)
-        if t in resolved:
-            return resolved[t]
-        stack = [t]
-        while stack:
-            x = stack[-1]
-            pending = [y for y in succ.get(x, ()) if isinstance(y, str) and y in blank and y not in resolved]
-            if pending:
-                stack.extend(pending)
-                continue
-            out: dict[Ref, None] = {}
-            for y in succ.get(x, ()):
-                for z in resolved.get(y, (y,)) if isinstance(y, str) and y in blank else (y,):
-                    out[z] = None
-            resolved[x] = tuple(out)
-            stack.pop()
-        return resolved[t]
+    through = through_passable(lambda r: succ.get(r, ()), lambda r: isinstance(r, str) and r in blank)
 
     edges: dict[tuple[Ref, Ref], None] = {}
     for s, ts in succ.items():

@@ -69,3 +69,41 @@ def closure(seeds: Iterable[T], step: Callable[[T], Iterable[T]]) -> set[T]:
                 seen.add(nxt)
                 todo.append(nxt)
     return seen
+
+
+def through_passable(
+    succ: Callable[[T], Iterable[T]], passable: Callable[[T], bool]
+) -> Callable[[T], tuple[T, ...]]:
+    """A memoised map from a node to the non-passable nodes it reaches through passable ones only
+    (itself if it is not passable). Meant for passable nodes that form a DAG; on a passable cycle
+    the walk does not loop (a node being resolved adds nothing to its own result). Iterative.
+
+    Contracting nodes out of a graph is this map applied to every successor of a kept node.
+    """
+    memo: dict[T, tuple[T, ...]] = {}
+    active: set[T] = set()
+
+    def resolve(start: T) -> tuple[T, ...]:
+        if not passable(start):
+            return (start,)
+        stack = [start]
+        while stack:
+            x = stack[-1]
+            if x in memo:
+                stack.pop()
+                continue
+            active.add(x)
+            pending = [y for y in succ(x) if passable(y) and y not in memo and y not in active]
+            if pending:
+                stack.extend(pending)
+                continue
+            out: dict[T, None] = {}
+            for y in succ(x):
+                for z in memo.get(y, ()) if passable(y) else (y,):
+                    out[z] = None
+            memo[x] = tuple(out)
+            active.discard(x)
+            stack.pop()
+        return memo[start]
+
+    return resolve

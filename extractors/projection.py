@@ -17,7 +17,7 @@ from functools import cached_property
 from itertools import compress
 from typing import Any
 
-from checker.graphs import closure
+from checker.graphs import closure, through_passable
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
 from extractors.calls import CallSpec
 from extractors.facts import root_of
@@ -700,34 +700,7 @@ def component_name(fm: FunctionModel, v: str) -> str:
 
 def _contract(succ: list[list[int]], kept: list[bool]) -> dict[int, list[int]]:
     """For each kept node, the kept nodes reachable through non-kept ones (which form a DAG)."""
-    memo: dict[int, tuple[int, ...]] = {}
-    active: set[int] = set()
-
-    def resolve(j: int) -> tuple[int, ...]:
-        if kept[j]:
-            return (j,)
-        if j in memo:
-            return memo[j]
-        stack = [j]
-        while stack:
-            x = stack[-1]
-            if x in memo:
-                stack.pop()
-                continue
-            active.add(x)
-            pending = [y for y in succ[x] if not kept[y] and y not in memo and y not in active]
-            if pending:
-                stack.extend(pending)
-                continue
-            out: dict[int, None] = {}
-            for y in succ[x]:
-                for t in (y,) if kept[y] else memo.get(y, ()):
-                    out[t] = None
-            memo[x] = tuple(out)
-            active.discard(x)
-            stack.pop()
-        return memo[j]
-
+    resolve = through_passable(succ.__getitem__, lambda j: not kept[j])
     result: dict[int, list[int]] = {}
     for i in compress(range(len(kept)), kept):
         out: dict[int, None] = {}
