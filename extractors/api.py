@@ -286,11 +286,12 @@ class Project:
         *,
         interprocedural: bool = True,
         partial: Callable[[str, list[Finding]], None] | None = None,
+        partial_every: float = PARTIAL_EVERY,
     ) -> dict[str, list[Finding]]:
         """Findings per file for ``paths`` (all files if None), reusing unchanged results.
 
         ``partial(path, findings)`` hears, while a file's check takes long, the findings of the
-        functions checked so far (at most once per :data:`PARTIAL_EVERY` seconds), so that a
+        functions checked so far (at most once per ``partial_every`` seconds), so that a
         large file shows its first findings in about a second instead of at the end.
         """
         targets = sorted(self.files) if paths is None else sorted(set(paths))
@@ -304,7 +305,7 @@ class Project:
             key = (path, proj.signature, st.ignores_digest)
             memo = self._file_results.get(key)
             if memo is None:
-                memo = self._check_file(path, st, proj, partial)
+                memo = self._check_file(path, st, proj, partial, partial_every)
                 self._file_results[key] = memo
                 while len(self._file_results) > 4 * max(8, len(self.files)):
                     self._file_results.pop(next(iter(self._file_results)))
@@ -319,13 +320,14 @@ class Project:
         st: _FileState,
         projector: Projector,
         partial: Callable[[str, list[Finding]], None] | None = None,
+        partial_every: float = PARTIAL_EVERY,
     ) -> list[Finding]:
         findings: dict[tuple[str, Location], Finding] = {}
-        next_partial = time.perf_counter() + PARTIAL_EVERY
+        next_partial = time.perf_counter() + partial_every
         for fm in sorted(st.model.functions.values(), key=lambda m: m.start_row):
             if partial is not None and findings and time.perf_counter() >= next_partial:
                 partial(path, _ordered(findings.values()))
-                next_partial = time.perf_counter() + PARTIAL_EVERY
+                next_partial = time.perf_counter() + partial_every
             proj = projector
             key = self._function_key(proj, fm)
             found = self._fn_results.get(key)

@@ -121,6 +121,7 @@ class Analysis:
         tree: tree_sitter.Tree | None,
         still_wanted: Callable[[], bool],
         partial: Callable[[str, list[Finding]], None] | None = None,
+        partial_every: float = 1.0,
     ) -> CheckOutcome | None:
         """While typing: refresh one file and check it with same-file calls only; None if outdated.
 
@@ -131,15 +132,22 @@ class Analysis:
         changed = self.update_sync(path, text, tree)
         if not still_wanted():
             return None
-        findings = self.project.check(paths=[path], interprocedural=False, partial=partial)
+        findings = self.project.check(
+            paths=[path], interprocedural=False, partial=partial, partial_every=partial_every
+        )
         return CheckOutcome({path: list(findings.get(path, []))}, _delta(before, self.counters()), changed)
 
     def check_paths_sync(
-        self, paths: list[str], partial: Callable[[str, list[Finding]], None] | None = None
+        self,
+        paths: list[str],
+        partial: Callable[[str, list[Finding]], None] | None = None,
+        partial_every: float = 1.0,
     ) -> CheckOutcome:
         """Interprocedural check of some files against the whole project (one chunk of a full check)."""
         before = self.counters()
-        findings = self.project.check(paths=paths, interprocedural=True, partial=partial)
+        findings = self.project.check(
+            paths=paths, interprocedural=True, partial=partial, partial_every=partial_every
+        )
         result = {p: list(findings.get(p, [])) for p in paths}
         return CheckOutcome(result, _delta(before, self.counters()))
 

@@ -201,7 +201,13 @@ class CtlspServer(LanguageServer):
 
         try:
             outcome = await self.analysis.run(
-                self.analysis.check_file_sync, path, text, tree, current, self._partial_publisher()
+                self.analysis.check_file_sync,
+                path,
+                text,
+                tree,
+                current,
+                self._partial_publisher(),
+                self.settings.partial_results_ms / 1000,
             )
         except Exception:
             self.mark_checked(uri, version)  # pull requests get the previous result instead of hanging
@@ -331,7 +337,9 @@ class CtlspServer(LanguageServer):
             partial = self._partial_publisher()
             for start in range(0, len(paths), size):
                 chunk = paths[start : start + size]
-                outcome = await analysis.run(analysis.check_paths_sync, chunk, partial)
+                outcome = await analysis.run(
+                    analysis.check_paths_sync, chunk, partial, self.settings.partial_results_ms / 1000
+                )
                 results.update(outcome.findings)
                 for key, value in outcome.counters_delta.items():
                     totals[key] = totals.get(key, 0) + value

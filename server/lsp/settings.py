@@ -8,7 +8,8 @@ Keys of the "ctlsp" section (camelCase, as in VS Code settings):
 ``rules`` {rule-id: bool}, ``severities`` {rule-id: "error"|"warning"|"info"}, ``allocators``,
 ``deallocators``, ``uses``, ``mustCheck``, ``noreturn`` (lists of function names), ``locks`` and
 ``resources`` (lists of [acquire, release] pairs), ``includePaths`` (extra folders whose C files join
-the project), ``debounceMs`` (delay before checking after an edit, default 150).  ``interpreter``,
+the project), ``debounceMs`` (delay before checking after an edit, default 150), ``partialResultsMs``
+(how often a long check shows the findings so far, default 1000).  ``interpreter``,
 ``trace``, ``serverArgs``, ``enable`` and ``path`` belong to the client and are ignored here.
 """
 
@@ -27,7 +28,7 @@ _LISTS = {"allocators": "allocators", "deallocators": "deallocators", "uses": "u
 _PAIRS = {"locks": "locks", "resources": "resources"}
 # Keys the VS Code client owns; accepted so that they do not trigger "unknown setting" warnings.
 _CLIENT_ONLY = {"interpreter", "trace", "serverArgs", "enable", "path"}
-_SERVER_KEYS = {"rules", "severities", "includePaths", "debounceMs"}
+_SERVER_KEYS = {"rules", "severities", "includePaths", "debounceMs", "partialResultsMs"}
 KNOWN_KEYS = frozenset(_LISTS) | frozenset(_PAIRS) | _CLIENT_ONLY | _SERVER_KEYS
 
 
@@ -37,6 +38,7 @@ class ServerSettings:
 
     include_paths: tuple[str, ...] = ()
     debounce_ms: int = 150
+    partial_results_ms: int = 1000
 
 
 @dataclass
@@ -95,12 +97,18 @@ def merge_settings(base: Config, raw: Any, known_rules: Iterable[str] = ()) -> M
     if not (isinstance(include, list) and all(isinstance(p, str) for p in include)):
         problems.append("ctlsp.includePaths must be a list of folders")
         include = []
-    debounce = raw.get("debounceMs", ServerSettings.debounce_ms)
-    if not isinstance(debounce, int) or isinstance(debounce, bool) or not 0 <= debounce <= 10_000:
-        problems.append("ctlsp.debounceMs must be an integer number of milliseconds (0..10000)")
-        debounce = ServerSettings.debounce_ms
+    debounce = _milliseconds(raw, "debounceMs", ServerSettings.debounce_ms, 10_000, problems)
+    partial = _milliseconds(raw, "partialResultsMs", ServerSettings.partial_results_ms, 600_000, problems)
     config = dataclasses.replace(base, **changes)
-    return Merged(config, ServerSettings(tuple(include), debounce), problems)
+    return Merged(config, ServerSettings(tuple(include), debounce, partial), problems)
+
+
+def _milliseconds(raw: dict[str, Any], key: str, default: int, most: int, problems: list[str]) -> int:
+    value = raw.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+        problems.append(f"ctlsp.{key} must be an integer number of milliseconds (0..{most})")
+        return default
+    return value
 
 
 def _merge_rules(

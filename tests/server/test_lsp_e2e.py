@@ -323,3 +323,30 @@ async def test_cross_file_double_free_has_a_witness_through_the_other_file(
     inside = [s for s in payload["steps"] if s["uri"] == b.as_uri()]
     assert inside and inside[0]["function"] == "release" and inside[0]["stack"] == ["work"]
     assert inside[0]["range"]["start"]["line"] == 3
+
+
+async def test_a_long_check_shows_its_findings_so_far(client: LanguageClient, tmp_path: Path) -> None:
+    """With ``partialResultsMs`` 0 every function checked adds its findings to the editor at once, so
+    a large file shows its first findings long before its check ends; they only ever grow, and the
+    last publication is the complete result."""
+    leaky = "void leak_{k}(int n)\n{{\n    char *p = malloc(n);\n    if (n)\n        p[0] = 1;\n}}\n"
+    path = tmp_path / "many.c"
+    path.write_text("#include <stdlib.h>\n" + "\n".join(leaky.format(k=k) for k in range(8)))
+    uri = path.as_uri()
+    seen: list[int] = []
+    features = client.protocol.fm.features  # count every publication, then let the client record it
+    record = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def published(params: types.PublishDiagnosticsParams) -> None:
+        if params.uri == uri:
+            seen.append(len(params.diagnostics))
+        record(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = published
+
+    await start(client, tmp_path, settings={"debounceMs": 0, "partialResultsMs": 0})
+    open_doc(client, path)
+    everything = ["memory-leak"] * 8 + ["null-dereference"] * 8  # each function leaks and skips a NULL check
+    await diagnostics(client, uri, lambda d: codes(d) == everything, "all sixteen findings")
+    assert any(0 < n < 16 for n in seen), seen  # findings were shown before the check ended
+    assert seen == sorted(seen), seen

@@ -21,6 +21,7 @@ def test_settings_extend_the_file_lists_and_toggle_rules() -> None:
             "severities": {"double-free": "info"},
             "includePaths": ["/opt/include"],
             "debounceMs": 0,
+            "partialResultsMs": 250,
             "interpreter": "/usr/bin/python3",
         },
         RULES,
@@ -32,6 +33,7 @@ def test_settings_extend_the_file_lists_and_toggle_rules() -> None:
     assert merged.config.rules["double-free"] == RuleSetting(True, "info")
     assert merged.settings.include_paths == ("/opt/include",)
     assert merged.settings.debounce_ms == 0
+    assert merged.settings.partial_results_ms == 250
 
 
 def test_bad_values_become_problems_and_are_ignored() -> None:
@@ -44,6 +46,7 @@ def test_bad_values_become_problems_and_are_ignored() -> None:
             "rules": {"nope": False, "memory-leak": 1},
             "severities": {"double-free": "fatal"},
             "debounceMs": -5,
+            "partialResultsMs": True,
         },
         RULES,
     )
@@ -56,10 +59,12 @@ def test_bad_values_become_problems_and_are_ignored() -> None:
         "ctlsp.rules.memory-leak",
         "ctlsp.severities.double-free",
         "ctlsp.debounceMs",
+        "ctlsp.partialResultsMs",
     ):
         assert expected in text
     assert merged.config.allocators == ()
     assert merged.settings.debounce_ms == 150
+    assert merged.settings.partial_results_ms == 1000
     assert merge_settings(Config(), ["not", "an", "object"]).problems
 
 
