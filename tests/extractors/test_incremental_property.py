@@ -108,26 +108,29 @@ def test_unrelated_edit_reuses_callers_projection_and_results(monkeypatch: pytes
     assert checked and all("helper@x" in root for root in checked), checked
 
 
-def test_partial_results_grow_to_the_full_result(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_partial_results_grow_to_the_full_result() -> None:
     """A long check reports the findings of the functions done so far; each report is a prefix of
     the next (functions are checked top to bottom) and the last one leads up to the full result."""
-    monkeypatch.setattr(api, "PARTIAL_EVERY", 0.0)
     leaky = "void leak_{k}(int n)\n{{\n    char *p = malloc(n);\n    if (n)\n        p[0] = 1;\n}}\n"
     text = "#include <stdlib.h>\n" + "\n".join(leaky.format(k=k) for k in range(6))
     project = Project()
     project.update_file("t.c", text)
     reports: list[list[str]] = []
     full = project.check(
-        ["t.c"], interprocedural=False, partial=lambda _p, fs: reports.append([f.function for f in fs])
+        ["t.c"],
+        interprocedural=False,
+        partial=lambda _p, fs: reports.append([f.function for f in fs]),
+        partial_every=0.0,
     )
     final = [f.function for f in full["t.c"]]
     assert len(reports) == 5  # before each function but the first (nothing to show before it)
     assert all(a == b[: len(a)] for a, b in zip(reports, reports[1:] + [final], strict=True))
     assert sorted(set(final)) == [f"leak_{k}" for k in range(6)]
     quiet: list[object] = []
-    monkeypatch.setattr(api, "PARTIAL_EVERY", 3600.0)
-    Project().check(["t.c"], partial=lambda *a: quiet.append(a))
-    assert quiet == []
+    fresh = Project()
+    fresh.update_file("t.c", text)
+    assert fresh.check(["t.c"], partial=lambda *a: quiet.append(a), partial_every=3600.0)["t.c"]
+    assert quiet == []  # a check shorter than the interval reports only its result
 
 
 def test_knowledge_from_cycle_resolution_is_not_reused_after_an_edit() -> None:
