@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import tree_sitter
 
 from checker import KnowledgeBase
-from extractors.api import Config, Finding, Project, Rule, catalogue
+from extractors.api import PARTIAL_EVERY, Config, Finding, Project, Rule, catalogue
 from server.lsp.memory import MemoryPolicy
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ class Analysis:
         tree: tree_sitter.Tree | None,
         still_wanted: Callable[[], bool],
         partial: Callable[[str, list[Finding]], None] | None = None,
-        partial_every: float = 1.0,
+        partial_every: float = PARTIAL_EVERY,
     ) -> CheckOutcome | None:
         """While typing: refresh one file and check it with same-file calls only; None if outdated.
 
@@ -141,7 +141,7 @@ class Analysis:
         self,
         paths: list[str],
         partial: Callable[[str, list[Finding]], None] | None = None,
-        partial_every: float = 1.0,
+        partial_every: float = PARTIAL_EVERY,
     ) -> CheckOutcome:
         """Interprocedural check of some files against the whole project (one chunk of a full check)."""
         before = self.counters()

@@ -11,32 +11,30 @@ when the server has been idle for a while.
 from __future__ import annotations
 
 import gc
-import threading
 
 IDLE_SECONDS = 20.0
 
 
 class MemoryPolicy:
+    """Called on the analysis worker only (the server runs both steps there), so it needs no lock."""
+
     def __init__(self) -> None:
-        self._lock = threading.Lock()
         self.checks_since_full = 0
         self.full_collections = 0
 
     def after_check(self) -> None:
         """Collect what the check left behind, then freeze the rest out of later collections."""
-        with self._lock:
-            gc.collect(1)
-            gc.freeze()
-            self.checks_since_full += 1
+        gc.collect(1)
+        gc.freeze()
+        self.checks_since_full += 1
 
     def when_idle(self) -> int:
         """A full collection (with the frozen objects); returns the number of objects freed."""
-        with self._lock:
-            if self.checks_since_full == 0:
-                return 0
-            gc.unfreeze()
-            freed = gc.collect()
-            gc.freeze()
-            self.checks_since_full = 0
-            self.full_collections += 1
-            return freed
+        if self.checks_since_full == 0:
+            return 0
+        gc.unfreeze()
+        freed = gc.collect()
+        gc.freeze()
+        self.checks_since_full = 0
+        self.full_collections += 1
+        return freed

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from extractors.api import PARTIAL_EVERY
 from extractors.config import SEVERITIES, Config, ConfigError, RuleSetting, load_config
 
 _LISTS = {"allocators": "allocators", "deallocators": "deallocators", "uses": "uses",
@@ -38,7 +39,7 @@ class ServerSettings:
 
     include_paths: tuple[str, ...] = ()
     debounce_ms: int = 150
-    partial_results_ms: int = 1000
+    partial_results_ms: int = round(PARTIAL_EVERY * 1000)
 
 
 @dataclass
