@@ -66,9 +66,10 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from checker import KnowledgeBase, check
+from checker.canonical import canonical
 from checker.contraction import contract, contractible
 from checker.graphs import strongly_connected
-from checker.model import ModelError
+from checker.model import RSM, ModelError
 from checker.witness import Step
 from extractors.calls import CallSpec, call_table
 from extractors.config import Config, ConfigError, load_config
@@ -109,7 +110,7 @@ __all__ = [
     "parse_c",
 ]
 
-_RESULT_VERSION = "r3"
+_RESULT_VERSION = "r4"
 PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check
 
 
@@ -399,47 +400,60 @@ class Project:
         self.counters["models_built"] += 1
         out: list[Finding] = []
         for rule in rules:
-            # checked on the model without the nodes neither the rule nor its witness can see: smaller,
-            # and unchanged by edits to statements that do nothing the rule looks at
+            if not self._holds(rule, canonical(rsm, rule.parsed)):
+                continue
+            # the path is read off the model with the nodes the witness shows, which the verdict's
+            # canonical view may have merged or renamed
             model = contract(rsm, rule.atoms | WITNESS_LABELS) if contractible(rule.parsed) else rsm
-            steps = self._result(rule, model, model.deep_digests_seeing(rule.atoms)[model.initial_component])
-            if steps is not None:
-                out.append(reporter.finding(rule, fm, var, rsm, steps))
+            out.append(reporter.finding(rule, fm, var, rsm, self._witness(rule, model)))
         return out
 
-    def _result(self, rule: Rule, rsm: object, digest: str) -> tuple[Step, ...] | None:
-        """Witness steps if the rule's bug path exists, else None (cached by formula and digest)."""
+    def _holds(self, rule: Rule, view: RSM) -> bool:
+        """The rule's verdict on its canonical view, cached by formula and the view's digest: an edit
+        that changes nothing the rule can tell apart (a renamed node, one use more in a row of uses)
+        finds it again, in this function and in every caller."""
+        digest = view.deep_digests_seeing(rule.atoms)[view.initial_component]
         key = f"{_RESULT_VERSION}|{rule.formula}|{digest}"
         raw = self.cache.get(key)
         if raw is not None:
             try:
-                data = json.loads(raw)
-                steps = tuple(
-                    Step(c, n if isinstance(n, str) else (n[0], n[1]), tuple((a, b) for a, b in st))
-                    for c, n, st in data["steps"]
-                )
-                holds = bool(data["holds"])
-            except (ValueError, KeyError, TypeError, IndexError):
+                holds = json.loads(raw)["holds"]
+            except (ValueError, KeyError, TypeError):
                 pass  # a damaged cache entry is recomputed
             else:
-                self.counters["checks_reused"] += 1
-                return steps if holds else None
+                if isinstance(holds, bool):
+                    self.counters["checks_reused"] += 1
+                    return holds
         self.counters["checks_run"] += 1
         if self.strategy == "kb":
-            res = check(rsm, rule.parsed, strategy="kb", kb=self.kb)  # type: ignore[arg-type]
-            if res.holds:
-                # the path is read off a labelling that κ seeded, so it would depend on what was
-                # checked before; bugs are rare, and one check without κ makes the path the model's own
-                res = check(rsm, rule.parsed, strategy="lazy", witness=True)  # type: ignore[arg-type]
+            res = check(view, rule.parsed, strategy="kb", kb=self.kb)
         else:
-            res = check(rsm, rule.parsed, strategy=self.strategy, witness=True)  # type: ignore[arg-type]
-        found: tuple[Step, ...] = (res.witness or ()) if res.holds else ()
-        payload = {
-            "holds": res.holds,
-            "steps": [[s.component, s.node, [list(f) for f in s.stack]] for s in found],
-        }
+            res = check(view, rule.parsed, strategy=self.strategy)
+        self.cache[key] = json.dumps({"holds": res.holds}).encode()
+        return res.holds
+
+    def _witness(self, rule: Rule, model: RSM) -> tuple[Step, ...]:
+        """The bug path of a rule that holds, cached by formula and the digest of the very model it
+        names nodes of. Read by a check without κ, so that it never depends on what was checked
+        before (bugs are rare: this is seldom run)."""
+        digest = model.deep_digests_seeing(rule.atoms)[model.initial_component]
+        key = f"{_RESULT_VERSION}|witness|{rule.formula}|{digest}"
+        raw = self.cache.get(key)
+        if raw is not None:
+            try:
+                return tuple(
+                    Step(c, n if isinstance(n, str) else (n[0], n[1]), tuple((a, b) for a, b in st))
+                    for c, n, st in json.loads(raw)["steps"]
+                )
+            except (ValueError, KeyError, TypeError, IndexError):
+                pass
+        res = check(model, rule.parsed, strategy="lazy", witness=True)
+        if not res.holds:
+            raise AssertionError(f"{rule.id}: the canonical view and the model disagree")
+        found: tuple[Step, ...] = res.witness or ()
+        payload = {"steps": [[s.component, s.node, [list(f) for f in s.stack]] for s in found]}
         self.cache[key] = json.dumps(payload).encode()
-        return found if res.holds else None
+        return found
 
 
 def _ordered(findings: Iterable[Finding]) -> list[Finding]:

@@ -17,7 +17,7 @@ from functools import cached_property
 from itertools import compress
 from typing import Any
 
-from checker.graphs import closure, through_passable
+from checker.graphs import closure, strongly_connected, through_passable
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
 from extractors.calls import CallSpec
 from extractors.facts import root_of
@@ -182,6 +182,7 @@ class ProjectionStore:
     returned_calls: dict[str, frozenset[str]] = field(default_factory=dict)
     shapes: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # shape, node contents
     callees: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
+    by_deep: dict[tuple[str, str, str], _Stored] = field(default_factory=dict)  # (deep key, value, scope)
 
     def trim(self) -> None:
         _trim(self.rsms, self.limit // 10)
@@ -189,6 +190,7 @@ class ProjectionStore:
         _trim(self.shapes, self.limit)
         _trim(self.callees, self.limit)
         _trim(self.components, self.limit)
+        _trim(self.by_deep, self.limit)
         _trim(self.indexes, self.limit)
         _trim(self.skeletons, self.limit)
 
@@ -228,6 +230,32 @@ class Projector:
         for ident in sorted(sc.functions):
             h.update(f"|{ident}:{','.join(sc.functions[ident].params)}".encode())
         return h.hexdigest()[:32]
+
+    @cached_property
+    def deep_keys(self) -> dict[str, str]:
+        """Per function id, a hash of its text key and of everything it can call (a recursive cycle
+        shares one). A projection is made of exactly these functions and the scope, so one found
+        under the same deep key, value and scope digest is taken as it is: an edit then re-projects
+        only the edited function and its callers, where validating stored projections used to walk
+        every callee again. Functions on a recursive cycle get none: what their projections answer
+        there can depend on the order they were built in."""
+        fns = self.scope.functions
+        callees = {i: sorted(fid(g) for g in self.callees(fm)) for i, fm in fns.items()}
+        keys: dict[str, str] = {}
+        recursive: set[str] = set()
+        for scc in strongly_connected(sorted(fns), callees.__getitem__):  # callees first
+            members = set(scc)
+            h = hashlib.sha256()
+            for i in scc:
+                h.update(f"|{i}:{fns[i].key}".encode())
+                for c in callees[i]:
+                    h.update(b"~" if c in members else keys[c].encode())
+            digest = h.hexdigest()[:32]
+            for i in scc:
+                keys[i] = digest
+            if len(scc) > 1 or scc[0] in callees[scc[0]]:
+                recursive.update(scc)
+        return {i: k for i, k in keys.items() if i not in recursive}
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
         """CFG nodes by the root variable of every path they mention."""
@@ -428,12 +456,26 @@ class Projector:
         if key in self._building:
             self._referenced.add(key)
             return key
+        deep = self.deep_keys.get(fid(fm))
+        dkey = (deep or "", v, self.scope_digest)
+        known = self.store.by_deep.get(dkey) if deep else None
+        if known is not None and not (known.component is None and key in self._referenced):
+            if known.component is not None:
+                self.meta[key] = known.meta
+            self.comps[key] = known.component
+            for kind, ident, arg, _ in known.deps:  # its boxes' callees join this projector too
+                if kind == "comp":
+                    self.component(ident, arg)
+            return key if known.component is not None else None
         self._building.add(key)
         try:
             skey = self._store_key(fm, v)
             comp = self._reuse(skey, key)
             if comp is _MISSING:
                 comp = self._build_recorded(fm, v, key, skey)
+            stored = self.store.components.get(skey)
+            if deep and stored is not None and stored.component is comp:
+                self.store.by_deep[dkey] = stored
         finally:
             self._building.discard(key)
         assert not isinstance(comp, _Missing)
