@@ -160,6 +160,7 @@ class Project:
             "models_built": 0,
             "files_reused": 0,
             "functions_check_reused": 0,
+            "values_reused": 0,
             "model_errors": 0,
             "extract_errors": 0,
         }
@@ -168,6 +169,7 @@ class Project:
         self._projectors: dict[str, Projector] = {}
         self._projections = ProjectionStore()
         self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
+        self._value_results: dict[tuple[str, str, str, str], tuple[tuple[tuple[str, object], ...], list[Finding]]] = {}
         self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
 
     # ----- files -------------------------------------------------------------------------------
@@ -375,8 +377,20 @@ class Project:
         reporter = Reporter(proj, proj.scope.functions)
         out: list[Finding] = []
         for var in proj.values(fm):
+            key = (fid(fm), fm.key, var, proj.scope_digest)
+            known = self._value_results.get(key)
+            if known is not None and known[0] == _stamp(proj, known[0]):
+                self.counters["values_reused"] += 1
+                out.extend(known[1])
+                continue
             try:
-                out.extend(self._check_value(proj, reporter, fm, var))
+                found = self._check_value(proj, reporter, fm, var)
+                out.extend(found)
+                made_of = proj.dependencies(fm, var)
+                if made_of is not None:
+                    self._value_results[key] = (_stamp_of(proj, *made_of), found)
+                    while len(self._value_results) > 200_000:
+                        self._value_results.pop(next(iter(self._value_results)))
             except (ModelError, RecursionError, ValueError, KeyError, IndexError, AssertionError) as e:
                 # an internal limit or defect must not cost the user the other findings: skip the value,
                 # count it, and keep the reason for whoever looks at the counters
@@ -454,6 +468,36 @@ class Project:
         payload = {"steps": [[s.component, s.node, [list(f) for f in s.stack]] for s in found]}
         self.cache[key] = json.dumps(payload).encode()
         return found
+
+
+Stamp = tuple[tuple[str, object], ...]
+
+
+def _stamp_of(proj: Projector, own: frozenset[str], mentioned: frozenset[str]) -> Stamp:
+    """What a value's findings were made of, as it stands in ``proj``: the text and position of the
+    functions its projection read, and the whole reach of those asked about a global."""
+    functions, deep = proj.scope.functions, proj.deep_keys
+    parts: list[tuple[str, object]] = []
+    for ident in sorted(own):
+        g = functions.get(ident)
+        parts.append((ident, (g.key, g.start_row) if g is not None else None))
+    for ident in sorted(mentioned):
+        parts.append(("~" + ident, deep.get(ident)))
+    return tuple(parts)
+
+
+def _stamp(proj: Projector, recorded: Stamp) -> Stamp:
+    """The stamp of the same functions now, to compare with ``recorded``; a function on a recursive
+    cycle (no deep key) never compares equal, so its values are always checked again."""
+    functions, deep = proj.scope.functions, proj.deep_keys
+    parts: list[tuple[str, object]] = []
+    for ident, _ in recorded:
+        if ident.startswith("~"):
+            parts.append((ident, deep.get(ident[1:]) or object()))
+        else:
+            g = functions.get(ident)
+            parts.append((ident, (g.key, g.start_row) if g is not None else None))
+    return tuple(parts)
 
 
 def _ordered(findings: Iterable[Finding]) -> list[Finding]:

@@ -183,6 +183,7 @@ class ProjectionStore:
     shapes: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # shape, node contents
     callees: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
     by_deep: dict[tuple[str, str, str], _Stored] = field(default_factory=dict)  # (deep key, value, scope)
+    store_keys: dict[tuple[str, str, str, str], tuple[str, str, str, str]] = field(default_factory=dict)
 
     def trim(self) -> None:
         _trim(self.rsms, self.limit // 10)
@@ -191,6 +192,7 @@ class ProjectionStore:
         _trim(self.callees, self.limit)
         _trim(self.components, self.limit)
         _trim(self.by_deep, self.limit)
+        _trim(self.store_keys, self.limit)
         _trim(self.indexes, self.limit)
         _trim(self.skeletons, self.limit)
 
@@ -220,6 +222,9 @@ class Projector:
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
+    _used: dict[str, tuple[Dep, ...] | None] = field(default_factory=dict)  # per component: its answers
+    _done: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    _names: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @cached_property
     def scope_digest(self) -> str:
@@ -445,12 +450,15 @@ class Projector:
         if isinstance(function, FunctionModel):
             fm: FunctionModel | None = function
         else:
+            done = self._done.get((function, v), _MISSING)
+            if not isinstance(done, _Missing):
+                return done
             fm = self.scope.functions.get(function) or self.scope.functions.get(
                 self.scope.by_name.get(function, "")
             )
         if fm is None:
             return None
-        key = component_name(fm, v)
+        key = self._name(fm, v)
         if key in self.comps:
             return key if self.comps[key] is not None else None
         if key in self._building:
@@ -463,10 +471,11 @@ class Projector:
             if known.component is not None:
                 self.meta[key] = known.meta
             self.comps[key] = known.component
+            self._used[key] = known.deps
             for kind, ident, arg, _ in known.deps:  # its boxes' callees join this projector too
                 if kind == "comp":
                     self.component(ident, arg)
-            return key if known.component is not None else None
+            return self._finish(function, v, key)
         self._building.add(key)
         try:
             skey = self._store_key(fm, v)
@@ -474,16 +483,67 @@ class Projector:
             if comp is _MISSING:
                 comp = self._build_recorded(fm, v, key, skey)
             stored = self.store.components.get(skey)
-            if deep and stored is not None and stored.component is comp:
+            kept = stored is not None and stored.component is comp
+            self._used[key] = stored.deps if stored is not None and kept else None
+            if deep and stored is not None and kept:
                 self.store.by_deep[dkey] = stored
         finally:
             self._building.discard(key)
         assert not isinstance(comp, _Missing)
         self.comps[key] = comp
-        return key if comp is not None else None
+        return self._finish(function, v, key)
+
+    def _finish(self, function: str | FunctionModel, v: str, key: str) -> str | None:
+        """The answer of :meth:`component`, remembered for callers that name the function by id
+        (replaying a stored projection's callees asks the same questions many times over)."""
+        got = key if self.comps[key] is not None else None
+        if isinstance(function, str):
+            self._done[(function, v)] = got
+        return got
+
+    def _name(self, fm: FunctionModel, v: str) -> str:
+        got = self._names.get((fid(fm), v))
+        if got is None:
+            got = self._names[(fid(fm), v)] = component_name(fm, v)
+        return got
+
+    def dependencies(self, fm: FunctionModel, v: str) -> tuple[frozenset[str], frozenset[str]] | None:
+        """What the projection of ``fm`` on ``v`` was made of: the functions whose own text (and
+        position, which witnesses show) it read, ``fm`` and every callee its boxes reach, and the
+        functions asked whether they mention a global (whose whole reach counts). None when not
+        known: a projection kept by a recursive cycle, or one not built in this projector."""
+        own: set[str] = set()
+        mentioned: set[str] = set()
+        stack = [(self._name(fm, v), fid(fm))]
+        seen: set[str] = set()
+        functions = self.scope.functions
+        while stack:
+            key, ident = stack.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            deps = self._used.get(key)
+            if deps is None:
+                return None
+            own.add(ident)
+            for kind, dep, arg, _ in deps:
+                if kind != "comp":
+                    mentioned.add(dep)
+                elif (g := functions.get(dep)) is not None:
+                    stack.append((self._name(g, arg), dep))
+                else:
+                    return None
+        return frozenset(own), frozenset(mentioned)
 
     def _store_key(self, fm: FunctionModel, v: str) -> tuple[str, str, str, str]:
-        return (fid(fm), self._value_key(fm, v), v, self.scope_digest)
+        """Memoised by the function's text key: functions on a recursive cycle have no deep key, so
+        every edit near them validates their stored projections, and hashing what each reads was
+        most of that."""
+        memo = (fid(fm), fm.key, v, self.scope_digest)
+        got = self.store.store_keys.get(memo)
+        if got is None:
+            got = self.store.store_keys[memo] = (fid(fm), self._value_key(fm, v), v, self.scope_digest)
+        return got
 
     def _relevant(self, fm: FunctionModel, v: str) -> tuple[list[int], bool]:
         """The CFG nodes whose content a projection on ``v`` reads, and whether ``v`` is a global."""
