@@ -68,7 +68,6 @@ import tree_sitter
 from checker import KnowledgeBase, check
 from checker.canonical import canonical
 from checker.contraction import contract, contractible
-from checker.graphs import strongly_connected
 from checker.model import RSM, ModelError
 from checker.witness import Step
 from extractors.calls import CallSpec, call_table
@@ -78,13 +77,12 @@ from extractors.findings import Finding, Location, WitnessStep
 from extractors.functions import (
     FileModel,
     FunctionModel,
+    ItemFacts,
     build_function,
     consts_digest,
-    declared_noreturn,
+    file_facts,
     function_key,
     function_name,
-    function_nodes,
-    local_includes,
     macro_specs,
     moved,
 )
@@ -171,15 +169,16 @@ class Project:
         self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
         self._value_results: dict[tuple[str, str, str, str], tuple[tuple[tuple[str, object], ...], list[Finding]]] = {}
         self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
+        self._items: dict[tuple[str, bytes], ItemFacts] = {}
 
     # ----- files -------------------------------------------------------------------------------
     def update_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> FileUpdate:
         """(Re)read one file, extracting only functions whose text (or context) changed."""
         if tree is None:
             tree = parse_c(text)
-        fns, consts, globals_ = function_nodes(tree)
-        noreturn = declared_noreturn(tree)
-        macros = {**self._header_macros(path, tree), **macro_specs(text)}
+        facts = file_facts(tree, self._items)
+        fns, consts, globals_, noreturn = facts.functions, facts.consts, facts.globals, facts.noreturn
+        macros = {**self._header_macros(path, facts.includes), **macro_specs(text)}
         macros = {m: spec for m, spec in macros.items() if m not in self.table}
         cd = consts_digest(consts) + ",".join(sorted(noreturn)) + repr(sorted(macros.items()))
         table = self.table
@@ -219,11 +218,11 @@ class Project:
         self.files[path] = _FileState(text, FileModel(path, models, globals_, consts, macros), suppressions(text))
         return FileUpdate(path, tuple(sorted(changed)), tuple(sorted(added)), tuple(removed))
 
-    def _header_macros(self, path: str, tree: tree_sitter.Tree) -> dict[str, CallSpec]:
+    def _header_macros(self, path: str, includes: list[str]) -> dict[str, CallSpec]:
         """Assigning macros of the local headers the file includes (``lvm.h``'s ``luaV_fastget``),
         read from disk next to the file and cached by modification time."""
         out: dict[str, CallSpec] = {}
-        for name in local_includes(tree.root_node):
+        for name in includes:
             header = os.path.join(os.path.dirname(path), name)
             try:
                 stat = os.stat(header)
@@ -348,30 +347,8 @@ class Project:
 
     def _function_key(self, proj: Projector, fm: FunctionModel) -> str:
         """Everything one function's findings depend on: its model, position, and what it can call
-        (with the callees' positions, which its witnesses show).
-
-        Computed for every function at once, bottom-up over the call graph (a function's key hashes
-        its callees' keys; a recursive cycle shares one), and memoised on the projector, whose
-        signature already covers every function's key and position: walking each function's reachable
-        set separately cost a large file tens of milliseconds per edit.
-        """
-        keys = proj.function_keys
-        if not keys:
-            sc = proj.scope
-            base = ",".join(sorted(sc.allocators)) + "|" + ",".join(sorted(sc.globals))
-            callees = {i: sorted(fid(g) for g in proj.callees(f)) for i, f in sc.functions.items()}
-            for scc in strongly_connected(sorted(sc.functions), callees.__getitem__):  # callees first
-                members = set(scc)
-                h = hashlib.sha256(base.encode())
-                for i in scc:
-                    g = sc.functions[i]
-                    h.update(f"|{i}:{g.key}:{g.start_row}".encode())
-                    for c in callees[i]:
-                        h.update(b"~" if c in members else keys[c].encode())
-                digest = h.hexdigest()
-                for i in scc:
-                    keys[i] = digest
-        return keys[fid(fm)]
+        (with the callees' positions, which its witnesses show); see ``Projector.positional_keys``."""
+        return proj.positional_keys[fid(fm)]
 
     def _check_function(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
         reporter = Reporter(proj, proj.scope.functions)

@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from tree_sitter import Node as TSNode
 from tree_sitter import Tree
@@ -104,11 +105,17 @@ def macro_specs(text: str) -> dict[str, CallSpec]:
     flat = _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
     out: dict[str, CallSpec] = {}
     for name, params, body in _DEFINE.findall(flat):
-        names = [p.strip() for p in params.split(",")]
-        assigned = tuple((i, "def") for i, prm in enumerate(names) if prm.isidentifier() and _assigns(prm, body))
+        assigned = _assigned_params(params, body)
         if assigned:
             out[name] = CallSpec(args=assigned)
     return out
+
+
+@lru_cache(maxsize=65_536)
+def _assigned_params(params: str, body: str) -> tuple[tuple[int, str], ...]:
+    """Memoised: a large file has hundreds of macros, read again on every edit."""
+    names = [p.strip() for p in params.split(",")]
+    return tuple((i, "def") for i, prm in enumerate(names) if prm.isidentifier() and _assigns(prm, body))
 
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
@@ -199,18 +206,82 @@ def declared_noreturn(tree: Tree) -> frozenset[str]:
     """Functions declared ``_Noreturn`` / ``__attribute__((noreturn))`` / ``[[noreturn]]`` in the file."""
     out: set[str] = set()
     for n in _top_level(tree.root_node):
-        if n.type not in ("declaration", "function_definition"):
-            continue
-        body = n.child_by_field_name("body")
-        head = (n.text or b"")[: (body.start_byte - n.start_byte) if body is not None else None]
-        if not _NORETURN.search(head.decode("utf-8", "replace")):
-            continue
-        for d in [n.child_by_field_name("declarator"), *n.children_by_field_name("declarator")]:
-            fd = _declarator_name(d)
-            name = fd.child_by_field_name("declarator") if fd is not None else None
-            if name is not None and name.type == "identifier":
-                out.add(text_of(name))
+        out |= _noreturn_names(n)
     return frozenset(out)
+
+
+def _noreturn_names(n: TSNode) -> frozenset[str]:
+    if n.type not in ("declaration", "function_definition"):
+        return frozenset()
+    body = n.child_by_field_name("body")
+    head = (n.text or b"")[: (body.start_byte - n.start_byte) if body is not None else None]
+    if not _NORETURN.search(head.decode("utf-8", "replace")):
+        return frozenset()
+    out: set[str] = set()
+    for d in [n.child_by_field_name("declarator"), *n.children_by_field_name("declarator")]:
+        fd = _declarator_name(d)
+        name = fd.child_by_field_name("declarator") if fd is not None else None
+        if name is not None and name.type == "identifier":
+            out.add(text_of(name))
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class ItemFacts:
+    """What one top-level item contributes to its file: constants, globals, functions it declares
+    ``noreturn``, a local include, and whether it is a function definition."""
+
+    consts: tuple[tuple[str, int], ...]
+    globals: frozenset[str]
+    noreturn: frozenset[str]
+    include: str | None
+    is_function: bool
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    functions: list[TSNode]
+    consts: dict[str, int]
+    globals: frozenset[str]
+    noreturn: frozenset[str]
+    includes: list[str]
+
+
+def file_facts(tree: Tree, memo: dict[tuple[str, bytes], ItemFacts] | None = None) -> FileFacts:
+    """:func:`function_nodes`, :func:`declared_noreturn` and :func:`local_includes` in one walk of the
+    top level, each item's part memoised by its type and text: an edit changes one item, and
+    reading every declaration of a large file again was a large part of an edit's time."""
+    functions: list[TSNode] = []
+    consts: dict[str, int] = {}
+    globals_: set[str] = set()
+    noreturn: set[str] = set()
+    includes: list[str] = []
+    for n in _top_level(tree.root_node):
+        key = (n.type, n.text or b"")
+        facts = memo.get(key) if memo is not None else None
+        if facts is None:
+            facts = _item_facts(n)
+            if memo is not None:
+                if len(memo) > 100_000:
+                    memo.clear()
+                memo[key] = facts
+        consts.update(facts.consts)
+        globals_ |= facts.globals
+        noreturn |= facts.noreturn
+        if facts.include is not None:
+            includes.append(facts.include)
+        if facts.is_function:
+            functions.append(n)
+    return FileFacts(functions, consts, frozenset(globals_), frozenset(noreturn), includes)
+
+
+def _item_facts(n: TSNode) -> ItemFacts:
+    consts, globals_ = file_constants([n])
+    path = n.child_by_field_name("path") if n.type == "preproc_include" else None
+    include = text_of(path).strip('"') if path is not None and path.type == "string_literal" else None
+    return ItemFacts(
+        tuple(consts.items()), globals_, _noreturn_names(n), include, n.type == "function_definition"
+    )
 
 
 def function_key(fn: TSNode, config_digest: str, consts_digest: str) -> str:

@@ -218,7 +218,6 @@ class Projector:
     _calling: dict[str, list[int]] = field(default_factory=dict)
     _callees: dict[str, list[FunctionModel]] = field(default_factory=dict)
     _reachable: dict[str, tuple[FunctionModel, ...]] = field(default_factory=dict)
-    function_keys: dict[str, str] = field(default_factory=dict)
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
@@ -236,7 +235,7 @@ class Projector:
             h.update(f"|{ident}:{','.join(sc.functions[ident].params)}".encode())
         return h.hexdigest()[:32]
 
-    @cached_property
+    @property
     def deep_keys(self) -> dict[str, str]:
         """Per function id, a hash of its text key and of everything it can call (a recursive cycle
         shares one). A projection is made of exactly these functions and the scope, so one found
@@ -244,23 +243,43 @@ class Projector:
         only the edited function and its callers, where validating stored projections used to walk
         every callee again. Functions on a recursive cycle get none: what their projections answer
         there can depend on the order they were built in."""
-        fns = self.scope.functions
+        return self._merkle[0]
+
+    @property
+    def positional_keys(self) -> dict[str, str]:
+        """Per function id, everything its findings depend on: the deep key's content plus the
+        position of every function it can reach (its witnesses show their lines) and the scope's
+        allocators and globals."""
+        return self._merkle[1]
+
+    @cached_property
+    def _merkle(self) -> tuple[dict[str, str], dict[str, str]]:
+        """Both keys in one walk over the call graph, bottom-up (callees first): on a file of
+        thousands of functions each walk is milliseconds of every edit."""
+        sc = self.scope
+        fns = sc.functions
+        base = (",".join(sorted(sc.allocators)) + "|" + ",".join(sorted(sc.globals))).encode()
         callees = {i: sorted(fid(g) for g in self.callees(fm)) for i, fm in fns.items()}
-        keys: dict[str, str] = {}
+        deep: dict[str, str] = {}
+        positional: dict[str, str] = {}
         recursive: set[str] = set()
-        for scc in strongly_connected(sorted(fns), callees.__getitem__):  # callees first
+        for scc in strongly_connected(sorted(fns), callees.__getitem__):
             members = set(scc)
-            h = hashlib.sha256()
+            h, hp = hashlib.sha256(), hashlib.sha256(base)
             for i in scc:
-                h.update(f"|{i}:{fns[i].key}".encode())
+                g = fns[i]
+                h.update(f"|{i}:{g.key}".encode())
+                hp.update(f"|{i}:{g.key}:{g.start_row}".encode())
                 for c in callees[i]:
-                    h.update(b"~" if c in members else keys[c].encode())
-            digest = h.hexdigest()[:32]
+                    h.update(b"~" if c in members else deep[c].encode())
+                    hp.update(b"~" if c in members else positional[c].encode())
+            digest, pdigest = h.hexdigest()[:32], hp.hexdigest()
             for i in scc:
-                keys[i] = digest
+                deep[i] = digest
+                positional[i] = pdigest
             if len(scc) > 1 or scc[0] in callees[scc[0]]:
                 recursive.update(scc)
-        return {i: k for i, k in keys.items() if i not in recursive}
+        return {i: k for i, k in deep.items() if i not in recursive}, positional
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
         """CFG nodes by the root variable of every path they mention."""
