@@ -76,3 +76,29 @@ async def test_one_line_edit_rechecks_only_the_edited_function_and_its_caller(
     # In helper_7 itself and, through the box into helper_7, in its caller user_7 (one line lower now).
     assert [d.range.start.line for d in uaf] == [target + 1, line_of(text, "    helper_7(p, n);") + 1]
     assert all(d.severity == types.DiagnosticSeverity.Error for d in uaf)
+
+
+async def test_an_edit_callers_cannot_tell_apart_runs_no_model_check(client: LanguageClient, tmp_path: Path) -> None:
+    """Early cutoff: a second dereference right after a first one changes ``helper_7``'s model, but
+    not the model any rule checks (a row of uses is one use to every rule), so neither ``helper_7``
+    nor its caller runs a model check, and the findings stay."""
+    text = source()
+    path = tmp_path / "big.c"
+    path.write_text(text)
+    await start(client, tmp_path)
+    uri = open_doc(client, path)
+    await until(lambda: counters_for(client, 1), "the first check's counters")
+    body = line_of(text, "void helper_7(") + 2  # the line after "{"
+    edit(client, uri, 2, (body, 0, body, 0), "    p[1] = 0;\n")
+    second = await until(lambda: counters_for(client, 2), "the first edit's counters")
+    assert second["checks_run"] > 0  # a new use at the start of helper_7 is something to check
+    before = await diagnostics(client, uri, lambda ds: True, "the first edit's diagnostics")
+
+    edit(client, uri, 3, (body + 1, 0, body + 1, 0), "    p[2] = 0;\n")
+    third = await until(lambda: counters_for(client, 3), "the second edit's counters")
+    assert third["functions_extracted"] == 1  # helper_7 was rebuilt ...
+    assert third["models_built"] > 0  # ... and its models and its caller's looked at again ...
+    assert third["checks_run"] == 0 and third["checks_reused"] > 0  # ... but every verdict was known
+    after = await diagnostics(client, uri, lambda ds: True, "the second edit's diagnostics")
+    shifted = [(d.code, d.range.start.line - (d.range.start.line > body + 1)) for d in after]
+    assert shifted == [(d.code, d.range.start.line) for d in before]
