@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from checker import check
 from checker.canonical import canonical, stutter_safe
-from checker.ctl import EF, EU, EX, And, Atom, Formula, Not, parse
+from checker.ctl import EF, EU, EX, And, Formula, Not, parse
 from checker.model import RSM, Component, Node, Ref, build_rsm
 from checker.oracle import Labeller, build_graph
 from tests.checker.gen import ATOMS, formulas, rsms
-from tests.checker.test_contraction import rule_shapes
+from tests.checker.test_contraction import atom, rule_shapes
 
 
 def stuttered(model: RSM, picks: list[int]) -> RSM:
@@ -44,7 +44,6 @@ def stuttered(model: RSM, picks: list[int]) -> RSM:
 
 
 picks = st.lists(st.integers(0, 34), max_size=20)
-atom = st.sampled_from([Atom(a) for a in ATOMS])
 
 
 @st.composite
