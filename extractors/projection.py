@@ -259,7 +259,7 @@ class Projector:
         sc = self.scope
         fns = sc.functions
         base = (",".join(sorted(sc.allocators)) + "|" + ",".join(sorted(sc.globals))).encode()
-        callees = {i: sorted(fid(g) for g in self.callees(fm)) for i, fm in fns.items()}
+        callees = {i: self.callee_ids(fm, i) for i, fm in fns.items()}
         deep: dict[str, str] = {}
         positional: dict[str, str] = {}
         recursive: set[str] = set()
@@ -335,20 +335,25 @@ class Projector:
         """
         got = self._callees.get(fid(fm))
         if got is None:
-            key = (fid(fm), fm.key, self.resolution_digest)
-            ids = self.store.callees.get(key)
-            if ids is None:
-                out: dict[str, None] = {}
-                for n in fm.cfg.nodes:
-                    for c in n.calls:
-                        if c.name is not None and c.name not in self.scope.table:
-                            g = self.scope.resolve(fm, c.name)
-                            if g is not None:
-                                out[fid(g)] = None
-                ids = self.store.callees[key] = tuple(out)
-            got = [self.scope.functions[i] for i in ids]
+            got = [self.scope.functions[i] for i in self.callee_ids(fm)]
             self._callees[fid(fm)] = got
         return got
+
+    def callee_ids(self, fm: FunctionModel, ident: str | None = None) -> tuple[str, ...]:
+        """The ids of :meth:`callees`, sorted, kept across projectors by the function's text and the
+        call resolution (the Merkle keys walk every function's callees on every edit)."""
+        key = (ident or fid(fm), fm.key, self.resolution_digest)
+        ids = self.store.callees.get(key)
+        if ids is None:
+            out: set[str] = set()
+            for n in fm.cfg.nodes:
+                for c in n.calls:
+                    if c.name is not None and c.name not in self.scope.table:
+                        g = self.scope.resolve(fm, c.name)
+                        if g is not None:
+                            out.add(fid(g))
+            ids = self.store.callees[key] = tuple(sorted(out))
+        return ids
 
     @cached_property
     def resolution_digest(self) -> str:
