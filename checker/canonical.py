@@ -28,8 +28,6 @@ so the verdict stays. For the double-free rule a chain of frees is never merged;
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from checker.contraction import contract, contractible
 from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, atoms, normalize
 from checker.model import RSM, Box, Component, Node, Ref
@@ -83,10 +81,9 @@ def _combine(x: str, y: str, *, absorbing: str) -> str:
     return next(k for k, r in _RANK.items() if r == worst)
 
 
-@lru_cache(maxsize=4096)
 def stutter_safe(formula: Formula, labels: frozenset[str]) -> bool:
     """Whether merging a chain of nodes labelled ``labels`` keeps the formula's value at entries."""
-    return _kind(normalize(formula), labels) != _BROKEN
+    return _lens(formula).safe(labels)
 
 
 class _Lens:

@@ -167,7 +167,10 @@ class Project:
         self._projectors: dict[str, Projector] = {}
         self._projections = ProjectionStore()
         self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
-        self._value_results: dict[tuple[str, str, str, str], tuple[tuple[tuple[str, object], ...], list[Finding]]] = {}
+        # per value: the functions its projection read, those asked about a global, their stamp, findings
+        self._value_results: dict[
+            tuple[str, str, str, str], tuple[tuple[str, ...], tuple[str, ...], Stamp, list[Finding]]
+        ] = {}
         self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
         self._items: dict[tuple[str, bytes], ItemFacts] = {}
 
@@ -356,16 +359,19 @@ class Project:
         for var in proj.values(fm):
             key = (fid(fm), fm.key, var, proj.scope_digest)
             known = self._value_results.get(key)
-            if known is not None and known[0] == _stamp(proj, known[0]):
+            if known is not None and known[2] == _stamp(proj, known[0], known[1]):
                 self.counters["values_reused"] += 1
-                out.extend(known[1])
+                out.extend(known[3])
                 continue
             try:
                 found = self._check_value(proj, reporter, fm, var)
                 out.extend(found)
                 made_of = proj.dependencies(fm, var)
                 if made_of is not None:
-                    self._value_results[key] = (_stamp_of(proj, *made_of), found)
+                    own, mentioned = sorted(made_of[0]), sorted(made_of[1])
+                    stamp = _stamp(proj, tuple(own), tuple(mentioned))
+                    if stamp is not None:
+                        self._value_results[key] = (tuple(own), tuple(mentioned), stamp, found)
                     while len(self._value_results) > 200_000:
                         self._value_results.pop(next(iter(self._value_results)))
             except (ModelError, RecursionError, ValueError, KeyError, IndexError, AssertionError) as e:
@@ -450,30 +456,21 @@ class Project:
 Stamp = tuple[tuple[str, object], ...]
 
 
-def _stamp_of(proj: Projector, own: frozenset[str], mentioned: frozenset[str]) -> Stamp:
+def _stamp(proj: Projector, own: tuple[str, ...], mentioned: tuple[str, ...]) -> Stamp | None:
     """What a value's findings were made of, as it stands in ``proj``: the text and position of the
-    functions its projection read, and the whole reach of those asked about a global."""
+    functions its projection read, and the whole reach of those asked about a global. None when a
+    function asked about a global is on a recursive cycle (it has no deep key): such a value is
+    always checked again."""
     functions, deep = proj.scope.functions, proj.deep_keys
     parts: list[tuple[str, object]] = []
-    for ident in sorted(own):
+    for ident in own:
         g = functions.get(ident)
         parts.append((ident, (g.key, g.start_row) if g is not None else None))
-    for ident in sorted(mentioned):
-        parts.append(("~" + ident, deep.get(ident)))
-    return tuple(parts)
-
-
-def _stamp(proj: Projector, recorded: Stamp) -> Stamp:
-    """The stamp of the same functions now, to compare with ``recorded``; a function on a recursive
-    cycle (no deep key) never compares equal, so its values are always checked again."""
-    functions, deep = proj.scope.functions, proj.deep_keys
-    parts: list[tuple[str, object]] = []
-    for ident, _ in recorded:
-        if ident.startswith("~"):
-            parts.append((ident, deep.get(ident[1:]) or object()))
-        else:
-            g = functions.get(ident)
-            parts.append((ident, (g.key, g.start_row) if g is not None else None))
+    for ident in mentioned:
+        reach = deep.get(ident)
+        if reach is None:
+            return None
+        parts.append((ident, reach))
     return tuple(parts)
 
 

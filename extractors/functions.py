@@ -130,16 +130,6 @@ def _assigns(param: str, body: str) -> bool:
     return re.search(rf"{target}\s*=(?!=)", body) is not None
 
 
-def local_includes(root: TSNode) -> list[str]:
-    """The ``#include "name"`` paths of a file (not ``<system>`` ones), whose macros it uses."""
-    out = []
-    for n in _top_level(root):
-        path = n.child_by_field_name("path") if n.type == "preproc_include" else None
-        if path is not None and path.type == "string_literal":
-            out.append(text_of(path).strip('"'))
-    return out
-
-
 def file_constants(items: list[TSNode]) -> tuple[dict[str, int], frozenset[str]]:
     consts: dict[str, int] = {}
     globals_: set[str] = set()
@@ -194,23 +184,15 @@ def _enumerators(n: TSNode) -> list[dict[str, int]]:
 
 
 def function_nodes(tree: Tree) -> tuple[list[TSNode], dict[str, int], frozenset[str]]:
-    items = _top_level(tree.root_node)
-    consts, globals_ = file_constants(items)
-    return [n for n in items if n.type == "function_definition"], consts, globals_
+    facts = file_facts(tree)
+    return facts.functions, facts.consts, facts.globals
 
 
 _NORETURN = re.compile(r"\b(_Noreturn|noreturn|__noreturn__)\b")
 
 
-def declared_noreturn(tree: Tree) -> frozenset[str]:
-    """Functions declared ``_Noreturn`` / ``__attribute__((noreturn))`` / ``[[noreturn]]`` in the file."""
-    out: set[str] = set()
-    for n in _top_level(tree.root_node):
-        out |= _noreturn_names(n)
-    return frozenset(out)
-
-
 def _noreturn_names(n: TSNode) -> frozenset[str]:
+    """Functions the item declares ``_Noreturn`` / ``__attribute__((noreturn))`` / ``[[noreturn]]``."""
     if n.type not in ("declaration", "function_definition"):
         return frozenset()
     body = n.child_by_field_name("body")
@@ -248,9 +230,10 @@ class FileFacts:
 
 
 def file_facts(tree: Tree, memo: dict[tuple[str, bytes], ItemFacts] | None = None) -> FileFacts:
-    """:func:`function_nodes`, :func:`declared_noreturn` and :func:`local_includes` in one walk of the
-    top level, each item's part memoised by its type and text: an edit changes one item, and
-    reading every declaration of a large file again was a large part of an edit's time."""
+    """Functions, constants, globals, ``noreturn`` declarations and local ``#include "name"`` paths
+    (whose macros the file uses) in one walk of the top level, each item's part memoised by its
+    type and text: an edit changes one item, and reading every declaration of a large file again
+    was a large part of an edit's time."""
     functions: list[TSNode] = []
     consts: dict[str, int] = {}
     globals_: set[str] = set()

@@ -216,7 +216,6 @@ class Projector:
     _rsms: dict[str, RSM] = field(default_factory=dict)
     _mentions: dict[str, frozenset[str]] | None = None
     _calling: dict[str, list[int]] = field(default_factory=dict)
-    _callees: dict[str, list[FunctionModel]] = field(default_factory=dict)
     _reachable: dict[str, tuple[FunctionModel, ...]] = field(default_factory=dict)
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     store: ProjectionStore = field(default_factory=ProjectionStore)
@@ -307,7 +306,7 @@ class Projector:
         if self._mentions is None:
             fns = self.scope.functions
             own = {n: set(self.index(fm)) for n, fm in fns.items()}
-            calls = {n: {fid(g) for g in self.callees(fm)} for n, fm in fns.items()}
+            calls = {n: self.callee_ids(fm, n) for n, fm in fns.items()}
             changed = True
             while changed:
                 changed = False
@@ -327,21 +326,11 @@ class Projector:
             self._calling[fid(fm)] = got
         return got
 
-    def callees(self, fm: FunctionModel) -> list[FunctionModel]:
-        """Project functions ``fm`` calls directly (resolved as the projection resolves them).
-
-        Memoised: cache keys walk the call graph from every function, so on a file of thousands
-        of functions rescanning each CFG per visit dominated the whole check.
-        """
-        got = self._callees.get(fid(fm))
-        if got is None:
-            got = [self.scope.functions[i] for i in self.callee_ids(fm)]
-            self._callees[fid(fm)] = got
-        return got
-
     def callee_ids(self, fm: FunctionModel, ident: str | None = None) -> tuple[str, ...]:
-        """The ids of :meth:`callees`, sorted, kept across projectors by the function's text and the
-        call resolution (the Merkle keys walk every function's callees on every edit)."""
+        """Ids of the project functions ``fm`` calls directly (resolved as the projection resolves
+        them), sorted, kept across projectors by the function's text and the call resolution: the
+        Merkle keys walk every function's callees on every edit, and on a file of thousands of
+        functions rescanning each CFG per visit dominated the whole check."""
         key = (ident or fid(fm), fm.key, self.resolution_digest)
         ids = self.store.callees.get(key)
         if ids is None:
@@ -368,7 +357,7 @@ class Projector:
         got = self._reachable.get(fid(fm))
         if got is None:
             functions = self.scope.functions
-            ids = closure([fid(fm)], lambda i: [fid(g) for g in self.callees(functions[i])])
+            ids = closure([fid(fm)], lambda i: self.callee_ids(functions[i], i))
             got = tuple(functions[i] for i in sorted(ids))
             self._reachable[fid(fm)] = got
         return got
@@ -507,10 +496,10 @@ class Projector:
             if comp is _MISSING:
                 comp = self._build_recorded(fm, v, key, skey)
             stored = self.store.components.get(skey)
-            kept = stored is not None and stored.component is comp
-            self._used[key] = stored.deps if stored is not None and kept else None
-            if deep and stored is not None and kept:
-                self.store.by_deep[dkey] = stored
+            kept = stored if stored is not None and stored.component is comp else None
+            self._used[key] = kept.deps if kept is not None else None
+            if deep and kept is not None:
+                self.store.by_deep[dkey] = kept
         finally:
             self._building.discard(key)
         assert not isinstance(comp, _Missing)
