@@ -167,10 +167,8 @@ class Project:
         self._projectors: dict[str, Projector] = {}
         self._projections = ProjectionStore()
         self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
-        # per value: the functions its projection read, those asked about a global, their stamp, findings
-        self._value_results: dict[
-            tuple[str, str, str, str], tuple[tuple[str, ...], tuple[str, ...], Stamp, list[Finding]]
-        ] = {}
+        # per value: the projections it read, the functions asked about a global, their stamp, findings
+        self._value_results: dict[tuple[str, str, str], tuple[Reads, tuple[str, ...], Stamp, list[Finding]]] = {}
         self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
         self._items: dict[tuple[str, bytes], ItemFacts] = {}
 
@@ -357,7 +355,7 @@ class Project:
         reporter = Reporter(proj, proj.scope.functions)
         out: list[Finding] = []
         for var in proj.values(fm):
-            key = (fid(fm), fm.key, var, proj.scope_digest)
+            key = (fid(fm), var, proj.scope_digest)
             known = self._value_results.get(key)
             if known is not None and known[2] == _stamp(proj, known[0], known[1]):
                 self.counters["values_reused"] += 1
@@ -368,10 +366,10 @@ class Project:
                 out.extend(found)
                 made_of = proj.dependencies(fm, var)
                 if made_of is not None:
-                    own, mentioned = sorted(made_of[0]), sorted(made_of[1])
-                    stamp = _stamp(proj, tuple(own), tuple(mentioned))
+                    reads, mentioned = tuple(sorted(made_of[0])), tuple(sorted(made_of[1]))
+                    stamp = _stamp(proj, reads, mentioned)
                     if stamp is not None:
-                        self._value_results[key] = (tuple(own), tuple(mentioned), stamp, found)
+                        self._value_results[key] = (reads, mentioned, stamp, found)
                     while len(self._value_results) > 200_000:
                         self._value_results.pop(next(iter(self._value_results)))
             except (ModelError, RecursionError, ValueError, KeyError, IndexError, AssertionError) as e:
@@ -453,24 +451,22 @@ class Project:
         return found
 
 
-Stamp = tuple[tuple[str, object], ...]
+Stamp = tuple[object, ...]
+Reads = tuple[tuple[str, str], ...]  # (function id, value) of every projection a value's check read
 
 
-def _stamp(proj: Projector, own: tuple[str, ...], mentioned: tuple[str, ...]) -> Stamp | None:
-    """What a value's findings were made of, as it stands in ``proj``: the text and position of the
-    functions its projection read, and the whole reach of those asked about a global. None when a
-    function asked about a global is on a recursive cycle (it has no deep key): such a value is
-    always checked again."""
-    functions, deep = proj.scope.functions, proj.deep_keys
-    parts: list[tuple[str, object]] = []
-    for ident in own:
-        g = functions.get(ident)
-        parts.append((ident, (g.key, g.start_row) if g is not None else None))
+def _stamp(proj: Projector, reads: Reads, mentioned: tuple[str, ...]) -> Stamp | None:
+    """What a value's findings were made of, as it stands in ``proj``: the content and shown places
+    of every projection it read (:meth:`Projector.content_stamp`), and the whole reach of the
+    functions asked about a global. None when one of those is on a recursive cycle (it has no deep
+    key): such a value is always checked again."""
+    deep = proj.deep_keys
+    parts: list[object] = list(proj.stamps(reads))
     for ident in mentioned:
         reach = deep.get(ident)
         if reach is None:
             return None
-        parts.append((ident, reach))
+        parts.append(reach)
     return tuple(parts)
 
 

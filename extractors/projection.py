@@ -12,6 +12,7 @@ and callees that cannot touch ``v`` stay plain nodes, which keeps the models sma
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
@@ -48,7 +49,7 @@ class NodeMeta:
 
 def fid(fm: FunctionModel) -> str:
     """Unique id of a function definition: ``file:name`` (static helpers may share names)."""
-    return f"{fm.file}:{fm.name}"
+    return fm.ident
 
 
 def c_name(component_or_id: str) -> str:
@@ -144,6 +145,7 @@ def locals_of(fm: FunctionModel) -> set[str]:
 
 Dep = tuple[str, str, str, bool]  # (kind "comp"/"mention", function id, value or root, answer)
 _BY_REFERENCE = "kept-by-reference"
+_ATOMS = "projection-atoms"  # key of a model's memo: the labels of the projected components
 
 
 class _Missing:
@@ -184,6 +186,8 @@ class ProjectionStore:
     callees: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
     by_deep: dict[tuple[str, str, str], _Stored] = field(default_factory=dict)  # (deep key, value, scope)
     store_keys: dict[tuple[str, str, str, str], tuple[str, str, str, str]] = field(default_factory=dict)
+    stamps: dict[tuple[str, str, int, int, str, str], str] = field(default_factory=dict)
+    layouts: dict[tuple[str, int], tuple[tuple[str, ...], str]] = field(default_factory=dict)
 
     def trim(self) -> None:
         _trim(self.rsms, self.limit // 10)
@@ -193,6 +197,8 @@ class ProjectionStore:
         _trim(self.components, self.limit)
         _trim(self.by_deep, self.limit)
         _trim(self.store_keys, self.limit)
+        _trim(self.stamps, self.limit)
+        _trim(self.layouts, self.limit)
         _trim(self.indexes, self.limit)
         _trim(self.skeletons, self.limit)
 
@@ -223,6 +229,7 @@ class Projector:
     _used: dict[str, tuple[Dep, ...] | None] = field(default_factory=dict)  # per component: its answers
     _done: dict[tuple[str, str], str | None] = field(default_factory=dict)
     _names: dict[tuple[str, str], str] = field(default_factory=dict)
+    _stamps: dict[tuple[str, str], str | None] = field(default_factory=dict)
 
     @cached_property
     def scope_digest(self) -> str:
@@ -520,33 +527,85 @@ class Projector:
             got = self._names[(fid(fm), v)] = component_name(fm, v)
         return got
 
-    def dependencies(self, fm: FunctionModel, v: str) -> tuple[frozenset[str], frozenset[str]] | None:
-        """What the projection of ``fm`` on ``v`` was made of: the functions whose own text (and
-        position, which witnesses show) it read, ``fm`` and every callee its boxes reach, and the
-        functions asked whether they mention a global (whose whole reach counts). None when not
-        known: a projection kept by a recursive cycle, or one not built in this projector."""
-        own: set[str] = set()
+    def dependencies(
+        self, fm: FunctionModel, v: str
+    ) -> tuple[frozenset[tuple[str, str]], frozenset[str]] | None:
+        """What the projection of ``fm`` on ``v`` was made of: every projection it read, as (function
+        id, value), ``fm@v`` and every one its boxes reach or asked about, and the functions asked
+        whether they mention a global (whose whole reach counts). None when not known: a projection
+        kept by a recursive cycle, or one not built in this projector."""
+        parts: set[tuple[str, str]] = set()
         mentioned: set[str] = set()
-        stack = [(self._name(fm, v), fid(fm))]
+        stack = [(self._name(fm, v), fid(fm), v)]
         seen: set[str] = set()
-        functions = self.scope.functions
+        functions, names = self.scope.functions, self._names
         while stack:
-            key, ident = stack.pop()
+            key, ident, value = stack.pop()
             if key in seen:
                 continue
             seen.add(key)
             deps = self._used.get(key)
             if deps is None:
                 return None
-            own.add(ident)
+            parts.add((ident, value))
             for kind, dep, arg, _ in deps:
                 if kind != "comp":
                     mentioned.add(dep)
-                elif (g := functions.get(dep)) is not None:
-                    stack.append((self._name(g, arg), dep))
-                else:
-                    return None
-        return frozenset(own), frozenset(mentioned)
+                    continue
+                name = names.get((dep, arg))
+                if name is None:
+                    g = functions.get(dep)
+                    if g is None:
+                        return None
+                    name = self._name(g, arg)
+                stack.append((name, dep, arg))
+        return frozenset(parts), frozenset(mentioned)
+
+    def stamps(self, reads: Iterable[tuple[str, str]]) -> list[str | None]:
+        """:meth:`content_stamp` of each (function id, value), None for a function that is gone;
+        kept per projector, as every value of every re-checked function asks again."""
+        memo, functions = self._stamps, self.scope.functions
+        out: list[str | None] = []
+        for read in reads:
+            got = memo.get(read, _MISSING)
+            if isinstance(got, _Missing):
+                g = functions.get(read[0])
+                got = memo[read] = self.content_stamp(g, read[1]) if g is not None else None
+            out.append(got)
+        return out
+
+    def content_stamp(self, fm: FunctionModel, v: str) -> str:
+        """Everything the findings of a projection of ``fm`` on ``v`` can show of ``fm``: what the
+        projection reads (:meth:`_value_key`), and the place and text of every node its witnesses
+        can name (the nodes that mention ``v``, the nodes every projection keeps, the exit).
+
+        An edit of a line that neither mentions ``v`` nor moves a node keeps it, so the findings of
+        every value whose projections all keep theirs are still right, in the edited function and
+        in its callers."""
+        memo = (fid(fm), fm.key, fm.base_row, fm.shift, v, self.scope_digest)
+        got = self.store.stamps.get(memo)
+        if got is None:
+            nodes, kept = self._layout(fm)
+            cids, _ = self._relevant(fm, v)
+            shown = "|".join(nodes[c] for c in sorted(set(cids)))
+            text = f"{self._store_key(fm, v)[1]}|{fm.base_row}|{fm.shift}|{kept}|{shown}"
+            got = self.store.stamps[memo] = hashlib.sha256(text.encode()).hexdigest()[:32]
+        return got
+
+    def _layout(self, fm: FunctionModel) -> tuple[tuple[str, ...], str]:
+        """Per CFG node its place and text, and those of the nodes every projection keeps joined
+        with the function's facts a value's rules read (which locals have their address taken or
+        are static), as one string; kept by the function's text and the row it was read at."""
+        got = self.store.layouts.get((fm.key, fm.base_row))
+        if got is None:
+            nodes = tuple(f"{n.row},{n.col},{n.end_row},{n.end_col},{n.text}" for n in fm.cfg.nodes)
+            sk, cfg_of = self.skeleton(fm), fm.graph.cfg_of
+            kept_ids = sorted({cfg_of[i] for i, k in enumerate(sk.kept) if k} | {fm.cfg.exit})
+            cfg = fm.cfg
+            facts = repr((sorted(cfg.declared.items()), sorted(cfg.addr_taken), sorted(cfg.static_locals)))
+            kept = facts + "|".join(nodes[c] for c in kept_ids)
+            got = self.store.layouts[(fm.key, fm.base_row)] = (nodes, kept)
+        return got
 
     def _store_key(self, fm: FunctionModel, v: str) -> tuple[str, str, str, str]:
         """Memoised by the function's text key: functions on a recursive cycle have no deep key, so
@@ -724,11 +783,18 @@ class Projector:
         return got
 
     def atoms(self, name: str) -> frozenset[str]:
-        out: set[str] = set()
-        for c in self.closure(name):
-            for n in c.nodes:
-                out |= n.labels
-        return frozenset(out)
+        """The labels anywhere in ``name``'s closure, kept with the model the closure makes (which
+        later projectors share while the components are the same objects)."""
+        rsm = self.rsm(name)
+        got = rsm.memo.get(_ATOMS)
+        if got is None:
+            out: set[str] = set()
+            for c in self.closure(name):
+                for n in c.nodes:
+                    out |= n.labels
+            got = rsm.memo[_ATOMS] = frozenset(out)
+        assert isinstance(got, frozenset)
+        return got
 
     def rsm(self, name: str, validate: bool = False) -> RSM:
         """The checked function wrapped in a root whose return is labelled ``end``.

@@ -165,3 +165,22 @@ def test_function_restored_at_another_line_reports_its_new_lines() -> None:
     fresh = Project()
     fresh.update_file("t.c", render(bodies))
     assert snapshot(fresh) and snapshot(incremental) == snapshot(fresh)
+
+
+def test_an_edit_of_a_return_the_value_does_not_mention_moves_the_witness_end() -> None:
+    """A value's findings are kept while every projection they read keeps its content and the
+    places of the nodes its witnesses can name; a return is such a node even where it does not
+    mention the value (the leak's witness ends there), so widening it must show the new range."""
+    text = (
+        "#include <stdio.h>\nint leak(int n)\n{\n    FILE *f = fopen(\"x\", \"r\");\n"
+        "    if (!f)\n        return 0;\n    return n;\n}\n"
+    )
+    incremental = Project()
+    incremental.update_file("t.c", text)
+    before = snapshot(incremental)
+    assert [rule for rule, *_ in before] == ["resource-leak"], before
+    edited = text.replace("return n;", "return n + 1;")
+    incremental.update_file("t.c", edited)
+    fresh = Project()
+    fresh.update_file("t.c", edited)
+    assert snapshot(incremental) == snapshot(fresh) != before
