@@ -282,7 +282,7 @@ class Projector:
             digest, pdigest = h.hexdigest()[:32], hp.hexdigest()
             for i in scc:
                 deep[i] = digest
-                positional[i] = pdigest
+                positional[i] = f"{pdigest}|{i}"  # the members of a cycle share a digest, not findings
             if len(scc) > 1 or scc[0] in callees[scc[0]]:
                 recursive.update(scc)
         return {i: k for i, k in deep.items() if i not in recursive}, positional

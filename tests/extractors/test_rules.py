@@ -91,6 +91,21 @@ void g(int n) { char *p = malloc(n); if (p) p[0] = 1; }  /*G*/
     assert [(f.function, f.location.start_line) for f in found] == [("g", line_of(src, "/*G*/"))]
 
 
+def test_every_function_of_a_recursive_cycle_reports_its_own_findings() -> None:
+    """The members of a call cycle share their Merkle digest; findings were once kept by it, so the
+    second member of a cycle showed the first one's findings instead of its own."""
+    leaky = (
+        "int {f}(int n)\n{{\n    char *{v} = malloc(8);\n    if (n > 0)\n        return {g}(n - 1);\n"
+        "    free({v});\n    return 0;\n}}\n"
+    )
+    src = HEADER + "int a(int n);\n" + leaky.format(f="b", v="p", g="a") + leaky.format(f="a", v="q", g="b")
+    found = of_rule(check_src(src), "memory-leak")
+    assert sorted((f.function, f.message) for f in found) == [
+        ("a", "memory allocated to 'q' is leaked"),
+        ("b", "memory allocated to 'p' is leaked"),
+    ]
+
+
 def test_double_free_direct_and_through_callee() -> None:
     src = (
         HEADER
