@@ -107,3 +107,41 @@ def through_passable(
         return memo[start]
 
     return resolve
+
+
+U = TypeVar("U", bound=Hashable)
+
+
+def reach_union(
+    start: T,
+    succ: Callable[[T], Iterable[T]],
+    local: Callable[[T], frozenset[U] | None],
+    memo: dict[T, frozenset[U] | None],
+) -> frozenset[U] | None:
+    """The union of ``local`` over every node reachable from ``start`` (itself included), or None
+    when any of them gives None.
+
+    Kept per node in ``memo``, a strongly connected component at a time: the many starts that
+    share most of what they reach (every value projected through one recursive cycle) pay for
+    what they share once, where a walk per start paid for it every time.
+    """
+    if start in memo:
+        return memo[start]
+    for scc in strongly_connected([start], lambda n: [m for m in succ(n) if m not in memo]):
+        members = set(scc)
+        acc: set[U] = set()
+        result: frozenset[U] | None = None
+        complete = True
+        for n in scc:
+            for part in (local(n), *(memo[m] for m in succ(n) if m not in members)):
+                if part is None:
+                    complete = False
+                    break
+                acc |= part
+            if not complete:
+                break
+        if complete:
+            result = frozenset(acc)
+        for n in scc:
+            memo[n] = result
+    return memo[start]

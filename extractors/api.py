@@ -168,7 +168,7 @@ class Project:
         self._projections = ProjectionStore()
         self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
         # per value: the projections it read, the functions asked about a global, their stamp, findings
-        self._value_results: dict[tuple[str, str, str], tuple[Reads, tuple[str, ...], Stamp, list[Finding]]] = {}
+        self._value_results: dict[tuple[str, str, str], _ValueRecord] = {}
         self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
         self._items: dict[tuple[str, bytes], ItemFacts] = {}
 
@@ -357,19 +357,17 @@ class Project:
         for var in proj.values(fm):
             key = (fid(fm), var, proj.scope_digest)
             known = self._value_results.get(key)
-            if known is not None and known[2] == _stamp(proj, known[0], known[1]):
+            if known is not None and known.holds_in(proj):
                 self.counters["values_reused"] += 1
-                out.extend(known[3])
+                out.extend(known.findings)
                 continue
             try:
                 found = self._check_value(proj, reporter, fm, var)
                 out.extend(found)
                 made_of = proj.dependencies(fm, var)
-                if made_of is not None:
-                    reads, mentioned = tuple(sorted(made_of[0])), tuple(sorted(made_of[1]))
-                    stamp = _stamp(proj, reads, mentioned)
-                    if stamp is not None:
-                        self._value_results[key] = (reads, mentioned, stamp, found)
+                record = _ValueRecord.of(proj, *made_of, found) if made_of is not None else None
+                if record is not None:
+                    self._value_results[key] = record
                     while len(self._value_results) > 200_000:
                         self._value_results.pop(next(iter(self._value_results)))
             except (ModelError, RecursionError, ValueError, KeyError, IndexError, AssertionError) as e:
@@ -451,23 +449,58 @@ class Project:
         return found
 
 
-Stamp = tuple[object, ...]
-Reads = tuple[tuple[str, str], ...]  # (function id, value) of every projection a value's check read
+@dataclass(frozen=True)
+class _ValueRecord:
+    """A value's findings with what they were made of: per function, the model that was read and
+    the :meth:`Projector.content_stamp` of each projection of it that was read; and the whole
+    reach of the functions asked about a global.
 
+    Still right while every function read is the same model, or its projections that were read
+    keep their stamps (an edit elsewhere in it), and every function asked about a global keeps its
+    reach. Grouping by function makes the common check one identity test per function."""
 
-def _stamp(proj: Projector, reads: Reads, mentioned: tuple[str, ...]) -> Stamp | None:
-    """What a value's findings were made of, as it stands in ``proj``: the content and shown places
-    of every projection it read (:meth:`Projector.content_stamp`), and the whole reach of the
-    functions asked about a global. None when one of those is on a recursive cycle (it has no deep
-    key): such a value is always checked again."""
-    deep = proj.deep_keys
-    parts: list[object] = list(proj.stamps(reads))
-    for ident in mentioned:
-        reach = deep.get(ident)
-        if reach is None:
-            return None
-        parts.append(reach)
-    return tuple(parts)
+    reads: tuple[tuple[str, FunctionModel, tuple[str, ...], tuple[str | None, ...]], ...]
+    mentioned: tuple[tuple[str, str], ...]
+    findings: list[Finding]
+
+    @staticmethod
+    def of(
+        proj: Projector, reads: frozenset[tuple[str, str]], mentioned: frozenset[str], findings: list[Finding]
+    ) -> _ValueRecord | None:
+        """None when a function asked about a global is on a recursive cycle (it has no deep key):
+        such a value is always checked again."""
+        deep, functions = proj.deep_keys, proj.scope.functions
+        marks = []
+        for ident in sorted(mentioned):
+            reach = deep.get(ident)
+            if reach is None:
+                return None
+            marks.append((ident, reach))
+        ordered = sorted(reads)
+        stamps = proj.stamps(ordered)
+        groups = []
+        start = 0
+        for end in range(1, len(ordered) + 1):
+            if end < len(ordered) and ordered[end][0] == ordered[start][0]:
+                continue
+            ident = ordered[start][0]
+            fm = functions.get(ident)
+            if fm is None:
+                return None
+            groups.append((ident, fm, tuple(v for _, v in ordered[start:end]), tuple(stamps[start:end])))
+            start = end
+        return _ValueRecord(tuple(groups), tuple(marks), findings)
+
+    def holds_in(self, proj: Projector) -> bool:
+        functions = proj.scope.functions
+        for ident, then, vs, stamps in self.reads:
+            now = functions.get(ident)
+            if now is then:
+                continue
+            if now is None or tuple(proj.stamps((ident, v) for v in vs)) != stamps:
+                return False
+        deep = proj.deep_keys
+        return all(deep.get(ident) == reach for ident, reach in self.mentioned)
 
 
 def _ordered(findings: Iterable[Finding]) -> list[Finding]:

@@ -18,7 +18,7 @@ from functools import cached_property
 from itertools import compress
 from typing import Any
 
-from checker.graphs import closure, strongly_connected, through_passable
+from checker.graphs import closure, reach_union, strongly_connected, through_passable
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
 from extractors.calls import CallSpec
 from extractors.facts import root_of
@@ -145,7 +145,7 @@ def locals_of(fm: FunctionModel) -> set[str]:
 
 Dep = tuple[str, str, str, bool]  # (kind "comp"/"mention", function id, value or root, answer)
 _BY_REFERENCE = "kept-by-reference"
-_ATOMS = "projection-atoms"  # key of a model's memo: the labels of the projected components
+_MENTION = "\0mention"  # tags, among the projections a value read, the functions asked about a global
 
 
 class _Missing:
@@ -230,6 +230,10 @@ class Projector:
     _done: dict[tuple[str, str], str | None] = field(default_factory=dict)
     _names: dict[tuple[str, str], str] = field(default_factory=dict)
     _stamps: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    _owner: dict[str, tuple[str, str]] = field(default_factory=dict)  # component name -> (function id, value)
+    _reach_names: dict[str, frozenset[str] | None] = field(default_factory=dict)
+    _reach_atoms: dict[str, frozenset[str] | None] = field(default_factory=dict)
+    _reach_reads: dict[str, frozenset[tuple[str, str]] | None] = field(default_factory=dict)
 
     @cached_property
     def scope_digest(self) -> str:
@@ -525,6 +529,7 @@ class Projector:
         got = self._names.get((fid(fm), v))
         if got is None:
             got = self._names[(fid(fm), v)] = component_name(fm, v)
+            self._owner[got] = (fid(fm), v)
         return got
 
     def dependencies(
@@ -534,32 +539,37 @@ class Projector:
         id, value), ``fm@v`` and every one its boxes reach or asked about, and the functions asked
         whether they mention a global (whose whole reach counts). None when not known: a projection
         kept by a recursive cycle, or one not built in this projector."""
-        parts: set[tuple[str, str]] = set()
-        mentioned: set[str] = set()
-        stack = [(self._name(fm, v), fid(fm), v)]
-        seen: set[str] = set()
-        functions, names = self.scope.functions, self._names
-        while stack:
-            key, ident, value = stack.pop()
-            if key in seen:
-                continue
-            seen.add(key)
-            deps = self._used.get(key)
-            if deps is None:
-                return None
-            parts.add((ident, value))
-            for kind, dep, arg, _ in deps:
-                if kind != "comp":
-                    mentioned.add(dep)
-                    continue
+        got = reach_union(self._name(fm, v), self._read_names, self._own_reads, self._reach_reads)
+        if got is None:
+            return None
+        reads = frozenset(r for r in got if r[0] != _MENTION)
+        return reads, frozenset(r[1] for r in got if r[0] == _MENTION)
+
+    def _read_names(self, key: str) -> list[str]:
+        names, functions = self._names, self.scope.functions
+        out = []
+        for kind, dep, arg, _ in self._used.get(key) or ():
+            if kind == "comp":
                 name = names.get((dep, arg))
-                if name is None:
-                    g = functions.get(dep)
-                    if g is None:
-                        return None
+                if name is None and (g := functions.get(dep)) is not None:
                     name = self._name(g, arg)
-                stack.append((name, dep, arg))
-        return frozenset(parts), frozenset(mentioned)
+                if name is not None:
+                    out.append(name)
+        return out
+
+    def _own_reads(self, key: str) -> frozenset[tuple[str, str]] | None:
+        """The projection ``key`` itself and the functions it asked about a global (tagged); None
+        when its answers are not known or name a function that is gone."""
+        deps, owner = self._used.get(key), self._owner.get(key)
+        if deps is None or owner is None:
+            return None
+        out = {owner}
+        for kind, dep, arg, _ in deps:
+            if kind != "comp":
+                out.add((_MENTION, dep))
+            elif (dep, arg) not in self._names and dep not in self.scope.functions:
+                return None
+        return frozenset(out)
 
     def stamps(self, reads: Iterable[tuple[str, str]]) -> list[str | None]:
         """:meth:`content_stamp` of each (function id, value), None for a function that is gone;
@@ -769,32 +779,23 @@ class Projector:
     def closure(self, name: str) -> tuple[Component, ...]:
         got = self._closure.get(name)
         if got is None:
-            seen: dict[str, Component] = {}
-            stack = [name]
-            while stack:
-                n = stack.pop()
-                c = self.comps.get(n)
-                if c is None or n in seen:
-                    continue
-                seen[n] = c
-                stack.extend(b.component for b in c.boxes)
-            got = tuple(seen[k] for k in sorted(seen))
+            comps = self.comps
+            reached = reach_union(name, self._callees, lambda n: frozenset((n,)), self._reach_names) or ()
+            got = tuple(c for k in sorted(reached) if (c := comps.get(k)) is not None)
             self._closure[name] = got
         return got
 
+    def _callees(self, name: str) -> list[str]:
+        c = self.comps.get(name)
+        return [b.component for b in c.boxes] if c is not None else []
+
     def atoms(self, name: str) -> frozenset[str]:
-        """The labels anywhere in ``name``'s closure, kept with the model the closure makes (which
-        later projectors share while the components are the same objects)."""
-        rsm = self.rsm(name)
-        got = rsm.memo.get(_ATOMS)
-        if got is None:
-            out: set[str] = set()
-            for c in self.closure(name):
-                for n in c.nodes:
-                    out |= n.labels
-            got = rsm.memo[_ATOMS] = frozenset(out)
-        assert isinstance(got, frozenset)
-        return got
+        """The labels anywhere in ``name``'s closure."""
+        return reach_union(name, self._callees, self._labels, self._reach_atoms) or frozenset()
+
+    def _labels(self, name: str) -> frozenset[str]:
+        c = self.comps.get(name)
+        return frozenset().union(*(n.labels for n in c.nodes)) if c is not None else frozenset()
 
     def rsm(self, name: str, validate: bool = False) -> RSM:
         """The checked function wrapped in a root whose return is labelled ``end``.
