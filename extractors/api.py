@@ -159,6 +159,7 @@ class Project:
             "files_reused": 0,
             "functions_check_reused": 0,
             "values_reused": 0,
+            "values_quiet": 0,
             "model_errors": 0,
             "extract_errors": 0,
         }
@@ -362,10 +363,20 @@ class Project:
                 out.extend(known.findings)
                 continue
             try:
+                quiet = self._still_quiet(proj, fm, var, known) if known is not None else None
+                if quiet is not None:
+                    self.counters["values_quiet"] += 1
+                    self._value_results[key] = quiet
+                    continue
                 found = self._check_value(proj, reporter, fm, var)
                 out.extend(found)
+                quiet_atoms = self._quiet_atoms(proj, fm, var, found)
                 made_of = proj.dependencies(fm, var)
-                record = _ValueRecord.of(proj, *made_of, found) if made_of is not None else None
+                if made_of is None and not any(_in_scope(r, fm, var) for r in self.rules):
+                    made_of = frozenset({(fid(fm), var)}), frozenset()  # nothing was projected
+                record = None
+                if made_of is not None:
+                    record = _ValueRecord.of(proj, *made_of, found, quiet_atoms)
                 if record is not None:
                     self._value_results[key] = record
                     while len(self._value_results) > 200_000:
@@ -377,6 +388,68 @@ class Project:
                 self.errors.append(f"{fm.file}:{fm.name}:{var}: {type(e).__name__}: {e}")
                 del self.errors[:-20]
         return out
+
+    def _quiet_atoms(self, proj: Projector, fm: FunctionModel, var: str, found: list[Finding]) -> frozenset[str] | None:
+        """The atoms of the value's projection when no rule in scope applies to them (then it has no
+        findings, whatever the verdicts would be), else None."""
+        if found:
+            return None
+        rules = [r for r in self.rules if _in_scope(r, fm, var)]
+        if not rules:
+            return frozenset()
+        cname = proj.component(fm, var)
+        present = proj.atoms(cname) if cname is not None else frozenset()
+        return None if any(r.applies(present) for r in rules) else present
+
+    def _still_quiet(
+        self, proj: Projector, fm: FunctionModel, var: str, known: _ValueRecord
+    ) -> _ValueRecord | None:
+        """A value that no rule applied to, kept without projecting it again: the projections it read
+        that changed can only add the atoms of their own new reach (an unchanged projection differs
+        at most by boxes into those), so while no rule in scope applies to the old atoms and those
+        together, it still has no findings. A new record, which remembers that wider set; None when
+        a rule may apply now (the value is checked)."""
+        if known.quiet is None:
+            return None
+        deep, functions = proj.deep_keys, proj.scope.functions
+        if any(deep.get(ident) != reach for ident, reach in known.mentioned):
+            return None
+        rules = [r for r in self.rules if _in_scope(r, fm, var)]
+        present = set(known.quiet)
+        mentioned = {ident for ident, _ in known.mentioned}
+        groups = {g[0]: g for g in known.reads}
+        wanted: dict[str, frozenset[str]] = {}
+        for ident, then, vs, stamps in known.reads:
+            now = functions.get(ident)
+            if now is None:
+                return None
+            if now is then:
+                continue
+            fresh = tuple(proj.stamps((ident, v) for v in vs))
+            if fresh == stamps or not rules:
+                groups[ident] = (ident, now, vs, fresh)
+                continue
+            for v in vs:
+                reach = proj.reach_summary(now, v)
+                if reach is None:
+                    return None
+                present |= reach.atoms
+                mentioned |= reach.mentioned
+                for i, values in reach.reads.items():
+                    wanted[i] = wanted.get(i, frozenset()) | values
+        wider = frozenset(present)
+        if any(r.applies(wider) for r in rules):
+            return None
+        for ident, values in wanted.items():
+            g = groups.get(ident)
+            now = functions.get(ident)
+            if now is None:
+                return None
+            if g is not None and g[1] is now and values.issubset(g[2]):
+                continue
+            vs = tuple(sorted(values.union(g[2]) if g is not None else values))
+            groups[ident] = (ident, now, vs, tuple(proj.stamps((ident, v) for v in vs)))
+        return _ValueRecord.made(proj, tuple(groups[i] for i in sorted(groups)), mentioned, [], wider)
 
     def _check_value(self, proj: Projector, reporter: Reporter, fm: FunctionModel, var: str) -> list[Finding]:
         rules = [r for r in self.rules if _in_scope(r, fm, var)]
@@ -449,6 +522,13 @@ class Project:
         return found
 
 
+Group = tuple[str, FunctionModel, tuple[str, ...], tuple[str | None, ...]]
+
+
+def _model_ids(groups: Iterable[Group]) -> frozenset[tuple[str, int]]:
+    return frozenset((g[0], id(g[1])) for g in groups)
+
+
 @dataclass(frozen=True)
 class _ValueRecord:
     """A value's findings with what they were made of: per function, the model that was read and
@@ -459,13 +539,19 @@ class _ValueRecord:
     keep their stamps (an edit elsewhere in it), and every function asked about a global keeps its
     reach. Grouping by function makes the common check one identity test per function."""
 
-    reads: tuple[tuple[str, FunctionModel, tuple[str, ...], tuple[str | None, ...]], ...]
+    reads: tuple[Group, ...]
     mentioned: tuple[tuple[str, str], ...]
     findings: list[Finding]
+    quiet: frozenset[str] | None = None  # atoms of its reach, when no rule in scope applies to them
+    models: frozenset[tuple[str, int]] = frozenset()  # (function id, id of the model read), see holds_in
 
     @staticmethod
     def of(
-        proj: Projector, reads: frozenset[tuple[str, str]], mentioned: frozenset[str], findings: list[Finding]
+        proj: Projector,
+        reads: frozenset[tuple[str, str]],
+        mentioned: frozenset[str],
+        findings: list[Finding],
+        quiet: frozenset[str] | None = None,
     ) -> _ValueRecord | None:
         """None when a function asked about a global is on a recursive cycle (it has no deep key):
         such a value is always checked again."""
@@ -489,9 +575,25 @@ class _ValueRecord:
                 return None
             groups.append((ident, fm, tuple(v for _, v in ordered[start:end]), tuple(stamps[start:end])))
             start = end
-        return _ValueRecord(tuple(groups), tuple(marks), findings)
+        return _ValueRecord(tuple(groups), tuple(marks), findings, quiet, _model_ids(groups))
+
+    @staticmethod
+    def made(
+        proj: Projector, groups: tuple[Group, ...], mentioned: set[str], findings: list[Finding], quiet: frozenset[str]
+    ) -> _ValueRecord | None:
+        deep = proj.deep_keys
+        marks = []
+        for ident in sorted(mentioned):
+            reach = deep.get(ident)
+            if reach is None:
+                return None
+            marks.append((ident, reach))
+        return _ValueRecord(groups, tuple(marks), findings, quiet, _model_ids(groups))
 
     def holds_in(self, proj: Projector) -> bool:
+        if self.models <= proj.model_ids:
+            deep = proj.deep_keys
+            return all(deep.get(ident) == reach for ident, reach in self.mentioned)
         functions = proj.scope.functions
         for ident, then, vs, stamps in self.reads:
             now = functions.get(ident)

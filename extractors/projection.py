@@ -209,6 +209,13 @@ def _trim(table: dict[Any, Any], limit: int) -> None:
         table.pop(next(iter(table)))
 
 
+@dataclass(frozen=True)
+class ReachSummary:
+    atoms: frozenset[str]
+    reads: dict[str, frozenset[str]]  # function id -> values whose projections were read
+    mentioned: frozenset[str]
+
+
 @dataclass
 class Projector:
     scope: Scope
@@ -234,6 +241,7 @@ class Projector:
     _reach_names: dict[str, frozenset[str] | None] = field(default_factory=dict)
     _reach_atoms: dict[str, frozenset[str] | None] = field(default_factory=dict)
     _reach_reads: dict[str, frozenset[tuple[str, str]] | None] = field(default_factory=dict)
+    _summaries: dict[tuple[str, str], ReachSummary | None] = field(default_factory=dict)
 
     @cached_property
     def scope_digest(self) -> str:
@@ -544,6 +552,34 @@ class Projector:
             return None
         reads = frozenset(r for r in got if r[0] != _MENTION)
         return reads, frozenset(r[1] for r in got if r[0] == _MENTION)
+
+    def reach_summary(self, fm: FunctionModel, v: str) -> ReachSummary | None:
+        """The atoms anywhere in the projection of ``fm`` on ``v``, the values it read per function
+        id, and the functions it asked about a global; None when :meth:`dependencies` is."""
+        key = (fid(fm), v)
+        got = self._summaries.get(key, _MISSING)
+        if isinstance(got, _Missing):
+            cname = self.component(fm, v)
+            made_of = self.dependencies(fm, v)
+            got = None
+            if made_of is not None:
+                by_function: dict[str, set[str]] = {}
+                for ident, value in made_of[0]:
+                    by_function.setdefault(ident, set()).add(value)
+                got = ReachSummary(
+                    self.atoms(cname) if cname is not None else frozenset(),
+                    {ident: frozenset(vs) for ident, vs in by_function.items()},
+                    made_of[1],
+                )
+            self._summaries[key] = got
+        return got
+
+    @cached_property
+    def model_ids(self) -> frozenset[tuple[str, int]]:
+        """(function id, id of its model) of every function: a record of what was read is still
+        right at once when its own such pairs are among these (it holds the models, so their ids
+        are not reused)."""
+        return frozenset((ident, id(fm)) for ident, fm in self.scope.functions.items())
 
     def _read_names(self, key: str) -> list[str]:
         names, functions = self._names, self.scope.functions

@@ -184,3 +184,27 @@ def test_an_edit_of_a_return_the_value_does_not_mention_moves_the_witness_end() 
     fresh = Project()
     fresh.update_file("t.c", edited)
     assert snapshot(incremental) == snapshot(fresh) != before
+
+
+def test_a_value_no_rule_applies_to_learns_what_its_callees_start_to_reach() -> None:
+    """A value no rule applies to is kept without projecting it again while what changed adds no
+    atom that lets a rule apply; the callees the change brings into its reach must then be watched
+    too, or a later edit there (``g`` starts freeing twice what ``user`` hands down) goes unseen."""
+    lines = [
+        "#include <stdlib.h>",
+        "void g(char *p) { (void)p; }",
+        "void f(char *p) { (void)p; }",
+        "int user(char *q) { f(q); return 0; }",
+    ]
+    incremental = Project()
+    steps = [lines, [*lines[:2], "void f(char *p) { g(p); }", lines[3]]]
+    steps.append([steps[1][0], "void g(char *p) { free(p); free(p); }", *steps[1][2:]])
+    for step in steps:
+        text = "\n".join(step) + "\n"
+        incremental.update_file("t.c", text)
+        got = snapshot(incremental)
+    fresh = Project()
+    fresh.update_file("t.c", text)
+    assert got == snapshot(fresh)
+    assert {f.function for f in fresh.check(["t.c"], interprocedural=False)["t.c"]} >= {"g", "user"}
+    assert incremental.counters["values_quiet"] > 0
