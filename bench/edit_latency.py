@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import contextlib
 import random
-import re
 import statistics
 import sys
 import tempfile
@@ -33,7 +32,7 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, register_
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from extractors.api import Project  # noqa: E402
+from extractors.api import Project, parse_c  # noqa: E402
 from tests.server.lsp_helpers import SERVER_COMMAND  # noqa: E402
 
 REAL_CANDIDATES = [
@@ -82,18 +81,32 @@ def generated(functions: int = 200, lines_per_function: int = 25) -> str:
 
 
 def function_lines(text: str) -> list[int]:
-    """0-based lines of simple statements inside function bodies (where a one-line edit goes)."""
-    lines = text.splitlines()
-    result: list[int] = []
-    depth = 0
-    for i, line in enumerate(lines):
-        stripped = line.strip()
-        simple = re.fullmatch(r"[A-Za-z_][\w\s\[\]\.\->*+=()&,]*;", stripped)
-        if depth >= 1 and simple and "return" not in line:
-            result.append(i)
-        depth += line.count("{") - line.count("}")
-        depth = max(depth, 0)
-    return result
+    """0-based lines that hold exactly one simple statement of a function body (where a one-line
+    edit goes), found in the syntax tree: counting braces also picked members of struct types and
+    lines of initialisers, whose replacement broke the parse of much of a file."""
+    source = text.encode()
+    lines = source.split(b"\n")
+    result: set[int] = set()
+    stack = [parse_c(source).root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition" and (body := node.child_by_field_name("body")) is not None:
+            inner = [body]
+            while inner:
+                n = inner.pop()
+                row = n.start_point[0]
+                if (
+                    n.type in ("expression_statement", "declaration")
+                    and row == n.end_point[0]
+                    and lines[row].strip() == (n.text or b"").strip()
+                    and b"return" not in lines[row]
+                    and not n.has_error
+                ):
+                    result.add(row)
+                inner.extend(n.children)
+            continue
+        stack.extend(node.children)
+    return sorted(result)
 
 
 @dataclass

@@ -358,9 +358,12 @@ class Project:
         for var in proj.values(fm):
             key = (fid(fm), var, proj.scope_digest)
             known = self._value_results.get(key)
-            if known is not None and known.holds_in(proj):
+            still = known.current(proj) if known is not None else None
+            if still is not None:
                 self.counters["values_reused"] += 1
-                out.extend(known.findings)
+                out.extend(still.findings)
+                if still is not known:
+                    self._value_results[key] = still
                 continue
             try:
                 quiet = self._still_quiet(proj, fm, var, known) if known is not None else None
@@ -417,17 +420,16 @@ class Project:
         rules = [r for r in self.rules if _in_scope(r, fm, var)]
         present = set(known.quiet)
         mentioned = {ident for ident, _ in known.mentioned}
-        groups = {g[0]: g for g in known.reads}
+        groups = dict(known.reads)
         wanted: dict[str, frozenset[str]] = {}
-        for ident, then, vs, stamps in known.reads:
+        for ident in known.stale(proj):
             now = functions.get(ident)
             if now is None:
                 return None
-            if now is then:
-                continue
+            _, vs, stamps = groups[ident]
             fresh = tuple(proj.stamps((ident, v) for v in vs))
             if fresh == stamps or not rules:
-                groups[ident] = (ident, now, vs, fresh)
+                groups[ident] = (now, vs, fresh)
                 continue
             for v in vs:
                 reach = proj.reach_summary(now, v)
@@ -445,11 +447,11 @@ class Project:
             now = functions.get(ident)
             if now is None:
                 return None
-            if g is not None and g[1] is now and values.issubset(g[2]):
+            if g is not None and g[0] is now and values.issubset(g[1]):
                 continue
-            vs = tuple(sorted(values.union(g[2]) if g is not None else values))
-            groups[ident] = (ident, now, vs, tuple(proj.stamps((ident, v) for v in vs)))
-        return _ValueRecord.made(proj, tuple(groups[i] for i in sorted(groups)), mentioned, [], wider)
+            vs = tuple(sorted(values.union(g[1]) if g is not None else values))
+            groups[ident] = (now, vs, tuple(proj.stamps((ident, v) for v in vs)))
+        return _ValueRecord.made(proj, groups, mentioned, [], wider)
 
     def _check_value(self, proj: Projector, reporter: Reporter, fm: FunctionModel, var: str) -> list[Finding]:
         rules = [r for r in self.rules if _in_scope(r, fm, var)]
@@ -522,28 +524,25 @@ class Project:
         return found
 
 
-Group = tuple[str, FunctionModel, tuple[str, ...], tuple[str | None, ...]]
-
-
-def _model_ids(groups: Iterable[Group]) -> frozenset[tuple[str, int]]:
-    return frozenset((g[0], id(g[1])) for g in groups)
+Group = tuple[FunctionModel, tuple[str, ...], tuple[str | None, ...]]  # model, values read, their stamps
 
 
 @dataclass(frozen=True)
 class _ValueRecord:
-    """A value's findings with what they were made of: per function, the model that was read and
+    """A value's findings with what they were made of: per function id, the model that was read and
     the :meth:`Projector.content_stamp` of each projection of it that was read; and the whole
     reach of the functions asked about a global.
 
     Still right while every function read is the same model, or its projections that were read
     keep their stamps (an edit elsewhere in it), and every function asked about a global keeps its
-    reach. Grouping by function makes the common check one identity test per function."""
+    reach. ``models`` makes the first test one set inclusion, and the second one only for the
+    functions whose model changed."""
 
-    reads: tuple[Group, ...]
+    reads: dict[str, Group]
     mentioned: tuple[tuple[str, str], ...]
     findings: list[Finding]
     quiet: frozenset[str] | None = None  # atoms of its reach, when no rule in scope applies to them
-    models: frozenset[tuple[str, int]] = frozenset()  # (function id, id of the model read), see holds_in
+    models: frozenset[tuple[str, int]] = frozenset()  # (function id, id of the model read)
 
     @staticmethod
     def of(
@@ -555,16 +554,10 @@ class _ValueRecord:
     ) -> _ValueRecord | None:
         """None when a function asked about a global is on a recursive cycle (it has no deep key):
         such a value is always checked again."""
-        deep, functions = proj.deep_keys, proj.scope.functions
-        marks = []
-        for ident in sorted(mentioned):
-            reach = deep.get(ident)
-            if reach is None:
-                return None
-            marks.append((ident, reach))
+        functions = proj.scope.functions
         ordered = sorted(reads)
         stamps = proj.stamps(ordered)
-        groups = []
+        groups: dict[str, Group] = {}
         start = 0
         for end in range(1, len(ordered) + 1):
             if end < len(ordered) and ordered[end][0] == ordered[start][0]:
@@ -573,13 +566,17 @@ class _ValueRecord:
             fm = functions.get(ident)
             if fm is None:
                 return None
-            groups.append((ident, fm, tuple(v for _, v in ordered[start:end]), tuple(stamps[start:end])))
+            groups[ident] = (fm, tuple(v for _, v in ordered[start:end]), tuple(stamps[start:end]))
             start = end
-        return _ValueRecord(tuple(groups), tuple(marks), findings, quiet, _model_ids(groups))
+        return _ValueRecord.made(proj, groups, mentioned, findings, quiet)
 
     @staticmethod
     def made(
-        proj: Projector, groups: tuple[Group, ...], mentioned: set[str], findings: list[Finding], quiet: frozenset[str]
+        proj: Projector,
+        groups: dict[str, Group],
+        mentioned: Iterable[str],
+        findings: list[Finding],
+        quiet: frozenset[str] | None,
     ) -> _ValueRecord | None:
         deep = proj.deep_keys
         marks = []
@@ -588,21 +585,32 @@ class _ValueRecord:
             if reach is None:
                 return None
             marks.append((ident, reach))
-        return _ValueRecord(groups, tuple(marks), findings, quiet, _model_ids(groups))
+        models = frozenset((ident, id(g[0])) for ident, g in groups.items())
+        return _ValueRecord(groups, tuple(marks), findings, quiet, models)
 
-    def holds_in(self, proj: Projector) -> bool:
-        if self.models <= proj.model_ids:
-            deep = proj.deep_keys
-            return all(deep.get(ident) == reach for ident, reach in self.mentioned)
-        functions = proj.scope.functions
-        for ident, then, vs, stamps in self.reads:
-            now = functions.get(ident)
-            if now is then:
-                continue
-            if now is None or tuple(proj.stamps((ident, v) for v in vs)) != stamps:
-                return False
+    def stale(self, proj: Projector) -> list[str]:
+        """The functions read whose model is no longer the one in ``proj``."""
+        return [ident for ident, _ in self.models - proj.model_ids]
+
+    def current(self, proj: Projector) -> _ValueRecord | None:
+        """This record if it is still right in ``proj``, renewed to the models there if some were
+        replaced by ones whose read projections keep their stamps (so the next edit finds it at
+        once); None if it is not."""
         deep = proj.deep_keys
-        return all(deep.get(ident) == reach for ident, reach in self.mentioned)
+        if any(deep.get(ident) != reach for ident, reach in self.mentioned):
+            return None
+        stale = self.stale(proj)
+        if not stale:
+            return self
+        functions, groups = proj.scope.functions, dict(self.reads)
+        for ident in stale:
+            now = functions.get(ident)
+            _, vs, stamps = groups[ident]
+            if now is None or tuple(proj.stamps((ident, v) for v in vs)) != stamps:
+                return None
+            groups[ident] = (now, vs, stamps)
+        models = frozenset((ident, id(g[0])) for ident, g in groups.items())
+        return _ValueRecord(groups, self.mentioned, self.findings, self.quiet, models)
 
 
 def _ordered(findings: Iterable[Finding]) -> list[Finding]:
