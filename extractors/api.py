@@ -82,8 +82,8 @@ from extractors.functions import (
     consts_digest,
     file_facts,
     function_key,
-    function_name,
     macro_specs,
+    macros_unchanged,
     moved,
 )
 from extractors.parse import parse_c
@@ -172,6 +172,7 @@ class Project:
         self._value_results: dict[tuple[str, str, str], _ValueRecord] = {}
         self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
         self._items: dict[tuple[str, bytes], ItemFacts] = {}
+        self._macros: dict[str, tuple[str, dict[str, CallSpec]]] = {}  # per file: the text they were read from
 
     # ----- files -------------------------------------------------------------------------------
     def update_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> FileUpdate:
@@ -179,30 +180,35 @@ class Project:
         if tree is None:
             tree = parse_c(text)
         facts = file_facts(tree, self._items)
-        fns, consts, globals_, noreturn = facts.functions, facts.consts, facts.globals, facts.noreturn
-        macros = {**self._header_macros(path, facts.includes), **macro_specs(text)}
+        consts, globals_, noreturn = facts.consts, facts.globals, facts.noreturn
+        known = self._macros.get(path)
+        own = known[1] if known is not None and macros_unchanged(known[0], text) else macro_specs(text)
+        self._macros[path] = (text, own)
+        macros = {**self._header_macros(path, facts.includes), **own}
         macros = {m: spec for m, spec in macros.items() if m not in self.table}
-        cd = consts_digest(consts) + ",".join(sorted(noreturn)) + repr(sorted(macros.items()))
+        context = consts_digest(consts) + ",".join(sorted(noreturn)) + repr(sorted(macros.items()))
+        cd = hashlib.sha256(context.encode()).hexdigest()[:32]
         table = self.table
         if noreturn:
             table = {**self.table, **{n: CallSpec(noreturn=True) for n in noreturn if n not in self.table}}
         old = self.files.get(path)
         old_by_key = {m.key: m for m in old.model.functions.values()} if old else {}
         old_names = set(old.model.functions) if old else set()
-        lines = text.encode("utf-8", "surrogatepass").split(b"\n")
+        lines: list[bytes] | None = None  # split only when a function is built
         models: dict[str, FunctionModel] = {}
         changed: list[str] = []
         added: list[str] = []
-        for fn in fns:
-            name = function_name(fn)
+        for fn, name, digest in facts.named:
             if name is None or name in models:
                 continue
-            key = function_key(fn, self._config_digest, cd)
+            key = function_key(digest, self._config_digest, cd)
             reuse = old_by_key.get(key)
             if reuse is not None and reuse.name == name:
                 models[name] = moved(reuse, path, fn.start_point[0])
                 self.counters["functions_reused"] += 1
                 continue
+            if lines is None:
+                lines = text.encode("utf-8", "surrogatepass").split(b"\n")
             try:
                 model = build_function(fn, path, lines, table, consts, key)
             except (RecursionError, ValueError, AttributeError, IndexError, KeyError, TypeError) as e:
@@ -243,6 +249,7 @@ class Project:
 
     def remove_file(self, path: str) -> None:
         self.files.pop(path, None)
+        self._macros.pop(path, None)
 
     def function_at(self, path: str, line: int) -> str | None:
         st = self.files.get(path)

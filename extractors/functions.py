@@ -117,6 +117,67 @@ def macro_specs(text: str) -> dict[str, CallSpec]:
     return out
 
 
+_MACRO_SYNTAX = re.compile(r"[#\\/*\r\n]")
+_MACRO_EDGE = re.compile(r"[#\\/*]")
+
+
+def macros_unchanged(old: str, new: str) -> bool:
+    """Whether :func:`macro_specs` surely gives the same for ``new`` as for ``old``: they differ in
+    one stretch of one line that is no preprocessor line nor a continuation of one, and neither
+    the stretch nor the characters around it can make or break a comment, a continuation or a
+    ``#`` (so a keystroke in a function body does not rescan a large file)."""
+    if old == new:
+        return True
+    lo = _common_prefix(old, new)
+    hi = _common_suffix(old, new, min(len(old), len(new)) - lo)
+    for text in (old, new):
+        end = len(text) - hi
+        if _MACRO_SYNTAX.search(text, lo, end) or _MACRO_EDGE.search(text[max(lo - 1, 0) : lo] + text[end : end + 1]):
+            return False
+        start = text.rfind("\n", 0, lo) + 1
+        before = text[start:lo]
+        if before.lstrip(" \t").startswith("#") or "*/" in before:
+            return False  # a preprocessor line, or one a comment may join to the line above
+        if not before.strip(" \t") and text[end:].lstrip(" \t")[:1] == "#":
+            return False
+        if text[max(start - 3, 0) : max(start - 1, 0)].rstrip("\r").endswith("\\"):
+            return False  # continues the line above
+    return True
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Compared in growing chunks (slices compare in C): an edit deep in a large file is found in
+    about twice its offset of copied characters instead of one Python step per character."""
+    n, i, step = min(len(a), len(b)), 0, 64
+    while i < n:
+        j = min(i + step, n)
+        if a[i:j] == b[i:j]:
+            i, step = j, step * 2
+        elif step > 64:
+            step //= 8
+        else:
+            break
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """The length of the common end of ``a`` and ``b``, at most ``limit``."""
+    la, lb, i, step = len(a), len(b), 0, 64
+    while i < limit:
+        j = min(i + step, limit)
+        if a[la - j : la - i] == b[lb - j : lb - i]:
+            i, step = j, step * 2
+        elif step > 64:
+            step //= 8
+        else:
+            break
+    while i < limit and a[la - i - 1] == b[lb - i - 1]:
+        i += 1
+    return i
+
+
 @lru_cache(maxsize=65_536)
 def _assigned_params(params: str, body: str) -> tuple[tuple[int, str], ...]:
     """Memoised: a large file has hundreds of macros, read again on every edit."""
@@ -224,6 +285,8 @@ class ItemFacts:
     noreturn: frozenset[str]
     include: str | None
     is_function: bool
+    name: str | None = None  # of a function definition
+    digest: str = ""  # of a function definition's text
 
 
 @dataclass(frozen=True)
@@ -233,6 +296,7 @@ class FileFacts:
     globals: frozenset[str]
     noreturn: frozenset[str]
     includes: list[str]
+    named: list[tuple[TSNode, str | None, str]]  # each function definition with its name and text digest
 
 
 def file_facts(tree: Tree, memo: dict[tuple[str, bytes], ItemFacts] | None = None) -> FileFacts:
@@ -245,6 +309,7 @@ def file_facts(tree: Tree, memo: dict[tuple[str, bytes], ItemFacts] | None = Non
     globals_: set[str] = set()
     noreturn: set[str] = set()
     includes: list[str] = []
+    named: list[tuple[TSNode, str | None, str]] = []
     for n in _top_level(tree.root_node):
         key = (n.type, n.text or b"")
         facts = memo.get(key) if memo is not None else None
@@ -261,23 +326,30 @@ def file_facts(tree: Tree, memo: dict[tuple[str, bytes], ItemFacts] | None = Non
             includes.append(facts.include)
         if facts.is_function:
             functions.append(n)
-    return FileFacts(functions, consts, frozenset(globals_), frozenset(noreturn), includes)
+            named.append((n, facts.name, facts.digest))
+    return FileFacts(functions, consts, frozenset(globals_), frozenset(noreturn), includes, named)
 
 
 def _item_facts(n: TSNode) -> ItemFacts:
     consts, globals_ = file_constants([n])
     path = n.child_by_field_name("path") if n.type == "preproc_include" else None
     include = text_of(path).strip('"') if path is not None and path.type == "string_literal" else None
+    is_function = n.type == "function_definition"
     return ItemFacts(
-        tuple(consts.items()), globals_, _noreturn_names(n), include, n.type == "function_definition"
+        tuple(consts.items()),
+        globals_,
+        _noreturn_names(n),
+        include,
+        is_function,
+        function_name(n) if is_function else None,
+        hashlib.sha256(n.text or b"").hexdigest() if is_function else "",
     )
 
 
-def function_key(fn: TSNode, config_digest: str, consts_digest: str) -> str:
-    h = hashlib.sha256(fn.text or b"")
-    h.update(config_digest.encode())
-    h.update(consts_digest.encode())
-    return h.hexdigest()[:32]
+def function_key(text_digest: str, config_digest: str, context_digest: str) -> str:
+    """A function model's key: its text and what reading it depends on besides (the configuration;
+    the file's constants, ``noreturn`` functions and macros)."""
+    return hashlib.sha256(f"{text_digest}|{config_digest}|{context_digest}".encode()).hexdigest()[:32]
 
 
 def consts_digest(consts: dict[str, int]) -> str:
