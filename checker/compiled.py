@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 
+from checker.bounded import drop_oldest
 from checker.model import RSM, Component, Ref
 
 NORMAL, CALL, RETURN = 0, 1, 2
@@ -70,8 +71,7 @@ def compile_shared(comp: Component, rsm: RSM) -> Compiled:
         return hit[1]
     compiled = compile_component(comp, rsm)
     _shared[key] = (parts, compiled)
-    while len(_shared) > _SHARED_LIMIT:
-        _shared.pop(next(iter(_shared)))
+    drop_oldest(_shared, _SHARED_LIMIT)
     return compiled
 
 

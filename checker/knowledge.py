@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from checker.bounded import drop_oldest
 from checker.ternary import UNKNOWN
 
 
@@ -34,9 +35,8 @@ class KnowledgeBase:
         old = self._facts.get(key)
         new = tuple(values)
         if old is None:
-            if len(self._facts) >= self.max_entries:
-                self._facts.pop(next(iter(self._facts)))
             self._facts[key] = new
+            drop_oldest(self._facts, self.max_entries)
         elif old != new:
             self._facts[key] = tuple(o if n == UNKNOWN else n for o, n in zip(old, new, strict=True))
         self.stores += 1

@@ -66,6 +66,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from checker import KnowledgeBase, check
+from checker.bounded import drop_oldest
 from checker.canonical import canonical
 from checker.contraction import contract, contractible
 from checker.model import RSM, ModelError
@@ -172,6 +173,7 @@ class Project:
         self._value_results: dict[tuple[str, str, str], _ValueRecord] = {}
         self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
         self._items: dict[tuple[str, bytes], ItemFacts] = {}
+        self._keys: dict[tuple[str, str], str] = {}  # function keys by text digest and file context
         self._macros: dict[str, tuple[str, dict[str, CallSpec]]] = {}  # per file: the text they were read from
 
     # ----- files -------------------------------------------------------------------------------
@@ -201,7 +203,10 @@ class Project:
         for fn, name, digest in facts.named:
             if name is None or name in models:
                 continue
-            key = function_key(digest, self._config_digest, cd)
+            key = self._keys.get((digest, cd))
+            if key is None:
+                key = self._keys[(digest, cd)] = function_key(digest, self._config_digest, cd)
+                drop_oldest(self._keys, 200_000)
             reuse = old_by_key.get(key)
             if reuse is not None and reuse.name == name:
                 models[name] = moved(reuse, path, fn.start_point[0])
@@ -318,8 +323,7 @@ class Project:
             if memo is None:
                 memo = self._check_file(path, st, proj, partial, partial_every)
                 self._file_results[key] = memo
-                while len(self._file_results) > 4 * max(8, len(self.files)):
-                    self._file_results.pop(next(iter(self._file_results)))
+                drop_oldest(self._file_results, 4 * max(8, len(self.files)))
             else:
                 self.counters["files_reused"] += 1
             out[path] = list(memo)
@@ -345,8 +349,7 @@ class Project:
             if found is None:
                 found = self._check_function(proj, fm)
                 self._fn_results[key] = found
-                while len(self._fn_results) > 50_000:
-                    self._fn_results.pop(next(iter(self._fn_results)))
+                drop_oldest(self._fn_results, 50_000)
             else:
                 self.counters["functions_check_reused"] += 1
             for f in found:
@@ -389,8 +392,7 @@ class Project:
                     record = _ValueRecord.of(proj, *made_of, found, quiet_atoms)
                 if record is not None:
                     self._value_results[key] = record
-                    while len(self._value_results) > 200_000:
-                        self._value_results.pop(next(iter(self._value_results)))
+                    drop_oldest(self._value_results, 200_000)
             except (ModelError, RecursionError, ValueError, KeyError, IndexError, AssertionError) as e:
                 # an internal limit or defect must not cost the user the other findings: skip the value,
                 # count it, and keep the reason for whoever looks at the counters

@@ -18,6 +18,7 @@ from functools import cached_property
 from itertools import compress
 from typing import Any
 
+from checker.bounded import drop_oldest
 from checker.graphs import closure, reach_union, strongly_connected, through_passable
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
 from extractors.calls import CallSpec
@@ -164,6 +165,19 @@ class _Stored:
     deps: tuple[Dep, ...]
 
 
+@dataclass(frozen=True)
+class _Merkle:
+    """One walk of :attr:`Projector._merkle`, for the next one over the same functions."""
+
+    base: bytes
+    callees: dict[str, tuple[str, ...]]
+    snap: dict[str, tuple[str, int]]  # function id -> (text key, start row)
+    sccs: list[list[str]]
+    recursive: set[str]
+    deep: dict[str, str]  # with the recursive functions
+    positional: dict[str, str]
+
+
 @dataclass
 class ProjectionStore:
     """Projections kept across projectors, so that an edit re-projects only what it changed.
@@ -186,6 +200,7 @@ class ProjectionStore:
     callees: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
     by_deep: dict[tuple[str, str, str], _Stored] = field(default_factory=dict)  # (deep key, value, scope)
     store_keys: dict[tuple[str, str, str, str], tuple[str, str, str, str]] = field(default_factory=dict)
+    merkle: dict[str, _Merkle] = field(default_factory=dict)  # by resolution digest
     stamps: dict[tuple[str, str, int, int, str, str], str] = field(default_factory=dict)
     layouts: dict[tuple[str, int], tuple[tuple[str, ...], str]] = field(default_factory=dict)
 
@@ -204,9 +219,7 @@ class ProjectionStore:
 
 
 def _trim(table: dict[Any, Any], limit: int) -> None:
-    """Drop the oldest entries beyond ``limit`` (dicts keep insertion order)."""
-    while len(table) > limit:
-        table.pop(next(iter(table)))
+    drop_oldest(table, limit)
 
 
 @dataclass(frozen=True)
@@ -273,16 +286,32 @@ class Projector:
     @cached_property
     def _merkle(self) -> tuple[dict[str, str], dict[str, str]]:
         """Both keys in one walk over the call graph, bottom-up (callees first): on a file of
-        thousands of functions each walk is milliseconds of every edit."""
+        thousands of functions each walk is milliseconds of every edit. So the last walk over the
+        same functions is kept: when no call changed, its strongly connected parts are reused and
+        only those whose members or callees changed are hashed again."""
         sc = self.scope
         fns = sc.functions
         base = (",".join(sorted(sc.allocators)) + "|" + ",".join(sorted(sc.globals))).encode()
         callees = {i: self.callee_ids(fm, i) for i, fm in fns.items()}
+        snap = {i: (fm.key, fm.start_row) for i, fm in fns.items()}
+        last = self.store.merkle.get(self.resolution_digest)
+        if last is None or last.base != base or last.callees != callees:
+            last = None
+            sccs = strongly_connected(sorted(fns), callees.__getitem__)
+            recursive = {i for scc in sccs if len(scc) > 1 or scc[0] in callees[scc[0]] for i in scc}
+        else:
+            sccs, recursive = last.sccs, last.recursive
         deep: dict[str, str] = {}
         positional: dict[str, str] = {}
-        recursive: set[str] = set()
-        for scc in strongly_connected(sorted(fns), callees.__getitem__):
+        changed: set[str] = set()
+        for scc in sccs:
             members = set(scc)
+            if last is not None and not any(
+                snap[i] != last.snap[i] or any(c in changed for c in callees[i]) for i in scc
+            ):
+                for i in scc:
+                    deep[i], positional[i] = last.deep[i], last.positional[i]
+                continue
             h, hp = hashlib.sha256(), hashlib.sha256(base)
             for i in scc:
                 g = fns[i]
@@ -295,8 +324,10 @@ class Projector:
             for i in scc:
                 deep[i] = digest
                 positional[i] = f"{pdigest}|{i}"  # the members of a cycle share a digest, not findings
-            if len(scc) > 1 or scc[0] in callees[scc[0]]:
-                recursive.update(scc)
+                if last is None or last.deep[i] != digest or last.positional[i] != positional[i]:
+                    changed.add(i)
+        self.store.merkle[self.resolution_digest] = _Merkle(base, callees, snap, sccs, recursive, deep, positional)
+        _trim(self.store.merkle, 8)
         return {i: k for i, k in deep.items() if i not in recursive}, positional
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
