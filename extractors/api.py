@@ -375,17 +375,18 @@ class Project:
                 if still is not known:
                     self._value_results[key] = still
                 continue
+            rules = [r for r in self.rules if _in_scope(r, fm, var)]
             try:
-                quiet = self._still_quiet(proj, fm, var, known) if known is not None else None
+                quiet = self._still_quiet(proj, rules, known) if known is not None else None
                 if quiet is not None:
                     self.counters["values_quiet"] += 1
                     self._value_results[key] = quiet
                     continue
-                found = self._check_value(proj, reporter, fm, var)
+                found = self._check_value(proj, reporter, fm, var, rules)
                 out.extend(found)
-                quiet_atoms = self._quiet_atoms(proj, fm, var, found)
+                quiet_atoms = None if found else _quiet_atoms(proj, fm, var, rules)
                 made_of = proj.dependencies(fm, var)
-                if made_of is None and not any(_in_scope(r, fm, var) for r in self.rules):
+                if made_of is None and not rules:
                     made_of = frozenset({(fid(fm), var)}), frozenset()  # nothing was projected
                 record = None
                 if made_of is not None:
@@ -401,45 +402,23 @@ class Project:
                 del self.errors[:-20]
         return out
 
-    def _quiet_atoms(self, proj: Projector, fm: FunctionModel, var: str, found: list[Finding]) -> frozenset[str] | None:
-        """The atoms of the value's projection when no rule in scope applies to them (then it has no
-        findings, whatever the verdicts would be), else None."""
-        if found:
-            return None
-        rules = [r for r in self.rules if _in_scope(r, fm, var)]
-        if not rules:
-            return frozenset()
-        cname = proj.component(fm, var)
-        present = proj.atoms(cname) if cname is not None else frozenset()
-        return None if any(r.applies(present) for r in rules) else present
-
-    def _still_quiet(
-        self, proj: Projector, fm: FunctionModel, var: str, known: _ValueRecord
-    ) -> _ValueRecord | None:
+    def _still_quiet(self, proj: Projector, rules: list[Rule], known: _ValueRecord) -> _ValueRecord | None:
         """A value that no rule applied to, kept without projecting it again: the projections it read
         that changed can only add the atoms of their own new reach (an unchanged projection differs
-        at most by boxes into those), so while no rule in scope applies to the old atoms and those
-        together, it still has no findings. A new record, which remembers that wider set; None when
-        a rule may apply now (the value is checked)."""
-        if known.quiet is None:
+        at most by boxes into those), so while no rule in scope (``rules``) applies to the old atoms
+        and those together, it still has no findings. A new record, which remembers that wider set;
+        None when a rule may apply now (the value is checked)."""
+        if known.quiet is None or not known.mentions_hold(proj):
             return None
-        deep, functions = proj.deep_keys, proj.scope.functions
-        if any(deep.get(ident) != reach for ident, reach in known.mentioned):
+        refreshed = known.refreshed(proj)
+        if refreshed is None:
             return None
-        rules = [r for r in self.rules if _in_scope(r, fm, var)]
+        groups, changed = refreshed
         present = set(known.quiet)
         mentioned = {ident for ident, _ in known.mentioned}
-        groups = dict(known.reads)
         wanted: dict[str, frozenset[str]] = {}
-        for ident in known.stale(proj):
-            now = functions.get(ident)
-            if now is None:
-                return None
-            _, vs, stamps = groups[ident]
-            fresh = tuple(proj.stamps((ident, v) for v in vs))
-            if fresh == stamps or not rules:
-                groups[ident] = (now, vs, fresh)
-                continue
+        for ident in changed if rules else ():
+            now, vs, _ = groups[ident]
             for v in vs:
                 reach = proj.reach_summary(now, v)
                 if reach is None:
@@ -451,19 +430,22 @@ class Project:
         wider = frozenset(present)
         if any(r.applies(wider) for r in rules):
             return None
+        functions = proj.scope.functions
         for ident, values in wanted.items():
             g = groups.get(ident)
-            now = functions.get(ident)
-            if now is None:
+            model = functions.get(ident)
+            if model is None:
                 return None
-            if g is not None and g[0] is now and values.issubset(g[1]):
+            if g is not None and g[0] is model and values.issubset(g[1]):
                 continue
             vs = tuple(sorted(values.union(g[1]) if g is not None else values))
-            groups[ident] = (now, vs, tuple(proj.stamps((ident, v) for v in vs)))
+            groups[ident] = (model, vs, tuple(proj.stamps((ident, v) for v in vs)))
         return _ValueRecord.made(proj, groups, mentioned, [], wider)
 
-    def _check_value(self, proj: Projector, reporter: Reporter, fm: FunctionModel, var: str) -> list[Finding]:
-        rules = [r for r in self.rules if _in_scope(r, fm, var)]
+    def _check_value(
+        self, proj: Projector, reporter: Reporter, fm: FunctionModel, var: str, rules: list[Rule]
+    ) -> list[Finding]:
+        """The findings of the rules in scope for the value (``rules``)."""
         if not rules:
             return []
         cname = proj.component(fm, var)
@@ -594,32 +576,54 @@ class _ValueRecord:
             if reach is None:
                 return None
             marks.append((ident, reach))
-        models = frozenset((ident, id(g[0])) for ident, g in groups.items())
-        return _ValueRecord(groups, tuple(marks), findings, quiet, models)
+        return _ValueRecord(groups, tuple(marks), findings, quiet, _model_ids(groups))
 
-    def stale(self, proj: Projector) -> list[str]:
-        """The functions read whose model is no longer the one in ``proj``."""
-        return [ident for ident, _ in self.models - proj.model_ids]
+    def mentions_hold(self, proj: Projector) -> bool:
+        deep = proj.deep_keys
+        return all(deep.get(ident) == reach for ident, reach in self.mentioned)
+
+    def refreshed(self, proj: Projector) -> tuple[dict[str, Group], list[str]] | None:
+        """The groups renewed to the models of ``proj`` with the stamps read of them there, and the
+        functions whose stamps changed; None when a function read is gone."""
+        functions, groups, changed = proj.scope.functions, dict(self.reads), []
+        for ident, _ in self.models - proj.model_ids:
+            now = functions.get(ident)
+            if now is None:
+                return None
+            _, vs, stamps = groups[ident]
+            fresh = tuple(proj.stamps((ident, v) for v in vs))
+            groups[ident] = (now, vs, fresh)
+            if fresh != stamps:
+                changed.append(ident)
+        return groups, changed
 
     def current(self, proj: Projector) -> _ValueRecord | None:
         """This record if it is still right in ``proj``, renewed to the models there if some were
         replaced by ones whose read projections keep their stamps (so the next edit finds it at
         once); None if it is not."""
-        deep = proj.deep_keys
-        if any(deep.get(ident) != reach for ident, reach in self.mentioned):
+        if not self.mentions_hold(proj):
             return None
-        stale = self.stale(proj)
-        if not stale:
+        if self.models <= proj.model_ids:
             return self
-        functions, groups = proj.scope.functions, dict(self.reads)
-        for ident in stale:
-            now = functions.get(ident)
-            _, vs, stamps = groups[ident]
-            if now is None or tuple(proj.stamps((ident, v) for v in vs)) != stamps:
-                return None
-            groups[ident] = (now, vs, stamps)
-        models = frozenset((ident, id(g[0])) for ident, g in groups.items())
-        return _ValueRecord(groups, self.mentioned, self.findings, self.quiet, models)
+        refreshed = self.refreshed(proj)
+        if refreshed is None or refreshed[1]:
+            return None
+        groups = refreshed[0]
+        return _ValueRecord(groups, self.mentioned, self.findings, self.quiet, _model_ids(groups))
+
+
+def _model_ids(groups: dict[str, Group]) -> frozenset[tuple[str, int]]:
+    return frozenset((ident, id(g[0])) for ident, g in groups.items())
+
+
+def _quiet_atoms(proj: Projector, fm: FunctionModel, var: str, rules: list[Rule]) -> frozenset[str] | None:
+    """The atoms of a value's projection when none of the rules in scope (``rules``) applies to
+    them (then it has no findings, whatever the verdicts would be), else None."""
+    if not rules:
+        return frozenset()
+    cname = proj.component(fm, var)
+    present = proj.atoms(cname) if cname is not None else frozenset()
+    return None if any(r.applies(present) for r in rules) else present
 
 
 def _ordered(findings: Iterable[Finding]) -> list[Finding]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from tree_sitter import Node as TSNode
 from tree_sitter import Tree
 
+from checker.bounded import drop_oldest
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgBuilder
 from extractors.facts import const_value
@@ -128,8 +130,9 @@ def macros_unchanged(old: str, new: str) -> bool:
     ``#`` (so a keystroke in a function body does not rescan a large file)."""
     if old == new:
         return True
-    lo = _common_prefix(old, new)
-    hi = _common_suffix(old, new, min(len(old), len(new)) - lo)
+    la, lb = len(old), len(new)
+    lo = _common_run(lambda i, j: old[i:j] == new[i:j], min(la, lb))
+    hi = _common_run(lambda i, j: old[la - j : la - i] == new[lb - j : lb - i], min(la, lb) - lo)
     for text in (old, new):
         end = len(text) - hi
         if _MACRO_SYNTAX.search(text, lo, end) or _MACRO_EDGE.search(text[max(lo - 1, 0) : lo] + text[end : end + 1]):
@@ -145,35 +148,21 @@ def macros_unchanged(old: str, new: str) -> bool:
     return True
 
 
-def _common_prefix(a: str, b: str) -> int:
-    """Compared in growing chunks (slices compare in C): an edit deep in a large file is found in
-    about twice its offset of copied characters instead of one Python step per character."""
-    n, i, step = min(len(a), len(b)), 0, 64
-    while i < n:
-        j = min(i + step, n)
-        if a[i:j] == b[i:j]:
-            i, step = j, step * 2
-        elif step > 64:
-            step //= 8
-        else:
-            break
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
-
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    """The length of the common end of ``a`` and ``b``, at most ``limit``."""
-    la, lb, i, step = len(a), len(b), 0, 64
+def _common_run(same: Callable[[int, int], bool], limit: int) -> int:
+    """The length, at most ``limit``, of the common start (or end) of two texts, where
+    ``same(i, j)`` compares their characters ``i`` to ``j`` from that side. Compared in growing
+    chunks (slices compare in C): an edit deep in a large file is found in about twice its offset
+    of copied characters instead of one Python step per character."""
+    i, step = 0, 64
     while i < limit:
         j = min(i + step, limit)
-        if a[la - j : la - i] == b[lb - j : lb - i]:
+        if same(i, j):
             i, step = j, step * 2
         elif step > 64:
             step //= 8
         else:
             break
-    while i < limit and a[la - i - 1] == b[lb - i - 1]:
+    while i < limit and same(i, i + 1):
         i += 1
     return i
 
@@ -291,12 +280,15 @@ class ItemFacts:
 
 @dataclass(frozen=True)
 class FileFacts:
-    functions: list[TSNode]
+    named: list[tuple[TSNode, str | None, str]]  # each function definition with its name and text digest
     consts: dict[str, int]
     globals: frozenset[str]
     noreturn: frozenset[str]
     includes: list[str]
-    named: list[tuple[TSNode, str | None, str]]  # each function definition with its name and text digest
+
+    @property
+    def functions(self) -> list[TSNode]:
+        return [n for n, _, _ in self.named]
 
 
 def file_facts(tree: Tree, memo: dict[tuple[str, bytes], ItemFacts] | None = None) -> FileFacts:
@@ -304,7 +296,6 @@ def file_facts(tree: Tree, memo: dict[tuple[str, bytes], ItemFacts] | None = Non
     (whose macros the file uses) in one walk of the top level, each item's part memoised by its
     type and text: an edit changes one item, and reading every declaration of a large file again
     was a large part of an edit's time."""
-    functions: list[TSNode] = []
     consts: dict[str, int] = {}
     globals_: set[str] = set()
     noreturn: set[str] = set()
@@ -316,18 +307,16 @@ def file_facts(tree: Tree, memo: dict[tuple[str, bytes], ItemFacts] | None = Non
         if facts is None:
             facts = _item_facts(n)
             if memo is not None:
-                if len(memo) > 100_000:
-                    memo.clear()
                 memo[key] = facts
+                drop_oldest(memo, 100_000)
         consts.update(facts.consts)
         globals_ |= facts.globals
         noreturn |= facts.noreturn
         if facts.include is not None:
             includes.append(facts.include)
         if facts.is_function:
-            functions.append(n)
             named.append((n, facts.name, facts.digest))
-    return FileFacts(functions, consts, frozenset(globals_), frozenset(noreturn), includes, named)
+    return FileFacts(named, consts, frozenset(globals_), frozenset(noreturn), includes)
 
 
 def _item_facts(n: TSNode) -> ItemFacts:
