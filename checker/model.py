@@ -88,6 +88,31 @@ class Component:
     def callees(self) -> frozenset[str]:
         return frozenset(b.component for b in self.boxes)
 
+    @cached_property
+    def without_boxes(self) -> Component:
+        """This component with every call made a plain step: what leads into a box leads straight
+        to where its returns lead. The model of a value no callee can read or write, for which
+        what a callee does is no part of the verdict."""
+        if not self.boxes:
+            return self
+        succ: dict[Ref, list[Ref]] = {}
+        for s, t in self.edges:
+            succ.setdefault(s, []).append(t)
+        edges: dict[tuple[Ref, Ref], None] = {}
+        for s, ts in succ.items():
+            if not isinstance(s, str):
+                continue
+            todo, seen = list(reversed(ts)), set()
+            while todo:
+                t = todo.pop()
+                if isinstance(t, str):
+                    edges[(s, t)] = None
+                elif t not in seen:
+                    seen.add(t)
+                    for x in self.box_map[t[0]].return_nodes:
+                        todo.extend(reversed(succ.get((t[0], x), ())))
+        return Component(self.name, self.nodes, (), tuple(edges))
+
     def to_json(self, atoms: frozenset[str] | None = None) -> dict[str, object]:
         """The JSON RSM form; with ``atoms``, nodes show only those labels."""
 

@@ -368,16 +368,18 @@ class Project:
         for var in proj.values(fm):
             key = (fid(fm), var, proj.scope_digest)
             known = self._value_results.get(key)
-            still = known.current(proj) if known is not None else None
-            if still is not None:
+            renewal = known.renewal(proj) if known is not None else None
+            if known is not None and renewal is not None and not renewal[1]:
                 self.counters["values_reused"] += 1
-                out.extend(still.findings)
-                if still is not known:
-                    self._value_results[key] = still
+                out.extend(known.findings)
+                if renewal[0] is not known.reads:
+                    self._value_results[key] = known.renewed(renewal[0])
                 continue
             rules = [r for r in self.rules if _in_scope(r, fm, var)]
             try:
-                quiet = self._still_quiet(proj, rules, known) if known is not None else None
+                quiet = None
+                if known is not None and renewal is not None:
+                    quiet = self._still_quiet(proj, rules, known, renewal)
                 if quiet is not None:
                     self.counters["values_quiet"] += 1
                     self._value_results[key] = quiet
@@ -402,24 +404,34 @@ class Project:
                 del self.errors[:-20]
         return out
 
-    def _still_quiet(self, proj: Projector, rules: list[Rule], known: _ValueRecord) -> _ValueRecord | None:
+    def _still_quiet(
+        self, proj: Projector, rules: list[Rule], known: _ValueRecord, renewal: Renewal
+    ) -> _ValueRecord | None:
         """A value that no rule applied to, kept without projecting it again: the projections it read
         that changed can only add the atoms of their own new reach (an unchanged projection differs
-        at most by boxes into those), so while no rule in scope (``rules``) applies to the old atoms
-        and those together, it still has no findings. A new record, which remembers that wider set;
-        None when a rule may apply now (the value is checked)."""
-        if known.quiet is None or not known.mentions_hold(proj):
+        at most by boxes into those), and only their own labels while their calls go only to
+        projections read before (:meth:`Projector.own_step`), so while no rule in scope (``rules``)
+        applies to the old atoms and those together, it still has no findings. A new record, which
+        remembers that wider set;
+        None when a rule may apply now (the value is checked). ``renewal``: see
+        :meth:`_ValueRecord.renewal`."""
+        if known.quiet is None:
             return None
-        refreshed = known.refreshed(proj)
-        if refreshed is None:
-            return None
-        groups, changed = refreshed
+        groups, changed = dict(renewal[0]), renewal[1]
         present = set(known.quiet)
         mentioned = {ident for ident, _ in known.mentioned}
         wanted: dict[str, frozenset[str]] = {}
+        read: set[tuple[str, str]] | None = None
         for ident in changed if rules else ():
             now, vs, _ = groups[ident]
             for v in vs:
+                step = proj.own_step(now, v)
+                if step is not None:
+                    if read is None:
+                        read = {(i, w) for i, g in known.reads.items() for w in g[1]}
+                    if step[1] <= read:
+                        present |= step[0]  # what it reaches was read, and what of it changed is here
+                        continue
                 reach = proj.reach_summary(now, v)
                 if reach is None:
                     return None
@@ -455,10 +467,10 @@ class Project:
         rules = [r for r in rules if r.applies(present)]
         if not rules:
             return []
-        rsm = proj.rsm(cname)
         self.counters["models_built"] += 1
         out: list[Finding] = []
         for rule in rules:
+            rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
             if not self._holds(rule, canonical(rsm, rule.parsed)):
                 continue
             # the path is read off the model with the nodes the witness shows, which the verdict's
@@ -516,6 +528,7 @@ class Project:
 
 
 Group = tuple[FunctionModel, tuple[str, ...], tuple[str | None, ...]]  # model, values read, their stamps
+Renewal = tuple[dict[str, Group], list[str]]  # the reads renewed, the functions whose stamps changed
 
 
 @dataclass(frozen=True)
@@ -582,9 +595,15 @@ class _ValueRecord:
         deep = proj.deep_keys
         return all(deep.get(ident) == reach for ident, reach in self.mentioned)
 
-    def refreshed(self, proj: Projector) -> tuple[dict[str, Group], list[str]] | None:
-        """The groups renewed to the models of ``proj`` with the stamps read of them there, and the
-        functions whose stamps changed; None when a function read is gone."""
+    def renewal(self, proj: Projector) -> Renewal | None:
+        """The reads renewed to the models of ``proj`` with the stamps read of them there, and the
+        functions whose stamps changed (the record is still right when there are none); None
+        when it cannot be kept: a function read is gone, or one asked about a global reaches
+        other functions now. The reads themselves when every model read is still current."""
+        if not self.mentions_hold(proj):
+            return None
+        if self.models <= proj.model_ids:
+            return self.reads, []
         functions, groups, changed = proj.scope.functions, dict(self.reads), []
         for ident, _ in self.models - proj.model_ids:
             now = functions.get(ident)
@@ -597,18 +616,9 @@ class _ValueRecord:
                 changed.append(ident)
         return groups, changed
 
-    def current(self, proj: Projector) -> _ValueRecord | None:
-        """This record if it is still right in ``proj``, renewed to the models there if some were
-        replaced by ones whose read projections keep their stamps (so the next edit finds it at
-        once); None if it is not."""
-        if not self.mentions_hold(proj):
-            return None
-        if self.models <= proj.model_ids:
-            return self
-        refreshed = self.refreshed(proj)
-        if refreshed is None or refreshed[1]:
-            return None
-        groups = refreshed[0]
+    def renewed(self, groups: dict[str, Group]) -> _ValueRecord:
+        """This record over the models its renewal found with the same stamps, so that the next
+        edit finds it current at once."""
         return _ValueRecord(groups, self.mentioned, self.findings, self.quiet, _model_ids(groups))
 
 

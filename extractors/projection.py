@@ -201,6 +201,8 @@ class ProjectionStore:
     by_deep: dict[tuple[str, str, str], _Stored] = field(default_factory=dict)  # (deep key, value, scope)
     store_keys: dict[tuple[str, str, str, str], tuple[str, str, str, str]] = field(default_factory=dict)
     merkle: dict[str, _Merkle] = field(default_factory=dict)  # by resolution digest
+    mentions: dict[str, frozenset[str]] = field(default_factory=dict)  # by Merkle digest
+    values: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # by text key and scope
     stamps: dict[tuple[str, str, int, int, str, str], str] = field(default_factory=dict)
     layouts: dict[tuple[str, int], tuple[tuple[str, ...], str]] = field(default_factory=dict)
 
@@ -214,6 +216,8 @@ class ProjectionStore:
         _trim(self.store_keys, self.limit)
         _trim(self.stamps, self.limit)
         _trim(self.layouts, self.limit)
+        _trim(self.mentions, self.limit)
+        _trim(self.values, self.limit)
         _trim(self.indexes, self.limit)
         _trim(self.skeletons, self.limit)
 
@@ -240,7 +244,7 @@ class Projector:
     _index: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     _closure: dict[str, tuple[Component, ...]] = field(default_factory=dict)
     _rsms: dict[str, RSM] = field(default_factory=dict)
-    _mentions: dict[str, frozenset[str]] | None = None
+    _mentions: dict[str, frozenset[str] | None] = field(default_factory=dict)
     _calling: dict[str, list[int]] = field(default_factory=dict)
     _reachable: dict[str, tuple[FunctionModel, ...]] = field(default_factory=dict)
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
@@ -255,6 +259,9 @@ class Projector:
     _reach_atoms: dict[str, frozenset[str] | None] = field(default_factory=dict)
     _reach_reads: dict[str, frozenset[tuple[str, str]] | None] = field(default_factory=dict)
     _summaries: dict[tuple[str, str], ReachSummary | None] = field(default_factory=dict)
+    _steps: dict[tuple[str, str], tuple[frozenset[str], frozenset[tuple[str, str]]] | None] = field(
+        default_factory=dict
+    )
 
     @cached_property
     def scope_digest(self) -> str:
@@ -284,7 +291,7 @@ class Projector:
         return self._merkle[1]
 
     @cached_property
-    def _merkle(self) -> tuple[dict[str, str], dict[str, str]]:
+    def _merkle(self) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
         """Both keys in one walk over the call graph, bottom-up (callees first): on a file of
         thousands of functions each walk is milliseconds of every edit. So the last walk over the
         same functions is kept: when no call changed, its strongly connected parts are reused and
@@ -328,7 +335,7 @@ class Projector:
                     changed.add(i)
         self.store.merkle[self.resolution_digest] = _Merkle(base, callees, snap, sccs, recursive, deep, positional)
         _trim(self.store.merkle, 8)
-        return {i: k for i, k in deep.items() if i not in recursive}, positional
+        return {i: k for i, k in deep.items() if i not in recursive}, positional, deep
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
         """CFG nodes by the root variable of every path they mention."""
@@ -352,21 +359,31 @@ class Projector:
         return idx
 
     def mentions(self, fname: str) -> frozenset[str]:
-        """Root names a function or anything it calls mentions (so global boxes skip unrelated calls)."""
-        if self._mentions is None:
-            fns = self.scope.functions
-            own = {n: set(self.index(fm)) for n, fm in fns.items()}
-            calls = {n: self.callee_ids(fm, n) for n, fm in fns.items()}
-            changed = True
-            while changed:
-                changed = False
-                for n in fns:
-                    before = len(own[n])
-                    for c in calls[n]:
-                        own[n] |= own[c]
-                    changed = changed or len(own[n]) != before
-            self._mentions = {n: frozenset(s) for n, s in own.items()}
-        return self._mentions.get(fname, frozenset())
+        """Root names a function or anything it calls mentions (so global boxes skip unrelated calls).
+
+        Kept across projectors by the function's Merkle digest, which covers everything it can
+        call: summing them for every function again was a few milliseconds of every edit of a
+        large file."""
+        fns, memo = self.scope.functions, self._mentions
+        if fname not in fns:
+            return frozenset()
+        digests, stored = self._merkle[2], self.store.mentions
+
+        def callees(n: str) -> tuple[str, ...]:
+            out = self.callee_ids(fns[n], n)
+            for c in out:
+                if c not in memo and (known := stored.get(digests[c])) is not None:
+                    memo[c] = known
+            return out
+
+        got = memo.get(fname)
+        if got is None:
+            got = stored.get(digests[fname])
+        if got is None:
+            got = reach_union(fname, callees, lambda n: frozenset(self.index(fns[n])), memo) or frozenset()
+            stored[digests[fname]] = got
+        memo[fname] = got
+        return got
 
     def calling_nodes(self, fm: FunctionModel) -> list[int]:
         got = self._calling.get(fid(fm))
@@ -430,11 +447,19 @@ class Projector:
         self._skeletons[fid(fm)] = got
         return got
 
-    def values(self, fm: FunctionModel) -> list[str]:
+    def values(self, fm: FunctionModel) -> tuple[str, ...]:
         """Every access path the function does something to (the candidates for tracking).
 
         Also ``$ret:g`` for each must-check function ``g`` whose result the function throws away.
+        Kept by the function's text and the scope, as every caller of an edited function asks.
         """
+        memo = (fm.key, self.scope_digest)
+        got = self.store.values.get(memo)
+        if got is None:
+            got = self.store.values[memo] = self._values(fm)
+        return got
+
+    def _values(self, fm: FunctionModel) -> tuple[str, ...]:
         seen: dict[str, None] = {}
         for n in fm.cfg.nodes:
             for c in n.calls:
@@ -447,7 +472,7 @@ class Projector:
                 for a, _ in c.args:
                     if a:
                         seen[a] = None
-        return sorted(seen)
+        return tuple(sorted(seen))
 
     def node_labels(
         self, fm: FunctionModel, cid: int, v: str, is_global: bool
@@ -603,6 +628,37 @@ class Projector:
                     made_of[1],
                 )
             self._summaries[key] = got
+        return got
+
+    def own_step(self, fm: FunctionModel, v: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]] | None:
+        """What the projection of ``fm`` on ``v`` can hold by itself, read off the function without
+        building it: a superset of its labels, and every (function id, value) its boxes may go
+        to; None for a global, whose boxes depend on what its callees mention.
+
+        The projection reaches no other projections than these targets' reach, so a value whose
+        changed reads step only into what it read before gains at most their labels. Found so,
+        the changed function is not projected, which on a recursive cycle means validating the
+        projections of the whole cycle again."""
+        key = (fid(fm), v)
+        if key in self._steps:
+            return self._steps[key]
+        cids, is_global = self._relevant(fm, v)
+        got = None
+        if not is_global:
+            labels: set[str] = set()
+            targets: set[tuple[str, str]] = set()
+            nodes = fm.cfg.nodes
+            for cid in set(cids):
+                lab, bx = self.node_labels(fm, cid, v, False)
+                labels |= lab
+                targets.update(bx)
+                nt = nodes[cid].null_test
+                if nt is not None and nt[0] == v:
+                    labels |= {"isnull", "notnull"}
+            if any(n.kind == "return" for n in nodes):
+                labels |= RETURN_LABEL
+            got = frozenset(labels), frozenset(targets)
+        self._steps[key] = got
         return got
 
     @cached_property
@@ -874,12 +930,7 @@ class Projector:
         got = self._rsms.get(name)
         if got is not None and not validate:
             return got
-        root = Component(
-            f"{name}!root",
-            (Node("start", frozenset(), True, False), Node("end", frozenset({"end"}), False, True)),
-            (Box("call", name, (ENTRY,), (EXIT,)),),
-            (("start", ("call", ENTRY)), (("call", EXIT), "end")),
-        )
+        root = _root(name)
         closure = self.closure(name)
         if validate:
             got = build_rsm((root, *closure), root.name, "start")
@@ -891,6 +942,32 @@ class Projector:
             self.store.rsms[key] = got
         self._rsms[name] = got
         return got
+
+    def local_rsm(self, name: str) -> RSM:
+        """The checked function alone, its calls plain steps: all a rule about a local that no
+        callee can read or write sees (see ``Rule.local``), so that an edit in a callee leaves
+        the model, and the verdict cached by its digest, as it was."""
+        key = f"{name}|local"
+        got = self._rsms.get(key)
+        if got is None:
+            comp = self.comps[name]
+            assert comp is not None
+            flat = comp.without_boxes
+            skey = (key, (id(flat),))  # the RSM holds ``flat``, so its id is not reused while kept
+            got = self.store.rsms.get(skey) or RSM((_root(name), flat), f"{name}!root", "start")
+            self.store.rsms[skey] = got
+            self._rsms[key] = got
+        return got
+
+
+def _root(name: str) -> Component:
+    """The component that calls the checked one and labels its return ``end``."""
+    return Component(
+        f"{name}!root",
+        (Node("start", frozenset(), True, False), Node("end", frozenset({"end"}), False, True)),
+        (Box("call", name, (ENTRY,), (EXIT,)),),
+        (("start", ("call", ENTRY)), (("call", EXIT), "end")),
+    )
 
 
 @dataclass(frozen=True)

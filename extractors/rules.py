@@ -61,6 +61,13 @@ class Rule:
         """The propositions the formula can see (results are keyed by the model as seen through them)."""
         return _atoms(self.formula)
 
+    @property
+    def local(self) -> bool:
+        """Whether the rule is about locals whose address is never taken: no callee can read or
+        write such a value (one passed on is read at the call and copied), so the verdict is the
+        checked function's own, whatever its callees do."""
+        return self.scope == "local-scalar"
+
     def applies(self, present: frozenset[str]) -> bool:
         return all(any(a in present for a in group) for group in self.requires)
 

@@ -110,3 +110,20 @@ def test_deep_digests_of_a_recursive_cycle_are_shared_and_change_together() -> N
         m.component("C"),
     )
     assert edited.deep_digests["A"] != d["A"] and edited.deep_digests["C"] == d["C"]
+
+
+def test_without_boxes_leads_each_call_straight_to_where_its_returns_lead() -> None:
+    """Two calls in a row and a call with two exits: what led into the first call leads to every
+    node the returns reach; nodes and labels stay, boxes go, and a component without boxes is kept."""
+    main = comp(
+        "main",
+        "m0:entry:p m1 m2:q m3:exit",
+        "m0>a.g0 a.g1>b.g0 b.g1>m1 b.g2>m2 m1>m3 m2>m3",
+        {"a": "G", "b": "G"},
+    )
+    g = comp("G", "g0:entry g1:exit g2:exit", "g0>g1 g0>g2")
+    built = rsm(main, g).component("main")
+    flat = built.without_boxes
+    assert flat.boxes == () and flat.nodes == built.nodes
+    assert sorted(flat.edges) == [("m0", "m1"), ("m0", "m2"), ("m1", "m3"), ("m2", "m3")]
+    assert g.without_boxes is g

@@ -212,3 +212,22 @@ def test_a_value_no_rule_applies_to_learns_what_its_callees_start_to_reach() -> 
     assert got == snapshot(fresh)
     assert {f.function for f in fresh.check(["t.c"], interprocedural=False)["t.c"]} >= {"g", "user"}
     assert incremental.counters["values_quiet"] > 0
+
+
+def test_quiet_values_handed_round_a_recursive_cycle_are_kept_without_projecting_it() -> None:
+    """An edit that adds a read of a value handed round a recursive cycle keeps every value quiet
+    by what the edited function itself does to it, since its calls still go only where they went:
+    the changed function is not projected again, which on a cycle validates the whole cycle."""
+    text = (
+        "int b(int *p, int n);\nint a(int *p, int n) { return n ? b(p, n - 1) : 0; }\n"
+        "int b(int *p, int n) { return n ? a(p, n - 1) : 0; }\nint user(int *q) { return a(q, 3); }\n"
+    )
+    edited = text.replace("{ return n ? b", "{ (void)p; return n ? b")
+    incremental = Project()
+    incremental.update_file("t.c", text)
+    assert snapshot(incremental) == []
+    projected, quiet = len(incremental._projections.components), incremental.counters["values_quiet"]
+    incremental.update_file("t.c", edited)
+    assert snapshot(incremental) == []
+    assert incremental.counters["values_quiet"] - quiet >= 2  # a's p and user's q
+    assert len(incremental._projections.components) == projected

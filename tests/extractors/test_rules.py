@@ -267,6 +267,45 @@ int h(int a) { int i; for (i = 0; i < a; i++) { } return i; }
     assert f.function == "f" and f.location.start_line == line_of(src, "/*S*/")
 
 
+def test_a_callee_writing_its_copy_of_a_local_is_no_dead_store_of_the_local() -> None:
+    """Once the projection of ``md`` went into ``check_mode``, whose ``mode++`` then counted as a
+    store to ``md`` never read (lua's io_open showed it): a callee gets a copy, so only what the
+    function itself does to the local is part of the verdict."""
+    src = (
+        HEADER
+        + """
+static int check_mode(const char *mode) { return *mode != 0 && *(mode++) == 'r'; }
+int io_open(const char *mode) {
+    const char *md = mode;
+    return check_mode(md);
+}
+"""
+    )
+    assert of_rule(check_src(src), "dead-store") == []
+
+
+def test_a_local_rules_verdict_is_kept_when_only_a_callee_changes() -> None:
+    """The caller's value is projected again (the callee's copy of it changed), but its dead-store
+    and uninitialised-read models are the caller's own, unchanged: no check runs again."""
+    caller = "int f(int a) {\n    int x = a * 2;\n    x = a;\n    return helper(x);\n}\n"
+    before = HEADER + "int helper(int v) { return v + 1; }\n" + caller
+    after = HEADER + "int helper(int v) { v = v * 3; return v + 1; }\n" + caller
+    p = Project()
+    p.update_file("t.c", before)
+    (f,) = of_rule(p.check()["t.c"], "dead-store")
+    assert f.function == "f"
+    p.update_file("t.c", after)
+    runs, models = p.counters["checks_run"], p.counters["models_built"]
+    found = of_rule(p.check()["t.c"], "dead-store")
+    assert [(g.function, g.location) for g in found] == [("f", f.location)]
+    assert p.counters["models_built"] > models  # f's value x was looked at again ...
+    checked = p.counters["checks_run"] - runs
+    fresh = Project()
+    fresh.update_file("t.c", after)
+    fresh.check()
+    assert checked == 0 < fresh.counters["checks_run"]  # ... but its verdict was known
+
+
 def test_resource_leak() -> None:
     src = (
         HEADER
