@@ -34,6 +34,7 @@ PROPOSITIONS = (
     "end",
 )
 SCOPES = ("any", "local", "local-scalar", "return")
+_OWN_ATOMS = frozenset({"decl", "def", "write", "read", "end"})  # what only a local's function does to it
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,12 @@ class Rule:
 
     @property
     def local(self) -> bool:
-        """Whether the rule is about locals whose address is never taken: no callee can read or
-        write such a value (one passed on is read at the call and copied), so the verdict is the
-        checked function's own, whatever its callees do."""
-        return self.scope == "local-scalar"
+        """Whether the verdict is the checked function's own, whatever its callees do: the rule is
+        about locals whose address is never taken and sees only what is done to the variable
+        itself. A callee gets a copy of such a local (read at the call), so it can neither declare,
+        assign nor read it; what it does to what the local points to (free, dereference) it can,
+        so a rule that sees that is checked with the callees."""
+        return self.scope == "local-scalar" and self.atoms <= _OWN_ATOMS
 
     def applies(self, present: frozenset[str]) -> bool:
         return all(any(a in present for a in group) for group in self.requires)

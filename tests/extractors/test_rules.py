@@ -3,6 +3,7 @@ including the classic false-positive traps."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -284,9 +285,18 @@ int io_open(const char *mode) {
     assert of_rule(check_src(src), "dead-store") == []
 
 
+def test_only_rules_about_the_local_itself_are_checked_without_the_callees() -> None:
+    """A callee can free or dereference what a local points to, though not the local itself."""
+    rules = {r.id: r for r in catalogue()}
+    assert rules["dead-store"].local
+    assert not rules["uninitialised-read"].local  # it sees `use`
+    assert not replace(rules["dead-store"], formula="E F (write & E X E (~read U free))").local
+    assert not replace(rules["dead-store"], scope="any").local
+
+
 def test_a_local_rules_verdict_is_kept_when_only_a_callee_changes() -> None:
     """The caller's value is projected again (the callee's copy of it changed), but its dead-store
-    and uninitialised-read models are the caller's own, unchanged: no check runs again."""
+    model is the caller's own, unchanged: no check runs again."""
     caller = "int f(int a) {\n    int x = a * 2;\n    x = a;\n    return helper(x);\n}\n"
     before = HEADER + "int helper(int v) { return v + 1; }\n" + caller
     after = HEADER + "int helper(int v) { v = v * 3; return v + 1; }\n" + caller
