@@ -412,9 +412,8 @@ class Project:
         at most by boxes into those), and only their own labels while their calls go only to
         projections read before (:meth:`Projector.own_step`), so while no rule in scope (``rules``)
         applies to the old atoms and those together, it still has no findings. A new record, which
-        remembers that wider set;
-        None when a rule may apply now (the value is checked). ``renewal``: see
-        :meth:`_ValueRecord.renewal`."""
+        remembers that wider set; None when a rule may apply now (the value is checked).
+        ``renewal``: see :meth:`_ValueRecord.renewal`."""
         if known.quiet is None:
             return None
         groups, changed = dict(renewal[0]), renewal[1]

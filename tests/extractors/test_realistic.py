@@ -51,3 +51,39 @@ def test_every_projected_model_passes_the_rsm_rules() -> None:
                 proj.rsm(name, validate=True)
                 checked += 1
     assert checked > 50
+
+
+def test_a_local_scalar_is_read_wherever_it_is_dereferenced_or_handed_to_a_call() -> None:
+    """What lets uninitialised-read see only ``read`` and be checked without the callees: at every
+    node of these files where a local whose address is never taken is dereferenced (``use``) or
+    handed to a project function (a box), the node also reads it."""
+    from extractors.api import _in_scope
+    from extractors.projection import Projector, make_scope
+    from extractors.rules import catalogue
+
+    rule = next(r for r in catalogue() if r.id == "uninitialised-read")
+    root = Path(__file__).parents[2]
+    calls = (
+        "struct s { int *q; };\nint g(int *p) { return *p; }\nint h(struct s v, int n) { return n; }\n"
+        "int f(int c) {\n    int *p; struct s v; int n;\n    if (c) return g(p);\n"
+        "    n = c ? g(p) + h(v, n) : h(v, g(p));\n    while (g(p)) { n += h(v, *p); }\n"
+        "    return (p = 0, g(p) ? n : g(v.q));\n}\n"
+    )
+    files = [DATA, *sorted((root / "examples").glob("*.c")), root / "tests/server/data/sample.c"]
+    seen = {"use": 0, "box": 0}
+    for path, text in [(f, f.read_text()) for f in files] + [(Path("calls.c"), calls)]:
+        p = Project()
+        p.update_file(str(path), text)
+        st = p.files[str(path)].model
+        proj = Projector(make_scope(list(st.functions.values()), p.table, st.globals))
+        for fm in st.functions.values():
+            for v in proj.values(fm):
+                if not _in_scope(rule, fm, v):
+                    continue
+                for node in fm.cfg.nodes:
+                    labels, boxes = proj.node_labels(fm, node.id, v, False)
+                    for kind, there in (("use", "use" in labels), ("box", bool(boxes))):
+                        if there:
+                            seen[kind] += 1
+                            assert "read" in labels, (path.name, fm.name, v, node.text, kind)
+    assert seen["use"] > 10 and seen["box"] > 5, seen
