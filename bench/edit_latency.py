@@ -6,7 +6,11 @@ one line inside one randomly chosen function; the comparison point is a full re-
 file measured in the same run: a fresh Project (empty knowledge base and result cache) extracting and
 checking the whole file in-process, and the cold didOpen -> publishDiagnostics of the server.
 
-    .venv/bin/python bench/edit_latency.py [--edits 100] [--real FILE ...] [--big-lines 50000]
+    .venv/bin/python bench/edit_latency.py [--edits 100] [--real FILE ...] [--no-lua] [--big-lines 50000]
+
+Without ``--real`` the real files are a zlib/libpng example and Lua's parser (lparser.c) and
+LuaJIT's minilua.c (a 7.8k-line amalgamation with large recursive cycles), taken from the lupa sdist
+that ``bench/c_bench.py`` also checks (downloaded once from PyPI into ``--work``).
 
 Not run in CI (timings are machine-dependent); prints p50/p95 and the ratios.
 """
@@ -32,6 +36,7 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, register_
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.c_bench import fetch_lupa  # noqa: E402
 from extractors.api import Project, parse_c  # noqa: E402
 from tests.server.lsp_helpers import SERVER_COMMAND  # noqa: E402
 
@@ -40,6 +45,7 @@ REAL_CANDIDATES = [
     Path("/usr/share/doc/libpng-dev/examples/pngtest.c"),
     REPO / "tests/server/data/sample.c",
 ]
+LUA_FILES = ("third-party/lua54/lparser.c", "third-party/luajit21/src/host/minilua.c")
 
 
 def generated(functions: int = 200, lines_per_function: int = 25) -> str:
@@ -242,7 +248,7 @@ def report(name: str, r: dict[str, float]) -> None:
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    reals = [Path(r) for r in args.real] if args.real else [next(p for p in REAL_CANDIDATES if p.is_file())]
+    reals = [Path(r) for r in args.real] if args.real else default_reals(args.work, args.lua)
     report("generated", await measure("generated", generated(), args.edits))
     for real in reals:
         print(f"real file: {real}")
@@ -252,15 +258,25 @@ async def main_async(args: argparse.Namespace) -> None:
         report("big", await measure("big", generated(functions), max(10, args.edits // 5)))
 
 
+def default_reals(work: Path, lua: bool) -> list[Path]:
+    reals = [next(p for p in REAL_CANDIDATES if p.is_file())]
+    root = fetch_lupa(work, "2.8") if lua else None
+    if root is not None:
+        reals += [root / f for f in LUA_FILES if (root / f).is_file()]
+    return reals
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--edits", type=int, default=100)
     parser.add_argument(
-        "--real", action="append", help="a real C file to edit (repeatable; default: a zlib/libpng example)"
+        "--real", action="append", help="a real C file to edit (repeatable; default: see above)"
     )
     parser.add_argument("--big-lines", type=int, default=50_000, help="also a file this long (0: skip)")
+    parser.add_argument("--no-lua", dest="lua", action="store_false", help="without --real: no Lua files")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "ctlsp-c-bench")
     asyncio.run(main_async(parser.parse_args()))
 
 
