@@ -190,9 +190,9 @@ class Project:
         macros = {m: spec for m, spec in macros.items() if m not in self.table}
         context = consts_digest(consts) + ",".join(sorted(noreturn)) + repr(sorted(macros.items()))
         cd = hashlib.sha256(context.encode()).hexdigest()[:32]
-        table = self.table
+        table = {**self.table, **macros} if macros else self.table  # the CFG reads which take an address
         if noreturn:
-            table = {**self.table, **{n: CallSpec(noreturn=True) for n in noreturn if n not in self.table}}
+            table = {**table, **{n: CallSpec(noreturn=True) for n in noreturn if n not in table}}
         old = self.files.get(path)
         old_by_key = {m.key: m for m in old.model.functions.values()} if old else {}
         old_names = set(old.model.functions) if old else set()

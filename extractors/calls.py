@@ -15,6 +15,8 @@ from extractors.config import Config
 @dataclass(frozen=True)
 class CallSpec:
     returns: str | None = None
+    # (argument index or -1 for all, atom); ``addr``: a macro that takes the argument's address,
+    # read as ``&arg`` written out (a definition, and the variable's address is taken)
     args: tuple[tuple[int, str], ...] = ()
     noreturn: bool = False
     must_check: bool = False

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
-from extractors.facts import Call, Facts, FactWalker, args_of, call_name, null_test, path_of
+from extractors.facts import Call, Facts, FactWalker, args_of, call_name, null_test, path_of, root_of
 from extractors.parse import short, strip_parens, text_of
 
 Pred = tuple[int, bool | None]
@@ -83,6 +83,11 @@ class CfgBuilder:
             node.calls = tuple(facts.calls)
             node.flag_sets = tuple(facts.flag_sets)
             self.cfg.addr_taken |= facts.addr_taken
+            for call in facts.calls:
+                spec = self.table.get(call.name) if call.name else None
+                for i, atom in spec.args if spec is not None else ():
+                    if atom == "addr" and 0 <= i < len(call.args) and (path := call.args[i][0]):
+                        self.cfg.addr_taken.add(root_of(path))
         self.cfg.nodes.append(node)
         self.cfg.succ.append([])
         return n

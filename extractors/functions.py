@@ -104,7 +104,8 @@ def _top_level(root: TSNode) -> list[TSNode]:
 
 
 def macro_specs(text: str) -> dict[str, CallSpec]:
-    """Function-like macros that assign to a parameter, as call specs that define it.
+    """Function-like macros that assign to a parameter or hand on its address, as call specs that
+    define it (``def``) or take its address (``addr``).
 
     ``lua_number2int(k, n)`` expands to ``((k)=(int)(n))``: without this, passing ``k`` looks like
     a read of an uninitialised variable, the commonest false positive on real code.  Read from the
@@ -170,8 +171,13 @@ def _common_run(same: Callable[[int, int], bool], limit: int) -> int:
 @lru_cache(maxsize=65_536)
 def _assigned_params(params: str, body: str) -> tuple[tuple[int, str], ...]:
     """Memoised: a large file has hundreds of macros, read again on every edit."""
-    names = [p.strip() for p in params.split(",")]
-    return tuple((i, "def") for i, prm in enumerate(names) if prm.isidentifier() and _assigns(prm, body))
+    out: list[tuple[int, str]] = []
+    for i, prm in enumerate(p.strip() for p in params.split(",")):
+        if prm.isidentifier() and _assigns(prm, body):
+            out.append((i, "def"))
+        elif prm.isidentifier() and _address_handed_on(prm, body):
+            out.append((i, "addr"))
+    return tuple(out)
 
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
@@ -179,11 +185,19 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)(.*)$", re.MULT
 
 
 def _assigns(param: str, body: str) -> bool:
-    """A plain assignment only: ``+=`` and ``++`` read the old value first, and ``&p`` may be
-    handed to code that only reads it."""
+    """A plain assignment only: ``+=`` and ``++`` read the old value first (``&p`` is
+    :func:`_address_handed_on`)."""
     p = re.escape(param)
     target = rf"(?<![\w.>])\(?\s*{p}\s*\)?"
     return re.search(rf"{target}\s*=(?!=)", body) is not None
+
+
+def _address_handed_on(param: str, body: str) -> bool:
+    """``&x`` as an argument or a value (lua's ``loadVar(S,x)`` is ``loadVector(S,&x,1)``): the
+    call then counts as ``&x`` written out, which may assign ``x`` or only read it. Not ``&x->f``
+    or ``&x[i]`` (the address of what ``x`` points to) nor ``a && x``."""
+    p = re.escape(param)
+    return re.search(rf"(?:^|[(,=])\s*&\s*(?:\(\s*{p}\s*\)|{p}\b)(?!\s*(?:->|\.|\[))", body) is not None
 
 
 def file_constants(items: list[TSNode]) -> tuple[dict[str, int], frozenset[str]]:

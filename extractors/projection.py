@@ -502,8 +502,8 @@ class Projector:
                         if k < len(call.args) and call.args[k][0] == v:
                             if call.args[k][1] and atom in ("use", "read", "escape"):
                                 continue
-                            labels.add(atom)
-                            if atom == "def":
+                            labels.add("def" if atom == "addr" else atom)
+                            if atom in ("def", "addr"):
                                 labels.discard("read")  # the macro initialises its argument
             elif proj is not None:
                 for k, (ap, byaddr) in enumerate(call.args):
