@@ -79,7 +79,9 @@ class CfgBuilder:
         else:
             node = CfgNode(n, kind, 0, 0, 0, 0, "")
         if facts is not None:
-            node.events = tuple(dict.fromkeys(facts.events))
+            # a call through a local function pointer (lua's ``allocf(ud, ...)``) reads it
+            called = [(c.name, "read") for c in facts.calls if c.name in self.cfg.declared]
+            node.events = tuple(dict.fromkeys(facts.events + called))
             node.calls = tuple(facts.calls)
             node.flag_sets = tuple(facts.flag_sets)
             self.cfg.addr_taken |= facts.addr_taken
@@ -143,6 +145,8 @@ class CfgBuilder:
                     self.link(fp, stop)
                     self.sink(stop)
                 return tp
+            if e is not None and e.type == "comma_expression":
+                return self.expr_node(e, preds)
             f = self.facts(exprs[0], discarded=True)
             n = self.new("stmt", s, facts=f)
             self.link(preds, n)
@@ -270,9 +274,20 @@ class CfgBuilder:
             return preds
         return preds
 
-    def expr_node(self, e: TSNode, preds: list[Pred]) -> list[Pred]:
-        n = self.new("stmt", e, facts=self.facts(e))
+    def expr_node(self, e: TSNode | None, preds: list[Pred]) -> list[Pred]:
+        """A node per operand of a comma expression, in order: the events of one node are a set,
+        and ``x = f(), g(x)`` as one node read ``x`` as if it were not assigned yet."""
+        s = strip_parens(e)
+        if e is None or s is None:
+            return preds
+        if s.type == "comma_expression":
+            left = self.expr_node(s.child_by_field_name("left"), preds)
+            return self.expr_node(s.child_by_field_name("right"), left) if left else left
+        f = self.facts(e, discarded=True)
+        n = self.new("stmt", e, facts=f)
         self.link(preds, n)
+        if self.noreturn(f):
+            return self.sink(n)
         return [(n, None)]
 
     def loop_body(self, body: TSNode | None, preds: list[Pred], head: int) -> list[Pred]:
@@ -325,6 +340,8 @@ class CfgBuilder:
         if e.type == "unary_expression" and text_of(e.child_by_field_name("operator")) == "!":
             t, f = self.cond(e.child_by_field_name("argument"), preds)
             return f, t
+        if e.type == "comma_expression":
+            return self.cond(e.child_by_field_name("right"), self.expr_node(e.child_by_field_name("left"), preds))
         if e.type == "conditional_expression":
             tc, fc = self.cond(e.child_by_field_name("condition"), preds)
             ta, fa = self.cond(e.child_by_field_name("consequence"), tc)

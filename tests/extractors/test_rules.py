@@ -247,6 +247,31 @@ int u(int s, int y) { int x = y; load(s, x); return 0; }
     assert [f.function for f in of_rule(findings, "dead-store")] == []
 
 
+def test_comma_operands_are_read_in_order() -> None:
+    """``(x = f(), g(x))`` assigns before it reads (lua's traversetable does it in a condition):
+    as one node it was both an uninitialised read and a dead store."""
+    src = (
+        HEADER
+        + """
+int g(int v);
+int f(int c) { int x; if (c && (x = g(c), x > 1)) return x; return 0; }
+int h(int c) { int y; y = g(c), c = y; return c; }
+int k(int c) { int w; for (c = g(c), w = c; w < 3; w++, c = w) g(c); return w; }
+int m(int c) { int z; (void)g(z), z = c; return z; }  /*M*/
+"""
+    )
+    found = check_src(src)
+    assert [(f.function, f.location.start_line) for f in of_rule(found, "uninitialised-read")] == [
+        ("m", line_of(src, "/*M*/"))
+    ]
+    assert of_rule(found, "dead-store") == []
+
+
+def test_a_call_through_a_local_function_pointer_reads_it() -> None:
+    src = HEADER + "typedef int (*op)(int);\nop pick(void);\nint f(int a) { op g = pick(); return g(a); }\n"
+    assert of_rule(check_src(src), "dead-store") == []
+
+
 def test_assigning_macros_of_an_included_local_header_count_too(tmp_path: Path) -> None:
     (tmp_path / "get.h").write_text(
         "#define fastget(t, slot) \\\n  (slot = lookup(t), /* a comment tree-sitter chokes on */ \\\n   slot != 0)\n"
