@@ -296,9 +296,14 @@ class FactWalker:
             self.walk(left, guarded)
         elif sl is not None and sl.type == "field_expression":
             base = sl.child_by_field_name("argument")
-            self.walk(base, guarded)
+            plain = strip_parens(base)
             if text_of(sl.child_by_field_name("operator")) == "->":
+                self.walk(base, guarded)
                 self.deref(base, guarded)
+            elif plain is not None and plain.type == "identifier":
+                self.ev(path_of(plain), "def")  # s.f = v assigns part of s and reads nothing of it
+            else:
+                self.walk(base, guarded)
         elif sl is not None and lp is None:
             self.walk(sl, guarded)  # *q = ..., a[i] = ...: reads q / a and dereferences
         self.rhs(lp, right, guarded, const_ok=op == "=")

@@ -272,6 +272,22 @@ def test_a_call_through_a_local_function_pointer_reads_it() -> None:
     assert of_rule(check_src(src), "dead-store") == []
 
 
+def test_assigning_a_field_of_a_local_struct_initialises_it() -> None:
+    """lua's ``Rand64 result; result.h = h; result.l = l; return result;`` (a typedef'd struct)
+    read ``result`` at each field store; a store through an uninitialised pointer is still a read."""
+    src = (
+        HEADER
+        + """
+typedef struct { int h, l; } pair;
+struct node { int v; };
+pair pack(int h, int l) { pair r; r.h = h; (r).l = l; return r; }
+int poke(void) { struct node *p; p->v = 1; return 0; }  /*P*/
+"""
+    )
+    found = of_rule(check_src(src), "uninitialised-read")
+    assert [(f.function, f.location.start_line) for f in found] == [("poke", line_of(src, "/*P*/"))]
+
+
 def test_assigning_macros_of_an_included_local_header_count_too(tmp_path: Path) -> None:
     (tmp_path / "get.h").write_text(
         "#define fastget(t, slot) \\\n  (slot = lookup(t), /* a comment tree-sitter chokes on */ \\\n   slot != 0)\n"
