@@ -79,8 +79,14 @@ class CfgBuilder:
         else:
             node = CfgNode(n, kind, 0, 0, 0, 0, "")
         if facts is not None:
-            # a call through a local function pointer (lua's ``allocf(ud, ...)``) reads it
-            called = [(c.name, "read") for c in facts.calls if c.name in self.cfg.declared]
+            # a call through a local function pointer (lua's ``allocf(ud, ...)``) reads it, and a
+            # macro that assigns a local by name defines it
+            declared = self.cfg.declared
+            called = [(c.name, "read") for c in facts.calls if c.name in declared]
+            for c in facts.calls:
+                spec = self.table.get(c.name) if c.name else None
+                if spec is not None:
+                    called += [(n, "def") for n in spec.assigns if n in declared]
             node.events = tuple(dict.fromkeys(facts.events + called))
             node.calls = tuple(facts.calls)
             node.flag_sets = tuple(facts.flag_sets)

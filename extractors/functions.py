@@ -105,7 +105,8 @@ def _top_level(root: TSNode) -> list[TSNode]:
 
 def macro_specs(text: str) -> dict[str, CallSpec]:
     """Function-like macros that assign to a parameter or hand on its address, as call specs that
-    define it (``def``) or take its address (``addr``).
+    define it (``def``) or take its address (``addr``), and those that assign other names (the
+    caller's variables: lua's ``vmfetch()`` sets ``i``), as specs that list them (``assigns``).
 
     ``lua_number2int(k, n)`` expands to ``((k)=(int)(n))``: without this, passing ``k`` looks like
     a read of an uninitialised variable, the commonest false positive on real code.  Read from the
@@ -115,8 +116,9 @@ def macro_specs(text: str) -> dict[str, CallSpec]:
     out: dict[str, CallSpec] = {}
     for name, params, body in _DEFINE.findall(flat):
         assigned = _assigned_params(params, body)
-        if assigned:
-            out[name] = CallSpec(args=assigned)
+        free = _assigned_names(params, body)
+        if assigned or free:
+            out[name] = CallSpec(args=assigned, assigns=free)
     return out
 
 
@@ -180,6 +182,19 @@ def _assigned_params(params: str, body: str) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=65_536)
+def _assigned_names(params: str, body: str) -> tuple[str, ...]:
+    """Plain names a macro body assigns that are not its parameters, at the start of an
+    expression (so not ``int k = 0`` declaring its own, nor ``s.f =`` or ``p->f =``)."""
+    own = {p.strip() for p in params.split(",")}
+    own |= {n for word, n in _DECLARED.findall(body) if word not in _C_WORDS}
+    found = _FREE_ASSIGN.findall(body)
+    return tuple(sorted({n for n in found if n not in own and n not in _C_WORDS}))
+
+
+_FREE_ASSIGN = re.compile(r"(?:^|[{};(),?:]|\belse)\s*(?:\(\s*)?([A-Za-z_]\w*)\s*\)?\s*=(?!=)")
+_DECLARED = re.compile(r"\b([A-Za-z_]\w*)[\s*]+([A-Za-z_]\w*)\s*(?:=(?!=)|;|,|\[)")
+_C_WORDS = frozenset({"return", "if", "else", "while", "for", "do", "switch", "case", "sizeof"})
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)(.*)$", re.MULTILINE)
 

@@ -228,7 +228,10 @@ def test_uninitialised_read_sees_macros_that_assign_their_argument() -> None:
 #define load(s, x) load_block(s, &x, sizeof(x))
 #define load_field(s, x) load_block(s, &(x)->f, 4)
 #define both(a, x) ((a) && (x))
+#define fetch() { if (t) t = 0; i = next_one(); }
+#define own() { int i = 0; i++; }
 struct box { int f; };
+int next_one(void);
 void load_block(int s, void *to, unsigned n);
 int f(double n) { int k; set_int(k, n); return k; }
 int g(double n) { int k; same(k, n); return k; }  /*G*/
@@ -237,11 +240,13 @@ int q(int s) { int k; load(s, k); return k; }
 int r(int s) { struct box *b; load_field(s, b); return b->f; }  /*R*/
 int t(int a) { int k; both(a, k); return k; }  /*T*/
 int u(int s, int y) { int x = y; load(s, x); return 0; }
+int v(int t) { int i; fetch(); return i + t; }
+int w(void) { int i; own(); return i; }  /*W*/
 """
     )
     findings = check_src(src)
     found = sorted((f.function, f.location.start_line) for f in of_rule(findings, "uninitialised-read"))
-    expected = [("g", "/*G*/"), ("h", "/*H*/"), ("r", "/*R*/"), ("t", "/*T*/")]
+    expected = [("g", "/*G*/"), ("h", "/*H*/"), ("r", "/*R*/"), ("t", "/*T*/"), ("w", "/*W*/")]
     assert found == [(name, line_of(src, marker)) for name, marker in expected]
     # a macro handing on the address may only read through it (lua's dumpVar): no dead store either
     assert [f.function for f in of_rule(findings, "dead-store")] == []
