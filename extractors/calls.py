@@ -21,7 +21,7 @@ class CallSpec:
     noreturn: bool = False
     must_check: bool = False
     nonnull: bool = False  # the returned value is never NULL (allocators that abort on failure)
-    assigns: tuple[str, ...] = ()  # names of the caller's a macro assigns (lua's vmfetch() sets i)
+    assigns: tuple[str, ...] = ()  # the caller's variables a macro assigns by name (lua's vmfetch() sets i)
 
 
 _ALLOC = CallSpec(returns="alloc")
