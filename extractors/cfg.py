@@ -79,26 +79,31 @@ class CfgBuilder:
         else:
             node = CfgNode(n, kind, 0, 0, 0, 0, "")
         if facts is not None:
-            # a call through a local function pointer (lua's ``allocf(ud, ...)``) reads it, and a
-            # macro that assigns a local by name defines it
-            declared = self.cfg.declared
-            called = [(c.name, "read") for c in facts.calls if c.name in declared]
-            for c in facts.calls:
-                spec = self.table.get(c.name) if c.name else None
-                if spec is not None:
-                    called += [(n, "def") for n in spec.assigns if n in declared]
-            node.events = tuple(dict.fromkeys(facts.events + called))
+            self.cfg.addr_taken |= facts.addr_taken
+            node.events = tuple(dict.fromkeys(facts.events + self.call_events(facts.calls)))
             node.calls = tuple(facts.calls)
             node.flag_sets = tuple(facts.flag_sets)
-            self.cfg.addr_taken |= facts.addr_taken
-            for call in facts.calls:
-                spec = self.table.get(call.name) if call.name else None
-                for i, atom in spec.args if spec is not None else ():
-                    if atom == "addr" and 0 <= i < len(call.args) and (path := call.args[i][0]):
-                        self.cfg.addr_taken.add(root_of(path))
         self.cfg.nodes.append(node)
         self.cfg.succ.append([])
         return n
+
+    def call_events(self, calls: list[Call]) -> list[tuple[str, str]]:
+        """What calls do to the function's locals beyond their arguments' facts: a call through a
+        local function pointer (lua's ``allocf(ud, ...)``) reads it, a macro that assigns a local
+        by name defines it, and one that hands on an argument's address takes it."""
+        declared = self.cfg.declared
+        out: list[tuple[str, str]] = []
+        for call in calls:
+            if call.name in declared:
+                out.append((call.name, "read"))
+            spec = self.table.get(call.name) if call.name else None
+            if spec is None:
+                continue
+            out += [(n, "def") for n in spec.assigns if n in declared]
+            for i, atom in spec.args:
+                if atom == "addr" and 0 <= i < len(call.args) and (path := call.args[i][0]):
+                    self.cfg.addr_taken.add(root_of(path))
+        return out
 
     def link(self, preds: list[Pred], target: int) -> None:
         for src, br in preds:

@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
-from typing import Any
 
 from checker.bounded import drop_oldest
 from checker.graphs import closure, reach_union, strongly_connected, through_passable
@@ -207,23 +206,19 @@ class ProjectionStore:
     layouts: dict[tuple[str, int], tuple[tuple[str, ...], str]] = field(default_factory=dict)
 
     def trim(self) -> None:
-        _trim(self.rsms, self.limit // 10)
-        _trim(self.returned_calls, self.limit)
-        _trim(self.shapes, self.limit)
-        _trim(self.callees, self.limit)
-        _trim(self.components, self.limit)
-        _trim(self.by_deep, self.limit)
-        _trim(self.store_keys, self.limit)
-        _trim(self.stamps, self.limit)
-        _trim(self.layouts, self.limit)
-        _trim(self.mentions, self.limit)
-        _trim(self.values, self.limit)
-        _trim(self.indexes, self.limit)
-        _trim(self.skeletons, self.limit)
-
-
-def _trim(table: dict[Any, Any], limit: int) -> None:
-    drop_oldest(table, limit)
+        drop_oldest(self.rsms, self.limit // 10)
+        drop_oldest(self.returned_calls, self.limit)
+        drop_oldest(self.shapes, self.limit)
+        drop_oldest(self.callees, self.limit)
+        drop_oldest(self.components, self.limit)
+        drop_oldest(self.by_deep, self.limit)
+        drop_oldest(self.store_keys, self.limit)
+        drop_oldest(self.stamps, self.limit)
+        drop_oldest(self.layouts, self.limit)
+        drop_oldest(self.mentions, self.limit)
+        drop_oldest(self.values, self.limit)
+        drop_oldest(self.indexes, self.limit)
+        drop_oldest(self.skeletons, self.limit)
 
 
 @dataclass(frozen=True)
@@ -334,7 +329,7 @@ class Projector:
                 if last is None or last.deep[i] != digest or last.positional[i] != positional[i]:
                     changed.add(i)
         self.store.merkle[self.resolution_digest] = _Merkle(base, callees, snap, sccs, recursive, deep, positional)
-        _trim(self.store.merkle, 8)
+        drop_oldest(self.store.merkle, 8)
         return {i: k for i, k in deep.items() if i not in recursive}, positional, deep
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
