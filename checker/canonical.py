@@ -28,8 +28,10 @@ so the verdict stays. For the double-free rule a chain of frees is never merged;
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from checker.contraction import contract, contractible
-from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, atoms, normalize
+from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, atoms, fold, normalize
 from checker.model import RSM, Box, Component, Node, Ref
 from checker.reduction import reduce_for_atoms
 
@@ -38,22 +40,26 @@ _RANK = {_SAME: 0, _LOCAL: 1, _BROKEN: 2}
 
 
 def _kind(f: Formula, labels: frozenset[str]) -> str:
+    return fold(f, lambda g, kind: _kind_step(g, labels, kind))
+
+
+def _kind_step(f: Formula, labels: frozenset[str], kind: Callable[[Formula], str]) -> str:
     match f:
         case TrueF():
             return _CONST_T
         case Atom(name=a):
             return _CONST_T if a in labels else _CONST_F
         case Not(arg=a):
-            k = _kind(a, labels)
+            k = kind(a)
             return {_CONST_T: _CONST_F, _CONST_F: _CONST_T}.get(k, k)
         case Or(left=a, right=b):
-            return _combine(_kind(a, labels), _kind(b, labels), absorbing=_CONST_T)
+            return _combine(kind(a), kind(b), absorbing=_CONST_T)
         case And(left=a, right=b):
-            return _combine(_kind(a, labels), _kind(b, labels), absorbing=_CONST_F)
+            return _combine(kind(a), kind(b), absorbing=_CONST_F)
         case EX(arg=a):
-            return _LOCAL if _RANK.get(_kind(a, labels), 0) == 0 else _BROKEN
+            return _LOCAL if _RANK.get(kind(a), 0) == 0 else _BROKEN
         case EU(left=a, right=b):
-            ka, kb = _kind(a, labels), _kind(b, labels)
+            ka, kb = kind(a), kind(b)
             if _BROKEN in (ka, kb):
                 return _BROKEN
             if kb == _CONST_T:
@@ -62,7 +68,7 @@ def _kind(f: Formula, labels: frozenset[str]) -> str:
                 return kb if kb != _LOCAL else _BROKEN
             return _SAME if _RANK.get(ka, 0) == 0 and _RANK.get(kb, 0) == 0 else _BROKEN
         case EG(arg=a):
-            k = _kind(a, labels)
+            k = kind(a)
             if k == _CONST_F:
                 return _CONST_F
             return _SAME if _RANK.get(k, 0) == 0 else _BROKEN

@@ -22,9 +22,10 @@ that adds or removes such statements leaves the rule's model, and its cached res
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
-from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, normalize
+from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, fold, normalize
 from checker.graphs import strongly_connected, through_passable
 from checker.model import RSM, Component, Ref
 
@@ -37,27 +38,31 @@ class _Opaque(Exception):
 
 
 def _kind(f: Formula) -> str:
+    return fold(f, _kind_step)
+
+
+def _kind_step(f: Formula, kind: Callable[[Formula], str]) -> str:
     match f:
         case TrueF():
             return _CONST_T
         case Atom():
             return _CONST_F
         case Not(arg=a):
-            return _NEGATE[_kind(a)]
+            return _NEGATE[kind(a)]
         case Or(left=a, right=b):
-            return _combine(_kind(a), _kind(b), absorbing=_CONST_T, neutral=_CONST_F, kept=_SOME)
+            return _combine(kind(a), kind(b), absorbing=_CONST_T, neutral=_CONST_F, kept=_SOME)
         case And(left=a, right=b):
-            return _combine(_kind(a), _kind(b), absorbing=_CONST_F, neutral=_CONST_T, kept=_ALL)
+            return _combine(kind(a), kind(b), absorbing=_CONST_F, neutral=_CONST_T, kept=_ALL)
         case EX(arg=a):
-            if _kind(a) != _SOME:
+            if kind(a) != _SOME:
                 raise _Opaque
             return _SOME
         case EU(left=a, right=b):
-            if _kind(a) != _CONST_T or _kind(b) == _CONST_T or _kind(b) == _ALL:
+            if kind(a) != _CONST_T or kind(b) == _CONST_T or kind(b) == _ALL:
                 raise _Opaque
             return _SOME
         case EG(arg=a):
-            if _kind(a) != _CONST_T:
+            if kind(a) != _CONST_T:
                 raise _Opaque
             return _SOME
     raise _Opaque

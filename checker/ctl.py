@@ -8,67 +8,139 @@ Formulas are frozen dataclasses, so equal subformulas are equal values and can k
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Formula:
+    """Base of the syntax tree.
+
+    Normal forms share subformulas (``A (p U q)`` mentions ``q`` three times), so a formula is a
+    DAG whose tree can be exponentially larger; every structural pass therefore works on the DAG
+    (:func:`subformulas`), and the hash is computed once per object (the generated one would walk
+    the tree on every dictionary lookup).  The cached hash is not pickled: hashes of strings and
+    types differ between processes.
+    """
+
     @property
     def children(self) -> tuple[Formula, ...]:
         return ()
 
-    @cached_property
-    def size(self) -> int:
-        return 1 + sum(c.size for c in self.children)
+    def _key(self) -> tuple[object, ...]:
+        return (type(self),)
 
+    def __hash__(self) -> int:
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(self._key())
+            object.__setattr__(self, "_hash", h)
+        return h
 
-@dataclass(frozen=True)
-class TrueF(Formula):
+    def __eq__(self, other: object) -> bool:
+        """Structural equality, iterative and once per pair of nodes (DAG-sized, not tree-sized)."""
+        if self is other:
+            return True
+        if not isinstance(other, Formula):
+            return NotImplemented
+        stack: list[tuple[Formula, Formula]] = [(self, other)]
+        compared: set[tuple[int, int]] = set()  # ids of nodes alive for the whole call
+        while stack:
+            a, b = stack.pop()
+            if a is b or (id(a), id(b)) in compared:
+                continue
+            if type(a) is not type(b) or hash(a) != hash(b):
+                return False
+            if isinstance(a, Atom) and isinstance(b, Atom) and a.name != b.name:
+                return False
+            compared.add((id(a), id(b)))
+            stack.extend(zip(a.children, b.children, strict=True))
+        return True
+
+    def _text(self, parts: list[str]) -> str:
+        raise NotImplementedError
+
     def __str__(self) -> str:
+        """The formula in the syntax :func:`parse` reads (as long as the formula's tree: print
+        parsed formulas, not normal forms)."""
+        return fold(self, lambda g, text: g._text([text(c) for c in g.children]))
+
+    def __repr__(self) -> str:
+        """Bounded per node, so that a failing assertion on a normal form can still be shown."""
+
+        def step(g: Formula, rep: Callable[[Formula], str]) -> str:
+            inner = repr(g.name) if isinstance(g, Atom) else ", ".join(rep(c) for c in g.children)
+            out = f"{type(g).__name__}({inner})"
+            return out if len(out) <= 300 else out[:297] + "..."
+
+        return fold(self, step)
+
+    def __post_init__(self) -> None:
+        hash(self)  # children are built first, so hashing a new node never recurses deeply
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)  # unpickling restores children first: hashing stays shallow
+        hash(self)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class TrueF(Formula):
+    def _text(self, parts: list[str]) -> str:
         return "true"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class FalseF(Formula):
-    def __str__(self) -> str:
+    def _text(self, parts: list[str]) -> str:
         return "false"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Atom(Formula):
     name: str
+    def _key(self) -> tuple[object, ...]:
+        return (Atom, self.name)
 
-    def __str__(self) -> str:
+    def _text(self, parts: list[str]) -> str:
         return self.name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Unary(Formula):
     arg: Formula
+    def _key(self) -> tuple[object, ...]:
+        return (type(self), self.arg)
 
     @property
     def children(self) -> tuple[Formula, ...]:
         return (self.arg,)
 
-    def __str__(self) -> str:
-        return f"{_SYMBOL[type(self)]} ({self.arg})"
+    def _text(self, parts: list[str]) -> str:
+        return f"{_SYMBOL[type(self)]} ({parts[0]})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Binary(Formula):
     left: Formula
     right: Formula
+    def _key(self) -> tuple[object, ...]:
+        return (type(self), self.left, self.right)
 
     @property
     def children(self) -> tuple[Formula, ...]:
         return (self.left, self.right)
 
-    def __str__(self) -> str:
+    def _text(self, parts: list[str]) -> str:
         sym = _SYMBOL[type(self)]
         if isinstance(self, EU | AU | EW | AW):
-            return f"{sym[0]} ({self.left} {sym[1]} {self.right})"
-        return f"({self.left} {sym} {self.right})"
+            return f"{sym[0]} ({parts[0]} {sym[1]} {parts[1]})"
+        return f"({parts[0]} {sym} {parts[1]})"
 
 
 class Not(Unary): ...
@@ -108,8 +180,19 @@ _TOKEN = re.compile(r"\s*(-->|->|<->|[()~!&|]|[A-Za-z_][A-Za-z0-9_.$:\[\]']*|\S)
 _KEYWORDS = {"A", "E", "X", "F", "G", "U", "W", "not", "and", "or", "true", "false", "TRUE", "FALSE"}
 
 
+MAX_NESTING = 100
+"""Deepest formula the parser accepts: operators, parentheses and chained binary operators each
+count one level.  Real rules are under ten levels deep (the benchmark files' deepest is 5, the rule
+catalogue's 6); the bound keeps every recursive pass over formulas (normal form, hashing, labelling)
+far from Python's recursion limit, so a hostile formula is a syntax error rather than a crash."""
+
+
 class _Parser:
-    """Recursive descent; precedence low to high: -->, |, &, unary (~, A/E paths)."""
+    """Recursive descent; precedence low to high: -->, |, &, unary (~, A/E paths).
+
+    Each rule returns the formula with its depth, so that both ways a formula grows deep, nesting
+    (``~~~p``, ``((p))``, ``E X E X p``) and long chains (``p & p & ... & p``), meet one bound.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -123,6 +206,7 @@ class _Parser:
                 self.tokens.append((m.group(1), m.start(1)))
             pos = m.end()
         self.i = 0
+        self.nesting = 0
 
     def peek(self) -> str | None:
         return self.tokens[self.i][0] if self.i < len(self.tokens) else None
@@ -134,6 +218,16 @@ class _Parser:
         tok = self.peek()
         return CTLSyntaxError(self.text, self.pos(), expected, "end of formula" if tok is None else repr(tok))
 
+    def too_deep(self) -> CTLSyntaxError:
+        return CTLSyntaxError(
+            self.text, self.pos(), f"a formula at most {MAX_NESTING} levels deep", "a deeper one"
+        )
+
+    def deeper(self, depth: int) -> int:
+        if depth > MAX_NESTING:
+            raise self.too_deep()
+        return depth
+
     def take(self, tok: str) -> None:
         if self.peek() != tok:
             raise self.fail(repr(tok))
@@ -142,82 +236,97 @@ class _Parser:
     def parse(self) -> Formula:
         if not self.tokens:
             raise self.fail("a formula")
-        f = self.implication()
+        f, _ = self.implication()
         if self.peek() is not None:
             raise self.fail("an operator or end of formula")
         return f
 
-    def implication(self) -> Formula:
-        left = self.disjunction()
+    def nested(self, rule: Callable[[], tuple[Formula, int]]) -> tuple[Formula, int]:
+        """``rule()`` one level further in; bounds the recursion before it happens."""
+        self.nesting += 1
+        if self.nesting >= MAX_NESTING:
+            raise self.too_deep()
+        try:
+            return rule()
+        finally:
+            self.nesting -= 1
+
+    def implication(self) -> tuple[Formula, int]:
+        left, dl = self.disjunction()
         if self.peek() in ("-->", "->"):
             self.i += 1
-            return Implies(left, self.implication())
+            right, dr = self.nested(self.implication)
+            return Implies(left, right), self.deeper(1 + max(dl, dr))
         if self.peek() == "<->":
             self.i += 1
-            right = self.implication()
-            return And(Implies(left, right), Implies(right, left))
-        return left
+            right, dr = self.nested(self.implication)
+            return And(Implies(left, right), Implies(right, left)), self.deeper(2 + max(dl, dr))
+        return left, dl
 
-    def disjunction(self) -> Formula:
-        f = self.conjunction()
+    def disjunction(self) -> tuple[Formula, int]:
+        f, d = self.conjunction()
         while self.peek() in ("|", "or"):
             self.i += 1
-            f = Or(f, self.conjunction())
-        return f
+            g, dg = self.conjunction()
+            f, d = Or(f, g), self.deeper(1 + max(d, dg))
+        return f, d
 
-    def conjunction(self) -> Formula:
-        f = self.unary()
+    def conjunction(self) -> tuple[Formula, int]:
+        f, d = self.unary()
         while self.peek() in ("&", "and"):
             self.i += 1
-            f = And(f, self.unary())
-        return f
+            g, dg = self.unary()
+            f, d = And(f, g), self.deeper(1 + max(d, dg))
+        return f, d
 
-    def unary(self) -> Formula:
+    def unary(self) -> tuple[Formula, int]:
         tok = self.peek()
         if tok in ("~", "!", "not"):
             self.i += 1
-            return Not(self.unary())
+            arg, d = self.nested(self.unary)
+            return Not(arg), self.deeper(1 + d)
         if tok in ("A", "E"):
             self.i += 1
             op = self.peek()
             if op in ("X", "F", "G"):
                 self.i += 1
-                arg = self.unary()
-                return {("A", "X"): AX, ("A", "F"): AF, ("A", "G"): AG,
-                        ("E", "X"): EX, ("E", "F"): EF, ("E", "G"): EG}[(tok, op)](arg)
+                arg, d = self.nested(self.unary)
+                cls = {("A", "X"): AX, ("A", "F"): AF, ("A", "G"): AG,
+                       ("E", "X"): EX, ("E", "F"): EF, ("E", "G"): EG}[(tok, op)]
+                return cls(arg), self.deeper(1 + d)
             bracket = {"(": ")", "[": "]"}.get(op or "")
             if bracket is not None:
                 self.i += 1
-                left = self.implication()
+                left, dl = self.nested(self.implication)
                 kind = self.peek()
                 if kind not in ("U", "W"):
                     # ``E (p)`` is just a parenthesised formula after a path quantifier with no operator
                     raise self.fail("'U' or 'W'")
                 self.i += 1
-                right = self.implication()
+                right, dr = self.nested(self.implication)
                 self.take(bracket)
-                return _until(tok, kind, left, right)
-            left = self.unary()
+                return _until(tok, kind, left, right), self.deeper(1 + max(dl, dr))
+            left, dl = self.nested(self.unary)
             kind = self.peek()
             if kind not in ("U", "W"):
                 raise self.fail("'U' or 'W' (or X, F, G after a path quantifier)")
             self.i += 1
-            right = self.unary()
-            return _until(tok, kind, left, right)
+            right, dr = self.nested(self.unary)
+            return _until(tok, kind, left, right), self.deeper(1 + max(dl, dr))
         if tok == "(":
             self.i += 1
-            f = self.implication()
+            f = self.nested(self.implication)
             self.take(")")
             return f
         if tok in ("true", "TRUE"):
             self.i += 1
-            return TRUE
+            return TRUE, 1
         if tok in ("false", "FALSE"):
             self.i += 1
-            return FalseF()
+            return FalseF(), 1
         if tok is not None and tok not in _KEYWORDS and re.match(r"[A-Za-z_]", tok):
             self.i += 1
-            return Atom(tok)
+            return Atom(tok), 1
         raise self.fail("a formula (atom, true, false, ~, A, E or '(')")
 
 
@@ -249,12 +358,8 @@ def neg(f: Formula) -> Formula:
     return Not(f)
 
 
-def normalize(f: Formula) -> Formula:
-    """Rewrite into the normal form over TRUE, atoms, ~, |, &, EX, EG, EU.
-
-    Double negations are removed so that equal meanings share subformulas more often.
-    """
-    n = normalize
+def _normal_step(f: Formula, n: Callable[[Formula], Formula]) -> Formula:
+    """One rewrite of :func:`normalize`, with ``n`` giving the normal form of a child."""
     match f:
         case TrueF() | Atom():
             return f
@@ -294,19 +399,41 @@ def normalize(f: Formula) -> Formula:
     raise TypeError(f"not a formula: {f!r}")
 
 
+def normalize(f: Formula) -> Formula:
+    """Rewrite into the normal form over TRUE, atoms, ~, |, &, EX, EG, EU.
+
+    Double negations are removed so that equal meanings share subformulas more often.  The rewrite
+    runs over the DAG children first, so a shared subformula is rewritten once and stays shared.
+    """
+    return fold(f, _normal_step)
+
+
 def subformulas(f: Formula) -> list[Formula]:
-    """Distinct subformulas, children before parents (the order bottom-up labelling needs)."""
+    """Distinct subformulas, children before parents (the order bottom-up labelling needs).
+
+    Iterative, so that no depth of formula meets Python's recursion limit."""
     seen: dict[Formula, None] = {}
-
-    def walk(g: Formula) -> None:
+    stack: list[tuple[Formula, bool]] = [(f, False)]
+    while stack:
+        g, expanded = stack.pop()
         if g in seen:
-            return
-        for c in g.children:
-            walk(c)
-        seen[g] = None
-
-    walk(f)
+            continue
+        if expanded:
+            seen[g] = None
+            continue
+        stack.append((g, True))
+        stack.extend((c, False) for c in reversed(g.children) if c not in seen)
     return list(seen)
+
+
+def fold(f: Formula, step: Callable[[Formula, Callable[[Formula], T]], T]) -> T:
+    """``step`` applied bottom-up over the DAG of ``f``: once per distinct subformula, each getting
+    its children's results through the callable it is passed (tree recursion on a normal form is
+    exponential, since normal forms share subformulas)."""
+    done: dict[Formula, T] = {}
+    for g in subformulas(f):
+        done[g] = step(g, done.__getitem__)
+    return done[f]
 
 
 def atoms(f: Formula) -> frozenset[str]:

@@ -76,7 +76,6 @@ class Engine:
         seen = frozenset(a for a in table.atom_names if a is not None)
         self._deep = rsm.deep_digests_seeing(seen) if kb is not None else {}
         # formulas stand in κ's keys by their text: hashing nested formula objects dominated kb checks
-        self._formula_text = [str(g) for g in table.formulas] if kb is not None else []
         self._serial = 0
         self._before_resolution: list[Fact] | None = None
         self._worklist: deque[Instance] = deque()
@@ -196,7 +195,7 @@ class Engine:
         keys = inst.kb_keys
         if keys is None:
             t = self.table
-            names = self._formula_text
+            names = t.formulas  # κ outlives formula objects: keys compare by structure
             deep, name = self._deep[inst.comp.name], inst.comp.name
             ctxs: dict[tuple[int, ...], frozenset[tuple[str, object, int]]] = {}
             keys = []

@@ -9,36 +9,46 @@ offending part, because these files are hand-edited and a bare ``KeyError`` says
 from __future__ import annotations
 
 import json
+import reprlib
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
 from checker.ctl import CTLSyntaxError, Formula, parse_file
 from checker.model import RSM, Box, Component, ModelError, Node, Ref, build_rsm
 
+_SHOW = reprlib.Repr()
+_SHOW.maxlevel, _SHOW.maxstring, _SHOW.maxother, _SHOW.maxlist, _SHOW.maxdict = 3, 60, 60, 6, 6
+
+
+def brief(raw: Any) -> str:
+    """A bounded one-line rendering of a bad value (the value can be huge or deeply nested)."""
+    return _SHOW.repr(raw)
+
 
 def _ref(raw: Any, where: str) -> Ref:
     if not isinstance(raw, dict):
-        raise ModelError(f"{where}: a reference must be an object, got {raw!r}")
+        raise ModelError(f"{where}: a reference must be an object, got {brief(raw)}")
     kind = raw.get("type")
     if kind == "node":
         name = raw.get("name", raw.get("node"))
         if not isinstance(name, str):
-            raise ModelError(f"{where}: node reference without a 'name'/'node' string: {raw!r}")
+            raise ModelError(f"{where}: node reference without a 'name'/'node' string: {brief(raw)}")
         return name
     if kind == "box_node":
         box, node = raw.get("box_name"), raw.get("node_name")
         if not isinstance(box, str) or not isinstance(node, str):
-            raise ModelError(f"{where}: box_node reference needs 'box_name' and 'node_name': {raw!r}")
+            raise ModelError(f"{where}: box_node reference needs 'box_name' and 'node_name': {brief(raw)}")
         return (box, node)
-    raise ModelError(f"{where}: reference type must be 'node' or 'box_node', got {kind!r}")
+    raise ModelError(f"{where}: reference type must be 'node' or 'box_node', got {brief(kind)}")
 
 
 def _str_list(raw: Any, where: str) -> tuple[str, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
-        raise ModelError(f"{where}: expected a list of names, got {raw!r}")
+        raise ModelError(f"{where}: expected a list of names, got {brief(raw)}")
     return tuple(raw)
 
 
@@ -55,7 +65,7 @@ def _component(raw: Any, where: str) -> Component:
     if not isinstance(raw, dict):
         raise ModelError(f"{where}: a component must be an object")
     name = _field(raw, "name", str, where)
-    where = f"{where} ({name!r})"
+    where = f"{where} ({brief(name)})"
     nodes = []
     for i, n in enumerate(raw.get("nodes") or []):
         nw = f"{where}, node #{i}"
@@ -122,8 +132,10 @@ def _read_text(path: Path, zip_suffix: str) -> str:
             with zipfile.ZipFile(path) as zf:
                 return _zip_member(zf, zip_suffix, path)
         return path.read_text(encoding="utf-8")
-    except (OSError, zipfile.BadZipFile, UnicodeDecodeError) as e:
+    except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, UnicodeDecodeError) as e:
         raise ModelError(f"{path}: cannot read: {e}") from None
+    except (NotImplementedError, RuntimeError) as e:  # unsupported compression, encrypted member
+        raise ModelError(f"{path}: cannot read the zip: {e}") from None
 
 
 def load_rsm(path: str | Path) -> RSM:
@@ -134,6 +146,8 @@ def load_rsm(path: str | Path) -> RSM:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ModelError(f"{p}: not valid JSON: {e}") from None
+    except RecursionError:
+        raise ModelError(f"{p}: not a model: arrays or objects nested too deeply") from None
     return rsm_from_json(data, str(p))
 
 

@@ -116,6 +116,21 @@ def load_config(root: Path) -> Config:
     return Config()
 
 
+def config_from_file(path: Path) -> Config:
+    """The configuration in one named file: ``[tool.ctlsp]`` of a ``pyproject.toml`` (defaults
+    without that table), any other file read whole as a ``ctlsp.toml``."""
+    if not path.is_file():
+        raise ConfigError(path, 0, "configuration file not found")
+    text = _read(path)
+    if path.name != "pyproject.toml":
+        return config_from_text(text, path)
+    tool = _loads(text, path).get("tool", {})
+    section = tool.get("ctlsp") if isinstance(tool, dict) else None
+    return Config() if section is None else config_from_data(
+        section, text, path, prefix="tool.ctlsp."
+    )
+
+
 def config_from_text(text: str, path: str | Path = "ctlsp.toml") -> Config:
     return config_from_data(_loads(text, path), text, path)
 
@@ -130,6 +145,8 @@ def _read(path: Path) -> str:
 def _loads(text: str, path: str | Path) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError(path, 0, "invalid TOML: arrays or tables nested too deeply") from None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
         line = (

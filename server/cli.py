@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -28,14 +30,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE  # what a shell reports for a tool that SIGPIPE ended
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Exit status: 0 clean, 1 findings, 2 bad input or usage (one line on stderr naming it),
+    130 interrupted, 141 when the reader of standard output went away (``ctlsp ... | head``),
+    which ends quietly as ``cat`` would."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return 2
-    code: int = importlib.import_module(args._module).run(args)
+    try:
+        code: int = importlib.import_module(args._module).run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print("ctlsp: interrupted", file=sys.stderr)
+        return 130
     return code
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush at exit does not
+    meet the closed pipe again and print a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a file descriptor (tests capture it)
+        pass
 
 
 if __name__ == "__main__":

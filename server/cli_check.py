@@ -11,13 +11,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from extractors.api import Config, ConfigError, Finding, Rule, catalogue, load_config
-from extractors.config import RuleSetting, config_from_data, config_from_text
+from extractors.config import RuleSetting, config_from_file
 from server.baseline import BaselineError, apply_baseline, read_baseline, write_baseline
 from server.check_files import PathError, collect, read_sources
 from server.check_runner import default_jobs, run_check
@@ -65,23 +64,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 # ----- configuration -----------------------------------------------------------------------------
-def _config_from_file(path: Path) -> Config:
-    if not path.is_file():
-        raise UsageError(f"{path}: configuration file not found")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"{path}: cannot read configuration: {e}") from None
-    if path.name == "pyproject.toml":
-        try:
-            tool = tomllib.loads(text).get("tool", {})
-        except tomllib.TOMLDecodeError:
-            return config_from_text(text, path)  # reports the TOML error with its line
-        section = tool.get("ctlsp") if isinstance(tool, dict) else None
-        return Config() if section is None else config_from_data(section, text, path, prefix="tool.ctlsp.")
-    return config_from_text(text, path)
-
-
 def _has_own_config(d: Path) -> bool:
     if (d / "ctlsp.toml").is_file():
         return True
@@ -127,7 +109,7 @@ def select_rules(config: Config, only: Sequence[str], disable: Sequence[str]) ->
 
 def resolve_config(args: argparse.Namespace, first: Path) -> Config:
     try:
-        config = _config_from_file(Path(args.config)) if args.config else find_config(first)
+        config = config_from_file(Path(args.config)) if args.config else find_config(first)
         return select_rules(config, _split_ids(args.rule), _split_ids(args.disable))
     except ConfigError as e:
         where = f"{e.path}:{e.line}" if e.line else e.path

@@ -19,7 +19,7 @@ from typing import Any
 from checker import STRATEGIES, KnowledgeBase, Step, check
 from checker.ctl import CTLSyntaxError, Formula, parse
 from checker.model import RSM, ModelError
-from checker.rsm_json import load_ctl, load_rsm
+from checker.rsm_json import brief, load_ctl, load_rsm
 from checker.semantics import SEMANTICS, apply_semantics
 
 
@@ -73,14 +73,22 @@ def _formulas(args: argparse.Namespace) -> list[tuple[int, Formula]]:
         if Path(args.model).suffix != ".zip":
             raise ValueError("no FORMULAS given (a .ctl file or a formula in quotes)")
         return load_ctl(args.model, args.zip_formulas)
-    if spec.endswith(".ctl") or Path(spec).is_file():
-        if not Path(spec).is_file():
-            raise ValueError(f"{spec}: no such formula file")
+    if spec.endswith(".ctl") or _is_file(spec):
+        if not _is_file(spec):
+            shown = spec if len(spec) <= 200 and spec.isprintable() else brief(spec)
+            raise ValueError(f"{shown}: no such formula file")
         return load_ctl(spec)
     try:
         return [(1, parse(spec))]
     except CTLSyntaxError as e:
-        raise ValueError(f"formula {spec!r}: {e}") from None
+        raise ValueError(f"formula {brief(spec)}: {e}") from None
+
+
+def _is_file(spec: str) -> bool:
+    try:
+        return Path(spec).is_file()
+    except (OSError, ValueError):  # a formula too long for a file name, or holding a NUL
+        return False
 
 
 def _step_json(step: Step) -> dict[str, Any]:

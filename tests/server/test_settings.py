@@ -76,3 +76,18 @@ def test_broken_ctlsp_toml_gives_defaults_and_names_the_line(tmp_path: Path) -> 
     (tmp_path / "ctlsp.toml").write_text('[extract]\nallocators = ["a"]\n')
     config, problems = load_workspace_config(tmp_path)
     assert config.allocators == ("a",) and problems == []
+
+
+def test_deep_custom_formula_and_deep_toml_are_problems_not_crashes(tmp_path: Path) -> None:
+    """The server reads ctlsp.toml through the same parser as the CLI: a formula or a TOML value
+    nested thousands deep is one problem naming the file, and the defaults apply."""
+    (tmp_path / "ctlsp.toml").write_text(
+        '[[rules.custom]]\nid = "deep"\nmessage = "m"\nformula = "' + "(" * 5000 + "free" + ")" * 5000 + '"\n'
+    )
+    config, problems = load_workspace_config(tmp_path)
+    assert config == Config()
+    assert len(problems) == 1 and "ctlsp.toml:4" in problems[0] and "levels deep" in problems[0]
+    (tmp_path / "ctlsp.toml").write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    config, problems = load_workspace_config(tmp_path)
+    assert config == Config()
+    assert len(problems) == 1 and "ctlsp.toml" in problems[0] and "nested too deeply" in problems[0]
