@@ -30,8 +30,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from server.check_files import collect  # noqa: E402
 from server.check_runner import default_jobs  # noqa: E402
+from server.workspace import collect  # noqa: E402
 
 
 @dataclass

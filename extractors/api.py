@@ -4,9 +4,9 @@ Everything else in ctlsp (the ``ctlsp check`` CLI, the language server) codes ag
 only; it is kept stable.
 
     from extractors.api import Project, parse_c, Finding, Location, WitnessStep
-    from extractors.api import Config, ConfigError, load_config, Rule, catalogue
+    from extractors.api import Config, ConfigError, config_from_text, Rule, catalogue
 
-    project = Project(load_config(root), kb=None, cache=None)
+    project = Project(config_from_text(text, "ctlsp.toml"), kb=None, cache=None)  # files: server.workspace
     upd = project.update_file("a.c", text)            # FileUpdate(changed, added, removed) function names
     upd = project.update_file("a.c", text, tree)      # tree: parse_c(text, old_tree) done by the caller
     project.remove_file("a.c")
@@ -72,9 +72,9 @@ from checker.contraction import contract, contractible
 from checker.model import RSM, ModelError
 from checker.witness import Step
 from extractors.calls import CallSpec, call_table
-from extractors.config import Config, ConfigError, load_config
+from extractors.config import Config, ConfigError, config_from_text
 from extractors.facts import root_of
-from extractors.findings import Finding, Location, WitnessStep
+from extractors.findings import Finding, Location, Unmodelled, WitnessStep
 from extractors.functions import (
     FileModel,
     FunctionModel,
@@ -83,9 +83,11 @@ from extractors.functions import (
     consts_digest,
     file_facts,
     function_key,
+    function_name,
     macro_specs,
     macros_unchanged,
     moved,
+    top_level_functions,
 )
 from extractors.parse import parse_c
 from extractors.projection import DISCARD, ProjectionStore, Projector, fid, locals_of, make_scope
@@ -103,10 +105,14 @@ __all__ = [
     "Location",
     "Project",
     "Rule",
+    "Unmodelled",
     "WitnessStep",
+    "PARTIAL_EVERY",
     "catalogue",
-    "load_config",
+    "config_from_text",
+    "function_name",
     "parse_c",
+    "top_level_functions",
 ]
 
 _RESULT_VERSION = "r4"
@@ -126,6 +132,7 @@ class _FileState:
     text: str
     model: FileModel
     ignores: dict[int, frozenset[str]] = field(default_factory=dict)
+    unmodelled: tuple[Unmodelled, ...] = ()
 
     @property
     def ignores_digest(self) -> str:
@@ -200,6 +207,7 @@ class Project:
         models: dict[str, FunctionModel] = {}
         changed: list[str] = []
         added: list[str] = []
+        unmodelled: list[Unmodelled] = []
         for fn, name, digest in facts.named:
             if name is None or name in models:
                 continue
@@ -217,10 +225,11 @@ class Project:
             try:
                 model = build_function(fn, path, lines, table, consts, key)
             except (RecursionError, ValueError, AttributeError, IndexError, KeyError, TypeError) as e:
-                # too deep to read, or a syntax shape the builder does not expect: skip this function
+                # too deep to read, or a syntax shape the builder does not expect: say so, skip it
                 self.counters["extract_errors"] += 1
                 self.errors.append(f"{path}:{name}: {type(e).__name__}: {e}")
                 del self.errors[:-20]
+                unmodelled.append(_unmodelled(path, name, fn, lines, e))
                 model = None
             if model is None:
                 continue
@@ -228,7 +237,9 @@ class Project:
             models[name] = model
             (changed if name in old_names else added).append(name)
         removed = sorted(old_names - set(models))
-        self.files[path] = _FileState(text, FileModel(path, models, globals_, consts, macros), suppressions(text))
+        self.files[path] = _FileState(
+            text, FileModel(path, models, globals_, consts, macros), suppressions(text), tuple(unmodelled)
+        )
         return FileUpdate(path, tuple(sorted(changed)), tuple(sorted(added)), tuple(removed))
 
     def _header_macros(self, path: str, includes: list[str]) -> dict[str, CallSpec]:
@@ -255,6 +266,11 @@ class Project:
     def remove_file(self, path: str) -> None:
         self.files.pop(path, None)
         self._macros.pop(path, None)
+
+    def unmodelled(self, path: str) -> list[Unmodelled]:
+        """The functions of ``path`` that could not be modelled (and so were not checked)."""
+        st = self.files.get(path)
+        return list(st.unmodelled) if st is not None else []
 
     def function_at(self, path: str, line: int) -> str | None:
         st = self.files.get(path)
@@ -654,3 +670,16 @@ def _in_scope(rule: Rule, fm: FunctionModel, var: str) -> bool:
             and root_of(var) == var
         )
     return True
+
+
+def _unmodelled(path: str, name: str, fn: tree_sitter.Node, lines: list[bytes], error: Exception) -> Unmodelled:
+    row = fn.start_point[0]
+    line = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
+    start = line.find(name)
+    start, end = (start, start + len(name)) if start >= 0 else (0, len(line.rstrip()))
+    reason = (
+        "its code nests deeper than ctlsp can follow"
+        if isinstance(error, RecursionError)
+        else f"ctlsp cannot read its code ({type(error).__name__})"
+    )
+    return Unmodelled(name, Location(path, row, start, row, end), reason)

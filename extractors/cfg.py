@@ -176,18 +176,25 @@ class CfgBuilder:
                 return self.sink(n)
             return [(n, None)]
         if t == "if_statement":
-            tp, fp = self.cond(s.child_by_field_name("condition"), preds)
-            out = self.stmt(s.child_by_field_name("consequence"), tp)
-            alt = s.child_by_field_name("alternative")
-            if alt is not None:
+            # an ``else if`` chain is walked as a loop: generated code has chains thousands long
+            outs: list[Pred] = []
+            while True:
+                tp, fp = self.cond(s.child_by_field_name("condition"), preds)
+                outs += self.stmt(s.child_by_field_name("consequence"), tp)
+                alt = s.child_by_field_name("alternative")
+                if alt is None:
+                    return outs + fp
                 inner = (
                     [c for c in alt.named_children if c.type != "comment"]
                     if alt.type == "else_clause"
                     else [alt]
                 )
+                if len(inner) == 1 and inner[0].type == "if_statement":
+                    s, preds = inner[0], fp
+                    continue
                 for c in inner:
                     fp = self.stmt(c, fp)
-            return out + fp
+                return outs + fp
         if t == "while_statement":
             head = self.new("join", s.child_by_field_name("condition"))
             self.link(preds, head)

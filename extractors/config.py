@@ -99,50 +99,12 @@ class Config:
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def load_config(root: Path) -> Config:
-    """Read ``root/ctlsp.toml``, else ``[tool.ctlsp]`` of ``root/pyproject.toml``, else defaults."""
-    own = root / "ctlsp.toml"
-    if own.is_file():
-        text = _read(own)
-        return config_from_text(text, own)
-    py = root / "pyproject.toml"
-    if py.is_file():
-        text = _read(py)
-        data = _loads(text, py)
-        tool = data.get("tool", {})
-        section = tool.get("ctlsp") if isinstance(tool, dict) else None
-        if section is not None:
-            return config_from_data(section, text, py, prefix="tool.ctlsp.")
-    return Config()
-
-
-def config_from_file(path: Path) -> Config:
-    """The configuration in one named file: ``[tool.ctlsp]`` of a ``pyproject.toml`` (defaults
-    without that table), any other file read whole as a ``ctlsp.toml``."""
-    if not path.is_file():
-        raise ConfigError(path, 0, "configuration file not found")
-    text = _read(path)
-    if path.name != "pyproject.toml":
-        return config_from_text(text, path)
-    tool = _loads(text, path).get("tool", {})
-    section = tool.get("ctlsp") if isinstance(tool, dict) else None
-    return Config() if section is None else config_from_data(
-        section, text, path, prefix="tool.ctlsp."
-    )
-
-
 def config_from_text(text: str, path: str | Path = "ctlsp.toml") -> Config:
-    return config_from_data(_loads(text, path), text, path)
+    return config_from_data(load_toml(text, path), text, path)
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(path, 0, f"cannot read: {e}") from None
-
-
-def _loads(text: str, path: str | Path) -> dict[str, Any]:
+def load_toml(text: str, path: str | Path) -> dict[str, Any]:
+    """TOML text as data; a :class:`ConfigError` naming ``path`` and the line when it is not TOML."""
     try:
         return tomllib.loads(text)
     except RecursionError:

@@ -23,6 +23,22 @@ class Location:
 
 
 @dataclass(frozen=True)
+class Unmodelled:
+    """A function ctlsp could not model, so none of its values was checked.
+
+    Shown to the user (a note from the CLI, an information diagnostic in the editor) rather than
+    skipped in silence: a clean report must mean the code was checked."""
+
+    function: str
+    location: Location
+    reason: str
+
+    @property
+    def message(self) -> str:
+        return f"'{self.function}' was not checked: {self.reason}"
+
+
+@dataclass(frozen=True)
 class WitnessStep:
     """One step of the path that proves a finding.
 

@@ -83,6 +83,11 @@ def _params(fdecl: TSNode) -> tuple[str, ...]:
     return tuple(out)
 
 
+def top_level_functions(root: TSNode) -> list[TSNode]:
+    """The function definitions among the top-level items (see :func:`_top_level`)."""
+    return [n for n in _top_level(root) if n.type == "function_definition"]
+
+
 def _top_level(root: TSNode) -> list[TSNode]:
     """Top-level items, looking inside preprocessor conditionals and ``extern "C"`` blocks."""
     out: list[TSNode] = []

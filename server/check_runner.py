@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from extractors.api import Config, Finding, Project
+from extractors.api import Config, Finding, Project, Unmodelled
 from server.disk_cache import DiskCache, Namespaced
 
 _KEY_VERSION = "file-findings-1"
@@ -47,6 +47,7 @@ class RunResult:
     counters: dict[str, int] = field(default_factory=dict)
     workers: int = 1
     problems: list[str] = field(default_factory=list)
+    not_checked: list[Unmodelled] = field(default_factory=list)  # functions that could not be modelled
 
 
 def _internal(path: str, stage: str, e: BaseException) -> str:
@@ -220,6 +221,7 @@ def run_check(
     }
     result.counters = {**extraction, **counters}
     result.findings = {p: result.findings.get(p, []) for p in sources}
+    result.not_checked = [u for p in sources for u in project.unmodelled(p)]
     return result
 
 

@@ -1,8 +1,8 @@
 """``ctlsp check PATH...``: check C files from the command line or CI.
 
-This module only wires things together: arguments and configuration (here), file discovery
-(:mod:`server.check_files`), checking with cache and pool (:mod:`server.check_runner`), baselines
-(:mod:`server.baseline`) and output formats (:mod:`server.reporting`).  Exit status: 0 clean,
+This module only wires things together: arguments and rule selection (here), files and
+configuration (:mod:`server.workspace`), checking with cache and pool (:mod:`server.check_runner`),
+baselines (:mod:`server.baseline`) and output formats (:mod:`server.reporting`).  Exit status: 0 clean,
 1 findings, 2 usage error (bad path, configuration, rule id or baseline; one line on stderr).
 """
 
@@ -15,15 +15,16 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from extractors.api import Config, ConfigError, Finding, Rule, catalogue, load_config
-from extractors.config import RuleSetting, config_from_file
+from extractors.api import Config, ConfigError, Finding, Rule, catalogue
+from extractors.config import RuleSetting
 from server.baseline import BaselineError, apply_baseline, read_baseline, write_baseline
-from server.check_files import PathError, collect, read_sources
 from server.check_runner import default_jobs, run_check
 from server.disk_cache import CACHE_DIR_NAME, DiskCache
 from server.reporting import RENDERERS, Summary
+from server.workspace import PathError, collect, config_from_file, find_config, read_sources
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+MAX_NOTES = 20  # functions not checked named on stderr (all of them are in JSON and SARIF)
 POOL_MIN_LINES = 5000  # below this, starting worker processes costs more than it saves
 
 
@@ -64,27 +65,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 # ----- configuration -----------------------------------------------------------------------------
-def _has_own_config(d: Path) -> bool:
-    if (d / "ctlsp.toml").is_file():
-        return True
-    py = d / "pyproject.toml"
-    try:
-        return py.is_file() and "[tool.ctlsp" in py.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-
-
-def find_config(start: Path) -> Config:
-    """The configuration of the nearest folder at or above ``start``, stopping at a repository root."""
-    here = start.resolve()
-    for d in [here, *here.parents]:
-        if _has_own_config(d):
-            return load_config(d)
-        if (d / ".git").exists():
-            break
-    return Config()
-
-
 def _split_ids(values: Sequence[str]) -> list[str]:
     return [v.strip() for item in values for v in item.split(",") if v.strip()]
 
@@ -209,7 +189,14 @@ def check_command(args: argparse.Namespace) -> int:
     counters = {**result.counters, "workers": result.workers}
     if cache is not None:
         counters["cache_corrupt_entries"] = cache.corrupt
-    summary = Summary(len(sources), result.files_checked, result.files_reused, hidden, counters)
+    for note in result.not_checked[:MAX_NOTES]:
+        at = note.location
+        print(f"{at.path}:{at.start_line + 1}:{at.start_col + 1}: note: {note.message}", file=sys.stderr)
+    if len(result.not_checked) > MAX_NOTES:
+        print(f"ctlsp: note: {len(result.not_checked) - MAX_NOTES} more functions not checked", file=sys.stderr)
+    summary = Summary(
+        len(sources), result.files_checked, result.files_reused, hidden, counters, tuple(result.not_checked)
+    )
     _emit(RENDERERS[args.format](findings, rules, summary), args.output)
     print(summary.line(findings, verbose=args.verbose), file=sys.stderr)
     if args.write_baseline:

@@ -12,8 +12,8 @@ from pathlib import Path
 from lsprotocol import types
 
 from server.lsp.diagnostics import SOURCE, path_to_uri
+from server.workspace import CONFIG_NAME
 
-CONFIG_NAME = "ctlsp.toml"
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 

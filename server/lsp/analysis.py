@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 import tree_sitter
@@ -24,42 +22,8 @@ from extractors.api import PARTIAL_EVERY, Config, Finding, Project, Rule, catalo
 from server.lsp.memory import MemoryPolicy
 
 log = logging.getLogger(__name__)
+NOT_CHECKED = "not-checked"  # the code of the information diagnostic on a function not modelled
 T = TypeVar("T")
-
-C_SUFFIXES = (".c", ".h")
-_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".ctlsp-cache", ".tools"}
-MAX_SCAN_FILES = 20_000
-
-
-def scan_c_files(roots: Iterable[Path]) -> Iterator[Path]:
-    """C sources and headers under the roots, skipping VCS/tool folders and hidden directories."""
-    seen: set[Path] = set()
-    count = 0
-    for root in roots:
-        if not root.is_dir():
-            continue
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-            for name in sorted(files):
-                if not name.endswith(C_SUFFIXES):
-                    continue
-                path = Path(folder, name).resolve()
-                if path in seen:
-                    continue
-                seen.add(path)
-                count += 1
-                if count > MAX_SCAN_FILES:
-                    log.warning("more than %d C files; the rest are not analysed", MAX_SCAN_FILES)
-                    return
-                yield path
-
-
-def read_source(path: Path) -> str | None:
-    try:
-        return path.read_bytes().decode("utf-8", "replace")
-    except OSError:
-        return None
-
 
 @dataclass(frozen=True)
 class CheckOutcome:
@@ -135,7 +99,8 @@ class Analysis:
         findings = self.project.check(
             paths=[path], interprocedural=False, partial=partial, partial_every=partial_every
         )
-        return CheckOutcome({path: list(findings.get(path, []))}, _delta(before, self.counters()), changed)
+        result = {path: list(findings.get(path, [])) + self.notes(path)}
+        return CheckOutcome(result, _delta(before, self.counters()), changed)
 
     def check_paths_sync(
         self,
@@ -148,8 +113,15 @@ class Analysis:
         findings = self.project.check(
             paths=paths, interprocedural=True, partial=partial, partial_every=partial_every
         )
-        result = {p: list(findings.get(p, [])) for p in paths}
+        result = {p: list(findings.get(p, [])) + self.notes(p) for p in paths}
         return CheckOutcome(result, _delta(before, self.counters()))
+
+    def notes(self, path: str) -> list[Finding]:
+        """Functions of ``path`` that could not be modelled, as information diagnostics: a quiet
+        editor must mean checked code."""
+        return [
+            Finding(NOT_CHECKED, "info", u.message, u.location, u.function) for u in self.project.unmodelled(path)
+        ]
 
 
 def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:

@@ -13,12 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import tree_sitter
-import tree_sitter_c
 from lsprotocol import types
 
+from extractors.api import function_name, top_level_functions
+from extractors.parse import LANGUAGE
 from server.lsp.positions import UTF16, Columns
 
-_LANGUAGE = tree_sitter.Language(tree_sitter_c.language())
 _NEWLINE = re.compile(rb"\n")
 _ENCODING_ERRORS = "surrogatepass"
 
@@ -27,7 +27,7 @@ Point = tuple[int, int]
 
 def new_parser() -> tree_sitter.Parser:
     """A tree-sitter-C parser; one per document so that parses in different threads never share one."""
-    return tree_sitter.Parser(_LANGUAGE)
+    return tree_sitter.Parser(LANGUAGE)
 
 
 def encode(text: str) -> bytes:
@@ -187,9 +187,7 @@ class Document:
         if not spans:
             return set()
         names: set[str] = set()
-        for node in self.tree.root_node.children:
-            if node.type != "function_definition":
-                continue
+        for node in top_level_functions(self.tree.root_node):
             if any(s <= node.end_byte and e >= node.start_byte for s, e in spans):
                 name = function_name(node)
                 if name:
@@ -208,16 +206,6 @@ def _shift(span: tuple[int, int], edit: ByteEdit) -> tuple[int, int]:
         return edit.new_end_byte
 
     return move(span[0]), move(span[1])
-
-
-def function_name(node: tree_sitter.Node) -> str | None:
-    """The identifier a function definition declares (through pointer and parenthesised declarators)."""
-    declarator = node.child_by_field_name("declarator")
-    while declarator is not None:
-        if declarator.type == "identifier":
-            return decode(declarator.text or b"")
-        declarator = declarator.child_by_field_name("declarator")
-    return None
 
 
 def same_tree(a: tree_sitter.Node, b: tree_sitter.Node) -> bool:

@@ -16,14 +16,15 @@ from lsprotocol import types
 from pygls import uris
 
 from extractors.api import Config
-from server.lsp.actions import CONFIG_NAME, disable_rule_action, rule_of, suppress_action
-from server.lsp.analysis import C_SUFFIXES, Analysis, read_source
+from server.lsp.actions import disable_rule_action, rule_of, suppress_action
+from server.lsp.analysis import Analysis
 from server.lsp.diagnostics import path_to_uri
 from server.lsp.documents import Document
 from server.lsp.positions import Columns
 from server.lsp.server import VERSION, CtlspServer
 from server.lsp.witness import COMMAND as WITNESS_COMMAND
 from server.lsp.witness import hover_markdown, witness_payload
+from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT, read_source
 
 
 def create_server() -> CtlspServer:
@@ -117,7 +118,7 @@ def create_server() -> CtlspServer:
     @guarded("didSave")
     def did_save(ls: CtlspServer, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if uri.endswith("/" + CONFIG_NAME) or uri.endswith("/pyproject.toml"):
+        if uri.endswith("/" + CONFIG_NAME) or uri.endswith("/" + PYPROJECT):
             ls.spawn(ls.reload_configuration(f"{CONFIG_NAME} saved"), "configuration reload")
         elif uri in ls.docs:
             ls.request_full_check(f"{Path(ls.docs[uri].path).name} saved")
@@ -157,7 +158,7 @@ def create_server() -> CtlspServer:
         sources_changed = False
         for event in params.changes:
             name = event.uri.rsplit("/", 1)[-1]
-            if name in (CONFIG_NAME, "pyproject.toml"):
+            if name in (CONFIG_NAME, PYPROJECT):
                 config_changed = True
             elif name.endswith(C_SUFFIXES) and event.uri not in ls.docs:
                 sources_changed = True
@@ -248,7 +249,7 @@ async def register_watchers(ls: CtlspServer) -> None:
     options = types.DidChangeWatchedFilesRegistrationOptions(
         watchers=[
             types.FileSystemWatcher(glob_pattern=f"**/{CONFIG_NAME}"),
-            types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
+            types.FileSystemWatcher(glob_pattern=f"**/{PYPROJECT}"),
             types.FileSystemWatcher(glob_pattern="**/*.{c,h}"),
         ]
     )

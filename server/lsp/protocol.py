@@ -14,7 +14,7 @@ from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-from server.lsp.analysis import C_SUFFIXES
+from server.workspace import C_SUFFIXES
 
 
 def _is_c(uri: str) -> bool:

@@ -20,7 +20,7 @@ from pygls import uris
 from pygls.lsp.server import LanguageServer
 
 from extractors.api import Config, Finding
-from server.lsp.analysis import C_SUFFIXES, Analysis, CheckOutcome, read_source, scan_c_files
+from server.lsp.analysis import Analysis, CheckOutcome
 from server.lsp.diagnostics import contains, path_to_uri, to_diagnostic
 from server.lsp.documents import Document
 from server.lsp.memory import IDLE_SECONDS
@@ -28,6 +28,7 @@ from server.lsp.positions import Columns
 from server.lsp.progress import WorkProgress
 from server.lsp.protocol import CtlspProtocol
 from server.lsp.settings import ServerSettings, load_workspace_config, merge_settings
+from server.workspace import C_SUFFIXES, read_source, scan_c_files
 
 log = logging.getLogger(__name__)
 VERSION = "0.1.0"

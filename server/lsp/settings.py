@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from extractors.api import PARTIAL_EVERY
-from extractors.config import SEVERITIES, Config, ConfigError, RuleSetting, load_config
+from extractors.config import SEVERITIES, Config, ConfigError, RuleSetting
+from server.workspace import find_config
 
 _LISTS = {"allocators": "allocators", "deallocators": "deallocators", "uses": "uses",
           "mustCheck": "must_check", "noreturn": "noreturn"}  # fmt: skip
@@ -50,11 +51,13 @@ class Merged:
 
 
 def load_workspace_config(root: Path | None) -> tuple[Config, list[str]]:
-    """The workspace ctlsp.toml (or pyproject [tool.ctlsp]); defaults plus a problem if it is broken."""
+    """The configuration that applies to the workspace folder ``root``: the nearest ctlsp.toml (or
+    pyproject [tool.ctlsp]) at or above it, found as ``ctlsp check`` finds it; defaults plus a
+    problem if it is broken."""
     if root is None:
         return Config(), []
     try:
-        return load_config(root), []
+        return find_config(root), []
     except ConfigError as e:
         return Config(), [f"ctlsp: ignoring broken configuration ({e}); using defaults"]
     except Exception as e:  # a config reader bug must not take the server down

@@ -149,6 +149,9 @@ def _result(f: Finding, rule_index: dict[str, int], root: Path) -> om.Result:
     )
 
 
+NOT_CHECKED = "not-checked"  # notification: a function ctlsp could not model
+
+
 def sarif_log(
     findings: Sequence[Finding], rules: Sequence[Rule], summary: Summary, root: Path | None = None
 ) -> om.SarifLog:
@@ -171,7 +174,22 @@ def sarif_log(
     run = om.Run(
         tool=om.Tool(driver=driver),
         results=[_result(f, index, root) for f in findings],
-        invocations=[om.Invocation(execution_successful=True, properties=summary.to_dict(findings))],
+        invocations=[
+            om.Invocation(
+                execution_successful=True,
+                properties=summary.to_dict(findings),
+                tool_execution_notifications=[
+                    om.Notification(
+                        message=om.Message(text=u.message),
+                        level="note",
+                        descriptor=om.ReportingDescriptorReference(id=NOT_CHECKED),
+                        locations=[_location(u.location, root)],
+                    )
+                    for u in summary.not_checked
+                ]
+                or None,
+            )
+        ],
         original_uri_base_ids={SRCROOT: om.ArtifactLocation(uri=root.as_uri() + "/")},
         column_kind="unicodeCodePoints",
     )

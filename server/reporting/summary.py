@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from extractors.findings import Finding
+from extractors.findings import Finding, Unmodelled
 
 
 @dataclass(frozen=True)
@@ -17,6 +17,7 @@ class Summary:
     files_reused: int = 0
     baselined: int = 0
     counters: dict[str, int] = field(default_factory=dict)
+    not_checked: tuple[Unmodelled, ...] = ()  # functions that could not be modelled
 
     def to_dict(self, findings: Sequence[Finding]) -> dict[str, Any]:
         by_sev = Counter(f.severity for f in findings)
@@ -31,6 +32,10 @@ class Summary:
             "files_reused": self.files_reused,
             "baselined": self.baselined,
             "counters": dict(sorted(self.counters.items())),
+            "functions_not_checked": [
+                {"function": u.function, "location": asdict(u.location), "reason": u.reason}
+                for u in self.not_checked
+            ],
         }
 
     def line(self, findings: Sequence[Finding], verbose: bool = False) -> str:
@@ -47,6 +52,9 @@ class Summary:
         head += f" in {d['files_with_findings']} of {self.files} file{'s' if self.files != 1 else ''}"
         if self.baselined:
             head += f"; {self.baselined} hidden by the baseline"
+        if self.not_checked:
+            k = len(self.not_checked)
+            head += f"; {k} function{'s' if k != 1 else ''} could not be checked (see the notes)"
         if verbose:
             c = self.counters
             head += f"; files checked {self.files_checked}, reused {self.files_reused}"

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from extractors.config import Config, ConfigError, config_from_text, load_config
+from extractors.config import Config, ConfigError, config_from_text
 from extractors.rules import catalogue
+from server.workspace import load_config
 from tests.extractors.helpers import check_src, line_of, of_rule
 
 

@@ -68,3 +68,15 @@ def test_deep_nesting_does_not_blow_the_stack() -> None:
     assert "g" in p.files["deeper.c"].model.functions  # too deep to read: skipped, the rest still works
     assert "f" not in p.files["deeper.c"].model.functions and p.counters["extract_errors"] == 1
     assert "RecursionError" in p.errors[-1]
+
+
+def test_long_else_if_chain_is_modelled() -> None:
+    """Generated code has ``else if`` chains thousands long; the CFG walks them as a loop, so the
+    function is modelled (its leak found) instead of being skipped at the recursion limit."""
+    arms = "\n".join(f"    else if (x == {i}) {{ x = {i + 1}; }}" for i in range(1, 3000))
+    head = "#include <stdlib.h>\nint f(int x) {\n    char *p = malloc(8);\n    if (x == 0) { x = 1; }\n"
+    text = head + arms + "\n    return x;\n}\n"
+    p = Project()
+    p.update_file("chain.c", text)
+    assert p.counters["extract_errors"] == 0, p.errors
+    assert any(f.rule_id == "memory-leak" for f in p.check()["chain.c"])

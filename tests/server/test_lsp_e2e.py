@@ -350,3 +350,19 @@ async def test_a_long_check_shows_its_findings_so_far(client: LanguageClient, tm
     await diagnostics(client, uri, lambda d: codes(d) == everything, "all sixteen findings")
     assert any(0 < n < 16 for n in seen), seen  # findings were shown before the check ended
     assert seen == sorted(seen), seen
+
+
+async def test_function_too_deep_to_model_gets_an_information_diagnostic(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path)
+    text = "int deep(int x) {\n" + "{" * 3000 + "x = 1;" + "}" * 3000 + "\n    return x;\n}\n" + LEAK
+    path = tmp_path / "deep.c"
+    path.write_text(text)
+    uri = open_doc(client, path)
+    found = await diagnostics(
+        client, uri, lambda ds: {"not-checked", "memory-leak"} <= set(codes(ds)), "a not-checked note and the leak"
+    )
+    note = next(d for d in found if d.code == "not-checked")
+    assert note.severity == types.DiagnosticSeverity.Information
+    assert note.range.start.line == 0 and "'deep' was not checked" in note.message
