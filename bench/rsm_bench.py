@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from checker import STRATEGIES, KnowledgeBase, check  # noqa: E402
 from checker.ctl import AG, EF, Atom, Formula, Implies, Or  # noqa: E402
-from checker.oracle import UseDefOracle  # noqa: E402
 from checker.rsm_json import load_ctl, load_rsm  # noqa: E402
 from checker.semantics import SEMANTICS, apply_semantics  # noqa: E402
+from tests.checker.oracle import UseDefOracle  # noqa: E402
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "rsm"
 MODELS = ["dataflow", "avroraReg", "avroraMedTest", "avroraELF", "fop2pdf", "dom2pdf"]

@@ -30,7 +30,7 @@ from typing import Any
 from extractors.api import Config, Finding, Project, Unmodelled
 from server.disk_cache import DiskCache, Namespaced
 
-_KEY_VERSION = "file-findings-1"
+_KEY_VERSION = "file-findings-2"
 CHECK_COUNTERS = ("checks_run", "checks_reused", "models_built", "functions_check_reused", "model_errors")
 
 Progress = Callable[[int], None]
@@ -66,31 +66,9 @@ def tool_digest() -> str:
 
 
 def file_digests(project: Project, sources: Mapping[str, str], salt: str) -> dict[str, str]:
-    """Per file, a digest of everything its findings depend on.
-
-    Uses the project's own function keys (model, reachable callees) plus the position of every
-    reachable function, since witness steps inside a callee carry the callee's line numbers.  If
-    that part of the front end is not available, falls back to a digest of the whole project, which
-    is coarser but never wrong.
-    """
-    try:
-        proj = project._projector(project.files)
-        out = {}
-        for path in sources:
-            st = project.files[path]
-            parts = [_KEY_VERSION, salt, path, _sha(sources[path]), st.ignores_digest]
-            for fm in sorted(st.model.functions.values(), key=lambda m: m.name):
-                parts.append(project._function_key(proj, fm))
-                parts.extend(_reachable_positions(proj, fm))
-            out[path] = _sha("\n".join(parts))
-        return out
-    except (AttributeError, KeyError, TypeError):
-        whole = _sha("\n".join(f"{p}\0{_sha(t)}" for p, t in sorted(sources.items())))
-        return {p: _sha("\n".join([_KEY_VERSION, salt, "whole", whole, p])) for p in sources}
-
-
-def _reachable_positions(proj: Any, fm: Any) -> list[str]:
-    return sorted(f"{g.file}:{g.name}:{g.start_row}:{g.last_row}" for g in proj.reachable(fm))
+    """Per file, the key of its cached findings: the project's own findings key (see
+    :meth:`Project.findings_key`), salted with the tool and configuration digests."""
+    return {path: _sha("\n".join([_KEY_VERSION, salt, project.findings_key(path)])) for path in sources}
 
 
 def _sha(text: str) -> str:

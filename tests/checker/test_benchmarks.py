@@ -1,7 +1,7 @@
 """The published RSM benchmarks: verdicts of every strategy against an exact independent check.
 
 The use-def formulas ``A G (def --> E F use)`` are decided exactly, recursion included, by
-:class:`checker.oracle.UseDefOracle` (pushdown reachability with summaries, sharing no code with the
+:class:`tests.checker.oracle.UseDefOracle` (pushdown reachability with summaries, sharing no code with the
 engine).  The README's published verdicts are asserted where that check confirms them; where it
 contradicts them the test is a strict xfail that documents the difference (see the report).
 The published tool reads a call into a callee entry that is also an exit as a dead end; under that
@@ -14,9 +14,9 @@ from __future__ import annotations
 import pytest
 
 from checker import STRATEGIES, check
-from checker.oracle import UseDefOracle
 from checker.rsm_json import load_ctl, load_rsm
 from tests.checker.conftest import bench_file
+from tests.checker.oracle import UseDefOracle
 from tests.checker.usedef import usedef_shape
 
 PUBLISHED = {
@@ -45,6 +45,7 @@ def _params() -> list[object]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", _params())
 def test_single_formula_engine_matches_exact_check(name: str) -> None:
     path = bench_file(f"{name}.zip")
@@ -73,6 +74,7 @@ def test_single_formula_published_verdict(name: str) -> None:
     )
 
 
+@pytest.mark.slow
 def test_contradicted_verdicts_are_really_false() -> None:
     """Keeps the xfail list honest: each listed model must still be false by the exact check."""
     for name in CONTRADICTED:
@@ -82,6 +84,7 @@ def test_contradicted_verdicts_are_really_false() -> None:
         assert UseDefOracle(load_rsm(path)).check(*shape)[0] is False, name
 
 
+@pytest.mark.slow
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "stride"), [("dataflow", 1), ("avroraReg", 4)])
 def test_usedef_file_all_strategies_agree_with_exact_check(name: str, stride: int) -> None:

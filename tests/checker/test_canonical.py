@@ -9,6 +9,7 @@ judges recursive ones.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +17,8 @@ from checker import check
 from checker.canonical import canonical, stutter_safe
 from checker.ctl import EF, EU, EX, And, Formula, Not, parse
 from checker.model import RSM, Component, Node, Ref, build_rsm
-from checker.oracle import Labeller, build_graph
 from tests.checker.gen import ATOMS, formulas, rsms
+from tests.checker.oracle import Labeller, build_graph
 from tests.checker.test_contraction import atom, rule_shapes
 
 
@@ -67,6 +68,7 @@ def next_shapes(draw: st.DrawFn) -> Formula:
 shapes = st.one_of(rule_shapes(), next_shapes(), formulas())
 
 
+@pytest.mark.slow
 @settings(max_examples=800, deadline=None)
 @given(rsms(recursive=False), shapes, picks)
 def test_canonical_view_keeps_the_verdict(model: RSM, f: Formula, chosen: list[int]) -> None:
@@ -91,6 +93,7 @@ def lines(draw: st.DrawFn) -> RSM:
     return build_rsm([Component("C", nodes, (), tuple(sorted(edges)))], "C", "m0")
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(lines(), st.one_of(rule_shapes(), next_shapes()), picks)
 def test_canonical_view_keeps_the_verdict_on_rows_of_statements(model: RSM, f: Formula, chosen: list[int]) -> None:
@@ -99,6 +102,7 @@ def test_canonical_view_keeps_the_verdict_on_rows_of_statements(model: RSM, f: F
     assert check(canonical(model, f), f, "exhaustive").holds is expected, f"{f} on {model.to_json()}"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(rsms(recursive=True), st.one_of(rule_shapes(), next_shapes(), formulas(max_depth=2)), picks)
 def test_canonical_view_keeps_the_verdict_on_recursive_models(model: RSM, f: Formula, chosen: list[int]) -> None:

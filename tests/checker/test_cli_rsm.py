@@ -66,6 +66,7 @@ def test_zip_usedef_member() -> None:
     assert [r["holds"] for r in json.loads(p.stdout)["results"]] == [True, True, False]
 
 
+@pytest.mark.slow
 def test_jobs_give_the_same_verdicts_in_formula_order() -> None:
     one = _run(str(bench_file("avroraReg.zip")), "--zip-formulas", "usedef", "--json")
     two = _run(

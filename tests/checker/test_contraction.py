@@ -8,6 +8,7 @@ where the model is non-recursive.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +16,8 @@ from checker import check
 from checker.contraction import contract, contractible
 from checker.ctl import AU, AX, EF, EU, EX, And, Atom, Formula, Not, Or, atoms, parse
 from checker.model import RSM, Component, Node, build_rsm
-from checker.oracle import Labeller, build_graph
 from tests.checker.gen import ATOMS, formulas, rsms
+from tests.checker.oracle import Labeller, build_graph
 
 atom = st.sampled_from([Atom(a) for a in ATOMS])
 
@@ -37,6 +38,7 @@ def _keep(draw: st.DrawFn, f: Formula) -> frozenset[str]:
     return atoms(f) | frozenset(draw(st.sets(st.sampled_from(ATOMS))))
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(rsms(recursive=False), st.one_of(rule_shapes(), formulas()), st.data())
 def test_contracted_check_matches_the_oracle(model: RSM, f: Formula, data: st.DataObject) -> None:
@@ -47,6 +49,7 @@ def test_contracted_check_matches_the_oracle(model: RSM, f: Formula, data: st.Da
     assert check(small, f, "lazy").holds is expected
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(rsms(recursive=True), rule_shapes(), st.data())
 def test_contracted_and_full_checks_agree_on_recursive_models(model: RSM, f: Formula, data: st.DataObject) -> None:

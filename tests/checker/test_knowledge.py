@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -69,6 +70,7 @@ def edits(draw: st.DrawFn, model: RSM) -> RSM:
     return build_rsm(comps, model.initial_component, model.initial_node)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.data(), rsms(recursive=False), st.lists(formulas(), min_size=1, max_size=3))
 def test_random_edits_with_shared_knowledge_match_fresh_checks(

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checker import check
 from checker.ctl import parse
 from checker.model import RSM
-from checker.oracle import Labeller, UseDefOracle, build_graph, call_depth, oracle_check, unfold
 from tests.checker.gen import ATOMS, rsms
 from tests.checker.models import comp, rsm
+from tests.checker.oracle import Labeller, UseDefOracle, build_graph, call_depth, oracle_check, unfold
 
 
 def _kripke(nodes: str, edges: str) -> RSM:
@@ -77,6 +78,7 @@ def _usedef_text(premise: frozenset[str], goal: frozenset[str]) -> str:
     return f"A G ( ( {' | '.join(sorted(premise))} ) --> E F ( {' | '.join(sorted(goal))} ) )"
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(rsms(recursive=False), atom_sets, atom_sets)
 def test_usedef_oracle_matches_explicit_oracle(
@@ -86,6 +88,7 @@ def test_usedef_oracle_matches_explicit_oracle(
     assert UseDefOracle(model).check(premise, goal)[0] is explicit
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(rsms(recursive=True), atom_sets, atom_sets)
 def test_usedef_oracle_matches_engine_and_bound_on_recursive(

@@ -7,14 +7,15 @@ but may say "unknown", so the strategies must agree with each other and with eve
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 
 from checker import STRATEGIES, check
 from checker.api import _has_existential_top
 from checker.ctl import Formula, Not, normalize
 from checker.model import RSM
-from checker.oracle import Labeller, build_graph
 from tests.checker.gen import formulas, rsms
+from tests.checker.oracle import Labeller, build_graph
 from tests.checker.witness_check import Replay
 
 
@@ -22,6 +23,7 @@ def _verdicts(model: RSM, f: Formula) -> dict[str, bool]:
     return {s: check(model, f, s).holds for s in STRATEGIES}
 
 
+@pytest.mark.slow
 @settings(max_examples=1200)
 @given(rsms(recursive=False), formulas())
 def test_non_recursive_matches_oracle(model: RSM, f: Formula) -> None:
@@ -30,6 +32,7 @@ def test_non_recursive_matches_oracle(model: RSM, f: Formula) -> None:
     assert _verdicts(model, f) == dict.fromkeys(STRATEGIES, expected), f"{f} on {model.to_json()}"
 
 
+@pytest.mark.slow
 @settings(max_examples=800)
 @given(rsms(recursive=True), formulas())
 def test_recursive_lazy_and_exhaustive_agree_with_decided_oracle(model: RSM, f: Formula) -> None:
@@ -40,6 +43,7 @@ def test_recursive_lazy_and_exhaustive_agree_with_decided_oracle(model: RSM, f: 
         assert lazy is bounded, f"{f}: engine {lazy}, sound bounded oracle {bounded}"
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(rsms(recursive=True), formulas())
 def test_recursive_knowledge_base_agrees(model: RSM, f: Formula) -> None:
@@ -47,6 +51,7 @@ def test_recursive_knowledge_base_agrees(model: RSM, f: Formula) -> None:
     assert check(model, f, "kb").holds is check(model, f, "lazy").holds
 
 
+@pytest.mark.slow
 @settings(max_examples=600)
 @given(rsms(recursive=False), formulas())
 def test_witnesses_replay(model: RSM, f: Formula) -> None:

@@ -6,16 +6,17 @@ atoms and get collapsed, recursive and multi-exit ones (with exits a box does no
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checker import check
 from checker.ctl import AF, AG, AU, AW, EF, EG, EU, EW, And, Atom, FalseF, Formula, Implies, Not, Or, TrueF
 from checker.model import RSM
-from checker.oracle import Labeller, build_graph
 from checker.reduction import reduce_for_atoms
 from tests.checker.conftest import bench_rsm
 from tests.checker.gen import rsms
+from tests.checker.oracle import Labeller, build_graph
 
 
 def _stutter_invariant() -> st.SearchStrategy[Formula]:
@@ -33,6 +34,7 @@ def _stutter_invariant() -> st.SearchStrategy[Formula]:
     return strat
 
 
+@pytest.mark.slow
 @settings(max_examples=800)
 @given(rsms(recursive=False), _stutter_invariant())
 def test_reduced_check_matches_the_oracle(model: RSM, f: Formula) -> None:
@@ -41,6 +43,7 @@ def test_reduced_check_matches_the_oracle(model: RSM, f: Formula) -> None:
         assert check(model, f, strategy).holds is expected, f"{strategy}: {f} on {model.to_json()}"
 
 
+@pytest.mark.slow
 @settings(max_examples=800)
 @given(rsms(recursive=True), _stutter_invariant())
 def test_reduced_and_full_checks_agree_on_recursive_models(model: RSM, f: Formula) -> None:

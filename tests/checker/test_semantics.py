@@ -17,10 +17,10 @@ import pytest
 
 from checker import STRATEGIES, check
 from checker.model import RSM, Box, Component, Node, build_rsm
-from checker.oracle import UseDefOracle
 from checker.rsm_json import load_ctl, load_rsm
 from checker.semantics import DEAD_END_SUFFIX, apply_semantics, dead_end_calls, rsmcheck_view
 from tests.checker.conftest import bench_file
+from tests.checker.oracle import UseDefOracle
 from tests.checker.test_benchmarks import BIG, PUBLISHED
 from tests.checker.usedef import usedef_shape
 
@@ -105,6 +105,7 @@ def _params() -> list[object]:
     return [pytest.param(n, marks=[pytest.mark.slow] if n in BIG else [], id=n) for n in PUBLISHED]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", _params())
 def test_rsmcheck_semantics_reproduces_published_verdict(name: str) -> None:
     path = bench_file(f"{name}.zip")

@@ -9,9 +9,9 @@ import pytest
 from checker import STRATEGIES, check
 from checker.ctl import parse
 from checker.model import RSM
-from checker.oracle import call_depth, oracle_check
 from tests.checker import models
 from tests.checker.conftest import bench_rsm
+from tests.checker.oracle import call_depth, oracle_check
 
 T1 = [
     ("E X E G blue", True),

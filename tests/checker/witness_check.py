@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from checker.ctl import EG, EU, EX, And, Formula, Or
 from checker.model import RSM
-from checker.oracle import Config, Labeller, Moves, build_graph, initial_config, normalize_ref
 from checker.witness import Step
+from tests.checker.oracle import Config, Labeller, Moves, build_graph, initial_config, normalize_ref
 
 
 def _config(rsm: RSM, step: Step) -> Config:
