@@ -93,8 +93,8 @@ def stutter_safe(formula: Formula, labels: frozenset[str]) -> bool:
 
 
 class _Lens:
-    """What the view needs of one formula, formed once: hashing a formula object walks its whole
-    tree, and the view is asked for once per rule and value on every edit."""
+    """What the view needs of one formula, formed once: the view is asked for once per rule and
+    value on every edit."""
 
     def __init__(self, formula: Formula) -> None:
         self.formula = formula
@@ -110,33 +110,33 @@ class _Lens:
         return got
 
 
-_lenses: dict[int, _Lens] = {}
+_lenses: dict[Formula, _Lens] = {}
 
 
 def _lens(formula: Formula) -> _Lens:
-    """Keyed by identity (checked, so a recycled id is never mistaken for the formula)."""
-    got = _lenses.get(id(formula))
-    if got is None or got.formula is not formula:
+    """Keyed by the formula's content (its hash is computed once per formula object)."""
+    got = _lenses.get(formula)
+    if got is None:
         if len(_lenses) > 1024:
             _lenses.clear()
-        got = _lenses[id(formula)] = _Lens(formula)
+        got = _lenses[formula] = _Lens(formula)
     return got
 
 
 def canonical(rsm: RSM, formula: Formula) -> RSM:
     """The verdict-preserving canonical view of ``rsm`` for ``formula`` (cached per model)."""
     lens = _lens(formula)
-    key = ("canonical", id(lens))
+    key = ("canonical", formula)
     got = rsm.memo.get(key)
-    if got is None or got[0] is not lens:  # type: ignore[index]
+    if got is None:
         model = _contracted(rsm, lens.seen) if lens.contractible else rsm
-        view = RSM(
+        got = rsm.memo[key] = RSM(
             tuple(_canonical_component(c, lens) for c in model.components),
             model.initial_component,
             model.initial_node,
         )
-        got = rsm.memo[key] = (lens, view)
-    return got[1]  # type: ignore[index]
+    assert isinstance(got, RSM)
+    return got
 
 
 def _contracted(rsm: RSM, seen: frozenset[str]) -> RSM:
@@ -150,10 +150,10 @@ def _contracted(rsm: RSM, seen: frozenset[str]) -> RSM:
 
 def _canonical_component(comp: Component, lens: _Lens) -> Component:
     """Per component object, so an unchanged function's view is built once across edits."""
-    got = comp._views.get(id(lens))
-    if got is None or got[0] is not lens:
-        got = comp._views[id(lens)] = (lens, _build(comp, lens))
-    return got[1]
+    got = comp._views.get(lens.formula)
+    if got is None:
+        got = comp._views[lens.formula] = _build(comp, lens)
+    return got
 
 
 def _build(comp: Component, lens: _Lens) -> Component:

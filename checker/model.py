@@ -58,7 +58,7 @@ class Component:
     _index: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _seen_digests: dict[frozenset[str], str] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _contracted: dict[frozenset[str], Component] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    _views: dict[int, tuple[object, Component]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _views: dict[object, Component] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         for i, n in enumerate(self.nodes):
