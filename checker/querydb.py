@@ -1,0 +1,679 @@
+"""An incremental query database in the manner of rust-analyzer's salsa: the one place where derived
+results are memoised and invalidated.
+
+Model.  A query is declared once, at module level: an :class:`Input` holds values the program sets
+(``FILE_TEXT = Input[str, str]("file_text")``); a :class:`Derived` query is a function of the
+database and one hashable key (``@derived("items") def items(db: Database, path: str) -> Items``)
+that reads other queries only through :meth:`Database.get` and :meth:`Database.get_or`.  Keys are
+content values (a tuple for several arguments), never object identities; a query's name is its
+identity inside a database, so two query objects with one name are refused.
+
+Revisions.  Every effective write bumps the global revision.  Each memo holds its value, the
+revision at which that value last changed (``changed_at``), the revision at which it was last known
+to be current (``verified_at``) and the ``(query, key)`` pairs its last execution read, in first-read
+order.  Invariants: ``changed_at <= verified_at <= revision``; a memo verified at the current
+revision is what its function would return now; deps are exactly what the last completed execution
+read, so they change with the data (read B only if A is odd).
+
+Reading (red-green).  A memo verified at the current revision is returned as is.  Otherwise its deps
+are checked in order, each brought up to date first; the first dep whose ``changed_at`` is later than
+the memo's ``verified_at`` makes the memo red and it is executed again; if none is, the memo is
+marked verified without running.  In-order checking matters: a later dep may not be read any more
+once an earlier one changed.  An execution whose value equals the old one (the query's ``eq``,
+``==`` by default) keeps the old ``changed_at`` (backdating), so its dependents stay green: that is
+the early cutoff.  The verification walk keeps its own stack, so a chain of any length is checked
+without Python recursion; only a query function reading another query recurses, as it must.  A query
+that needs itself while it computes raises :class:`QueryCycle`.  Exceptions are never memoised: a
+query that raised runs again on the next read, and its memo is forgotten, because a reader that
+caught the exception saw a change that no later equal value may be backdated over.
+
+Eviction.  One bound for the whole database: the total ``weight`` of memoised derived values (one
+per value unless a query says otherwise), least recently used first.  Eviction drops the value but
+keeps ``changed_at``, ``verified_at`` and deps, so dependents still verify green through it, and a
+later read whose deps are unchanged recomputes the value with its old ``changed_at`` (queries are
+deterministic).  Queries declared ``evict=False`` neither count nor get evicted; inputs never are.
+:meth:`Database.collect` forgets memos not read since a revision (keys that no longer exist), and
+:meth:`Database.invalidate` forgets all memos of one query whose meaning changed outside the database.
+
+Threading contract.  One thread reads at a time: a ``get`` from outside any computation, or a
+``snapshot()`` block, holds the database for reading, and other reading threads wait for it.  A write
+(``set``, ``remove``, ``invalidate``, ``collect``, or a ``with db.write():`` batch of them) first
+announces itself, which cancels the read in flight: that read's next ``get``, ``get_or`` or
+``check_cancelled`` raises :class:`Cancelled`.  The write then waits until the read has unwound,
+applies its changes under one new revision and lets readers in again; reads that start while a write
+is pending wait for it.  Memos completed before the cancellation stay valid (they are stamped with the
+revision they were computed at); executions cut short are discarded, even when a query function
+swallows the exception.  Setting a value equal to the current one changes nothing and cancels
+nothing.  A computation that runs long without reading the database should call
+``check_cancelled()`` now and then, or a writer waits for it; a query function must never wait for
+the writing thread, which may be waiting for it.  A thread may not write while it reads, nor read
+inside its own write batch: both raise ``RuntimeError`` instead of waiting for themselves.  A
+``snapshot()`` tells a reader the revision its results belong to; the revision cannot change before
+the block ends.
+
+Values are shared, never copied: whatever a query returns or an input holds must be treated as
+immutable by everyone who reads it.
+"""
+
+from __future__ import annotations
+
+import operator
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any, Generic, NoReturn, TypeVar, cast, overload
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+D = TypeVar("D")
+
+Slot = tuple[str, Hashable]
+"""A memo's identity: query name and key."""
+
+
+class MissingInput(KeyError):
+    """An input read with :meth:`Database.get` has no value for this key."""
+
+    def __init__(self, query: str, key: Hashable) -> None:
+        super().__init__(query, key)
+        self.query = query
+        self.key = key
+
+    def __str__(self) -> str:
+        return f"input {self.query}({self.key!r}) is not set"
+
+
+class QueryCycle(RuntimeError):
+    """A query needed its own value while computing it; ``chain`` runs from it back to itself."""
+
+    def __init__(self, chain: tuple[Slot, ...]) -> None:
+        super().__init__(chain)
+        self.chain = chain
+
+    def __str__(self) -> str:
+        return "query cycle: " + " -> ".join(f"{name}({key!r})" for name, key in self.chain)
+
+
+class Cancelled(Exception):
+    """A write is waiting for this read: unwind and read again later, at the new revision."""
+
+
+class Query(Generic[K, V]):
+    """What inputs and derived queries share: a name unique within a database, and value equality."""
+
+    __slots__ = ("name", "eq")
+
+    def __init__(self, name: str, eq: Callable[[V, V], bool] | None = None) -> None:
+        if not name:
+            raise ValueError("a query needs a name")
+        self.name = name
+        self.eq: Callable[[V, V], bool] = eq if eq is not None else operator.eq
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class Input(Query[K, V]):
+    """Values set from outside (file texts, settings); an equal value set again changes nothing."""
+
+    __slots__ = ()
+
+
+class Derived(Query[K, V]):
+    """A memoised deterministic function of the database and a key.
+
+    ``weight(value)`` is what the value counts against the database's bound; ``evict=False`` keeps
+    the values of small, hot queries out of eviction altogether.
+    """
+
+    __slots__ = ("fn", "weight", "evict")
+
+    def __init__(
+        self,
+        name: str,
+        fn: Callable[[Database, K], V],
+        *,
+        eq: Callable[[V, V], bool] | None = None,
+        weight: Callable[[V], int] | None = None,
+        evict: bool = True,
+    ) -> None:
+        super().__init__(name, eq)
+        self.fn = fn
+        self.weight: Callable[[V], int] = weight if weight is not None else _unit
+        self.evict = evict
+
+
+def _unit(value: object) -> int:
+    return 1
+
+
+@overload
+def derived(name: str, *, evict: bool = True) -> Callable[[Callable[[Database, K], V]], Derived[K, V]]: ...
+
+
+@overload
+def derived(
+    name: str,
+    *,
+    eq: Callable[[V, V], bool] | None = None,
+    weight: Callable[[V], int] | None = None,
+    evict: bool = True,
+) -> Callable[[Callable[[Database, K], V]], Derived[K, V]]: ...
+
+
+def derived(
+    name: str,
+    *,
+    eq: Callable[[V, V], bool] | None = None,
+    weight: Callable[[V], int] | None = None,
+    evict: bool = True,
+) -> Callable[[Callable[[Database, K], V]], Derived[K, V]]:
+    """Declare a derived query from a function ``(db, key) -> value``.
+
+    (Two overloads: without ``eq`` or ``weight`` nothing fixes the value type before the function
+    is seen, and a single signature would make it ``Never``.)
+    """
+
+    def declare(fn: Callable[[Database, K], V]) -> Derived[K, V]:
+        return Derived(name, fn, eq=eq, weight=weight, evict=evict)
+
+    return declare
+
+
+@dataclass(slots=True)
+class QueryCounters:
+    """What one query's memos did: ran (runs that raised or were cancelled included), verified green
+    without running, ran to an equal value (backdated), were returned current as they stood (hits;
+    for inputs, every read), lost their value to eviction."""
+
+    executed: int = 0
+    verified: int = 0
+    backdated: int = 0
+    hits: int = 0
+    evicted: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The revision every result read inside a ``snapshot()`` block belongs to."""
+
+    revision: int
+
+
+class _Table:
+    """The memos of one query, keyed by key, and its counters."""
+
+    __slots__ = ("query", "derived", "memos", "counters")
+
+    def __init__(self, query: Query[Any, Any]) -> None:
+        self.query = query
+        self.derived: Derived[Any, Any] | None = query if isinstance(query, Derived) else None
+        self.memos: dict[Hashable, _Memo] = {}
+        self.counters = QueryCounters()
+
+
+class _Memo:
+    """One (query, key).  For an input, ``has_value`` False is a removal (a tombstone) and
+    ``verified_at`` is unused.  For a derived query, ``has_value`` False means evicted, and an
+    evictable memo has a value exactly when it is in the database's LRU order, with ``weight``."""
+
+    __slots__ = ("table", "key", "slot", "value", "has_value", "changed_at", "verified_at", "read_at", "deps",
+                 "weight", "verifying")
+
+    def __init__(self, table: _Table, key: Hashable, revision: int) -> None:
+        self.table = table
+        self.key = key
+        self.slot: Slot = (table.query.name, key)
+        self.value: Any = None
+        self.has_value = False
+        self.changed_at = revision
+        self.verified_at = revision
+        self.read_at = revision
+        self.deps: tuple[tuple[_Table, Hashable], ...] = ()
+        self.weight = 0
+        self.verifying = False
+
+
+class _Frame:
+    """An execution in progress: which memo, and what it has read so far (first reads, in order)."""
+
+    __slots__ = ("slot", "deps", "seen")
+
+    def __init__(self, slot: Slot) -> None:
+        self.slot = slot
+        self.deps: list[tuple[_Table, Hashable]] = []
+        self.seen: set[Slot] = set()
+
+
+class Database:
+    """Memos of derived queries over inputs, brought up to date on demand; see the module docstring.
+
+    ``max_weight`` bounds the total weight of evictable memoised values; it is read at every store.
+    """
+
+    def __init__(self, max_weight: int = 100_000) -> None:
+        self.max_weight = max_weight
+        self._tables: dict[str, _Table] = {}
+        self._revision = 1
+        # Changed-at of every input key without a memo: raised when a removal's tombstone is collected,
+        # so whatever read the key before that removal is red.
+        self._absent_since = 0
+        self._lru: OrderedDict[Slot, _Memo] = OrderedDict()
+        self._weight = 0
+        self._frames: list[_Frame] = []
+        self._active: set[Slot] = set()
+        # _cond guards the hand-over between readers and writers (_reader, _writer, _pending) and the
+        # creation of tables; the memos themselves belong to whichever thread holds the database.
+        self._cond = threading.Condition()
+        self._reader: int | None = None
+        self._read_depth = 0
+        self._writer: int | None = None
+        self._pending = 0
+        self._bumped = False
+        self._unwinding = False
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    @property
+    def revision(self) -> int:
+        return self._revision
+
+    @property
+    def weight(self) -> int:
+        """Total weight of the memoised values that count against ``max_weight``."""
+        return self._weight
+
+    def get(self, query: Query[K, V], key: K) -> V:
+        """The current value of ``query`` at ``key``; inside a query function, also a dependency."""
+        return cast(V, self._read_held(query, key, False, None))
+
+    def get_or(self, query: Input[K, V], key: K, default: D) -> V | D:
+        """Like ``get``, with ``default`` for a key that is not set; the absence is a dependency too,
+        so setting the key later makes the reader red."""
+        return cast("V | D", self._read_held(query, key, True, default))
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Snapshot]:
+        """Hold the database for reading: no write applies until the block ends (a pending one
+        cancels the reads inside it instead)."""
+        me = threading.get_ident()
+        if self._reader == me:
+            self._read_depth += 1
+        else:
+            self._begin_read(me)
+        try:
+            yield Snapshot(self._revision)
+        finally:
+            self._end_read()
+
+    def check_cancelled(self) -> None:
+        """Raise :class:`Cancelled` if this thread is reading and a write waits for it."""
+        if self._pending and self._reader == threading.get_ident():
+            self._cancel()
+
+    def wait_for_cancellation(self, timeout: float | None = None) -> bool:
+        """Block until some write is pending (True) or ``timeout`` seconds pass (False)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._pending > 0, timeout)
+
+    def counters(self) -> dict[str, QueryCounters]:
+        """A copy of every query's counters, by query name."""
+        with self._cond:
+            return {name: replace(table.counters) for name, table in self._tables.items()}
+
+    def reset_counters(self) -> None:
+        with self._cond:
+            for table in self._tables.values():
+                table.counters = QueryCounters()
+
+    def memo_count(self, query: Query[Any, Any] | None = None) -> int:
+        """Memos held for ``query`` (or all queries), evicted ones and input removals included."""
+        with self._cond:
+            if query is not None:
+                table = self._tables.get(query.name)
+                return len(table.memos) if table is not None else 0
+            return sum(len(table.memos) for table in self._tables.values())
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    @contextmanager
+    def write(self) -> Iterator[None]:
+        """Apply the writes inside the block together, under one new revision (none if nothing
+        changes), after cancelling and waiting out the read in flight."""
+        me = threading.get_ident()
+        if self._writer == me:
+            yield
+            return
+        if self._reader == me:
+            raise RuntimeError("a thread cannot write to the query database while it reads from it")
+        with self._cond:
+            self._pending += 1
+            self._cond.notify_all()
+            try:
+                self._cond.wait_for(lambda: self._reader is None and self._writer is None)
+            except BaseException:
+                self._pending -= 1
+                self._cond.notify_all()
+                raise
+            self._writer = me
+            self._bumped = False
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writer = None
+                self._pending -= 1
+                self._cond.notify_all()
+
+    def set(self, query: Input[K, V], key: K, value: V) -> None:
+        if self._reader == threading.get_ident():
+            raise RuntimeError("a thread cannot write to the query database while it reads from it")
+        if self._holds(query, key, value):
+            return
+        with self.write():
+            if self._holds(query, key, value):
+                return
+            table = self._table(query)
+            revision = self._bump()
+            memo = table.memos.get(key)
+            if memo is None:
+                memo = table.memos[key] = _Memo(table, key, revision)
+            memo.value = value
+            memo.has_value = True
+            memo.changed_at = memo.read_at = revision
+
+    def remove(self, query: Input[K, Any], key: K) -> None:
+        """Unset an input key; removing an unset key changes nothing."""
+        with self.write():
+            memo = self._table(query).memos.get(key)
+            if memo is None or not memo.has_value:
+                return
+            memo.value = None
+            memo.has_value = False
+            memo.changed_at = memo.read_at = self._bump()
+
+    def invalidate(self, query: Derived[Any, Any]) -> None:
+        """Forget every memo of ``query`` and start a new revision, so that all its readers run again:
+        for a query whose function reads something the database does not see (a configuration)."""
+        with self.write():
+            table = self._table(query)
+            for memo in table.memos.values():
+                self._unlist(memo)
+            table.memos.clear()
+            self._bump()
+
+    def collect(self, before: int) -> int:
+        """Forget derived memos and input removals not read since revision ``before``; returns how many.
+
+        Always safe: a reader whose dep was forgotten runs again.  This is a write (it cancels the
+        read in flight), best batched with the edit that made keys obsolete.
+        """
+        dropped = 0
+        with self.write():
+            for table in self._tables.values():
+                is_input = table.derived is None
+                stale = [key for key, memo in table.memos.items()
+                         if memo.read_at < before and not (is_input and memo.has_value)]
+                for key in stale:
+                    memo = table.memos.pop(key)
+                    if is_input:
+                        self._absent_since = max(self._absent_since, memo.changed_at)
+                    else:
+                        self._unlist(memo)
+                dropped += len(stale)
+        return dropped
+
+    # -- internals: locking ----------------------------------------------------------------------
+
+    def _read_held(self, query: Query[Any, Any], key: Hashable, has_default: bool, default: object) -> Any:
+        """``_read`` with the database held for reading by this thread: already, or for this read."""
+        me = threading.get_ident()
+        if self._reader == me:
+            return self._read(query, key, has_default, default)
+        self._begin_read(me)
+        try:
+            return self._read(query, key, has_default, default)
+        finally:
+            self._end_read()
+
+    def _begin_read(self, me: int) -> None:
+        with self._cond:
+            if self._writer == me:
+                raise RuntimeError("a thread cannot read the query database inside its own write batch")
+            self._cond.wait_for(lambda: self._pending == 0 and self._reader is None)
+            self._reader = me
+            self._read_depth = 1
+
+    def _end_read(self) -> None:
+        self._read_depth -= 1
+        if self._read_depth == 0:
+            with self._cond:
+                self._reader = None
+                self._unwinding = False
+                self._cond.notify_all()
+
+    def _cancel(self) -> NoReturn:
+        # Every execution still on the stack is now suspect, even if its function swallows this.
+        self._unwinding = True
+        raise self._cancelled()
+
+    def _cancelled(self) -> Cancelled:
+        return Cancelled(f"a write is pending: the computation at revision {self._revision} is cancelled")
+
+    def _bump(self) -> int:
+        if not self._bumped:
+            self._revision += 1
+            self._bumped = True
+        return self._revision
+
+    def _holds(self, query: Input[Any, Any], key: Hashable, value: object) -> bool:
+        table = self._tables.get(query.name)
+        memo = table.memos.get(key) if table is not None and table.query is query else None
+        return memo is not None and memo.has_value and bool(query.eq(memo.value, value))
+
+    def _table(self, query: Query[Any, Any]) -> _Table:
+        table = self._tables.get(query.name)
+        if table is None:
+            if not isinstance(query, Input | Derived):
+                raise TypeError(f"{query!r} is neither an Input nor a Derived query")
+            with self._cond:
+                table = self._tables.setdefault(query.name, _Table(query))
+        if table.query is not query:
+            raise ValueError(f"two different queries are named {query.name!r}")
+        return table
+
+    # -- internals: fetching ---------------------------------------------------------------------
+
+    def _read(self, query: Query[Any, Any], key: Hashable, has_default: bool, default: object) -> Any:
+        if self._pending:
+            self._cancel()
+        table = self._table(query)
+        if has_default and table.derived is not None:
+            raise TypeError(f"get_or reads inputs only, not {query!r}")
+        if self._frames:
+            frame = self._frames[-1]
+            slot = (query.name, key)
+            if slot not in frame.seen:
+                frame.seen.add(slot)
+                frame.deps.append((table, key))
+        if table.derived is not None:
+            return self._fetch(table, key)
+        memo = table.memos.get(key)
+        table.counters.hits += 1
+        if memo is not None:
+            memo.read_at = self._revision
+            if memo.has_value:
+                return memo.value
+        if has_default:
+            return default
+        raise MissingInput(query.name, key)
+
+    def _fetch(self, table: _Table, key: Hashable) -> Any:
+        memo = table.memos.get(key)
+        if memo is None:
+            return self._execute(table, key, None, False)
+        memo.read_at = self._revision
+        if memo.verified_at == self._revision:
+            if not memo.has_value:
+                return self._execute(table, key, memo, True)
+            table.counters.hits += 1
+        elif not self._verify(memo):
+            return self._execute(table, key, memo, False)
+        elif not memo.has_value:
+            return self._execute(table, key, memo, True)
+        if cast(Derived[Any, Any], table.derived).evict:
+            self._lru.move_to_end(memo.slot)
+        return memo.value
+
+    def _verify(self, root: _Memo) -> bool:
+        """Bring ``root``'s deps up to date, in order, without recursing per level.
+
+        True: no dep changed since ``root`` was verified, and it is now verified (green).  False:
+        ``root`` must run again.  Red memos met on the way are run here, so that their dependents can
+        compare ``changed_at``; a memo already on a verification stack counts as changed, which is
+        conservative and ends every walk even over dependencies no execution would produce.
+        """
+        revision = self._revision
+        memos = [root]
+        positions = [0]
+        root.verifying = True
+        try:
+            while memos:
+                if self._pending:
+                    self._cancel()
+                memo = memos[-1]
+                i = positions[-1]
+                if i == len(memo.deps):
+                    memo.verified_at = revision
+                    memo.verifying = False
+                    memo.table.counters.verified += 1
+                    memos.pop()
+                    positions.pop()
+                    continue
+                dep_table, dep_key = memo.deps[i]
+                dep = dep_table.memos.get(dep_key)
+                if dep is None:
+                    changed = self._absent_since if dep_table.derived is None else revision
+                elif dep_table.derived is None or dep.verified_at == revision:
+                    dep.read_at = revision
+                    changed = dep.changed_at
+                elif dep.verifying:
+                    changed = revision
+                else:
+                    dep.read_at = revision
+                    dep.verifying = True
+                    memos.append(dep)
+                    positions.append(0)
+                    continue
+                if changed <= memo.verified_at:
+                    positions[-1] = i + 1
+                    continue
+                # ``memo`` is red.  Run it unless it is the root, so that its parent, next on the
+                # stack, compares its new changed_at; a run that fails leaves the parent red too.
+                while True:
+                    memo.verifying = False
+                    memos.pop()
+                    positions.pop()
+                    if not memos:
+                        return False
+                    if self._try_execute(memo):
+                        break
+                    memo = memos[-1]
+            return True
+        finally:
+            for memo in memos:
+                memo.verifying = False
+
+    def _try_execute(self, memo: _Memo) -> bool:
+        try:
+            self._execute(memo.table, memo.key, memo, False)
+        except Cancelled:
+            raise
+        except Exception:
+            # Its reader runs again and meets the same failure where it can see (or catch) it.
+            if self._unwinding:
+                raise
+            return False
+        return True
+
+    def _execute(self, table: _Table, key: Hashable, old: _Memo | None, unchanged: bool) -> Any:
+        """Run the function and store the memo; ``unchanged``: the deps verified green (the old value
+        was evicted), so the value is the same and keeps its ``changed_at``."""
+        query = cast(Derived[Any, Any], table.derived)
+        slot = (query.name, key)
+        if slot in self._active:
+            chain = [frame.slot for frame in self._frames]
+            raise QueryCycle((*chain[chain.index(slot):], slot))
+        frame = _Frame(slot)
+        self._frames.append(frame)
+        self._active.add(slot)
+        counters = table.counters
+        counters.executed += 1
+        try:
+            value = query.fn(self, key)
+            weight = query.weight(value) if query.evict else 0
+        except Exception:
+            if not self._unwinding:
+                # Whoever caught this saw a failure: the old value must not be backdated over it.
+                self._forget(table, key)
+            raise
+        finally:
+            self._frames.pop()
+            self._active.discard(slot)
+        if self._unwinding:
+            raise self._cancelled()
+        revision = self._revision
+        if old is None or table.memos.get(key) is not old:
+            # New, or forgotten meanwhile: a failure was seen since, so nothing to backdate to.
+            memo = _Memo(table, key, revision)
+        else:
+            memo = old
+            if not unchanged:
+                if memo.has_value and query.eq(memo.value, value):
+                    counters.backdated += 1
+                else:
+                    memo.changed_at = revision
+        memo.value = value
+        memo.has_value = True
+        memo.verified_at = memo.read_at = revision
+        memo.deps = tuple(frame.deps)
+        table.memos[key] = memo
+        if query.evict:
+            self._list(memo, weight)
+        return value
+
+    # -- internals: eviction ---------------------------------------------------------------------
+
+    def _list(self, memo: _Memo, weight: int) -> None:
+        """Put ``memo``'s new value last in the LRU order, then evict down to the bound; a value
+        heavier than the whole bound is dropped at once rather than flushing every other one."""
+        self._unlist(memo)
+        if weight > self.max_weight:
+            self._drop_value(memo)
+            return
+        self._lru[memo.slot] = memo
+        memo.weight = weight
+        self._weight += weight
+        while self._weight > self.max_weight:
+            _, victim = self._lru.popitem(last=False)
+            self._weight -= victim.weight
+            victim.weight = 0
+            self._drop_value(victim)
+
+    @staticmethod
+    def _drop_value(memo: _Memo) -> None:
+        memo.value = None
+        memo.has_value = False
+        memo.table.counters.evicted += 1
+
+    def _forget(self, table: _Table, key: Hashable) -> None:
+        memo = table.memos.pop(key, None)
+        if memo is not None:
+            self._unlist(memo)
+
+    def _unlist(self, memo: _Memo) -> None:
+        if self._lru.pop(memo.slot, None) is not None:
+            self._weight -= memo.weight
+            memo.weight = 0

@@ -1,0 +1,737 @@
+"""The incremental query database against evaluation from scratch, and each mechanism on its own.
+
+The property test is the oracle: random layered graphs of derived queries with data-dependent reads,
+random edits, and every value read compared with a plain recursive evaluation of the same graph on
+the current inputs, under a huge and under a tiny eviction bound.  The targeted tests each pin one
+mechanism (memoisation, backdating, equal sets, eviction keeping verification green, LRU order,
+cycles, missing inputs, failures seen by readers, collection, cancellation, the explicit verification
+stack), mostly through counters, so that each fails when its mechanism is taken out.
+
+``CTLSP_QUERYDB_EXAMPLES`` sets the number of hypothesis examples per property run.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checker.querydb import (
+    Cancelled,
+    Database,
+    Derived,
+    Input,
+    MissingInput,
+    QueryCycle,
+    derived,
+)
+
+EXAMPLES = int(os.environ.get("CTLSP_QUERYDB_EXAMPLES", "500"))
+HANG_GUARD = 60.0  # seconds; only ever reached when the behaviour under test is broken
+
+# -- the random graphs -----------------------------------------------------------------------------
+#
+# A reference is ("in", k): input k, missing input an error; ("in_or", k): input k or -1;
+# ("node", layer, index): a node of a lower layer.  A node is (op, refs, parameter).
+
+Ref = tuple[Any, ...]
+Node = tuple[str, tuple[Ref, ...], int]
+Spec = list[list[Node]]
+
+
+def evaluate(node: Node, read: Callable[[Ref], int], missing: type[Exception]) -> int:
+    """One node's value, given how to read a reference; shared by the database and the oracle."""
+    op, refs, p = node
+    if op == "sum":
+        return sum(read(r) for r in refs) % p
+    if op == "min":
+        return min(read(r) for r in refs)
+    if op == "cond":  # dynamic dependencies: reads refs[1] or refs[2], never both
+        return read(refs[1]) if read(refs[0]) % 2 else read(refs[2])
+    if op == "parity":  # few values: backdating
+        return read(refs[0]) % 2
+    if op == "const":  # one value: backdating, always
+        read(refs[0])
+        return p
+    if op == "try":  # a failed read is still a dependency
+        try:
+            return read(refs[0]) + 1
+        except missing:
+            return p
+    raise AssertionError(op)
+
+
+class Absent(Exception):
+    pass
+
+
+def oracle(spec: Spec, inputs: dict[int, int]) -> dict[tuple[int, int], int | None]:
+    """Every node's value by plain recursion (None: a missing input made it fail)."""
+
+    def read(ref: Ref) -> int:
+        if ref[0] == "in":
+            if ref[1] not in inputs:
+                raise Absent
+            return inputs[ref[1]]
+        if ref[0] == "in_or":
+            return inputs.get(ref[1], -1)
+        return evaluate(spec[ref[1]][ref[2]], read, Absent)
+
+    values: dict[tuple[int, int], int | None] = {}
+    for layer, nodes in enumerate(spec):
+        for index, node in enumerate(nodes):
+            try:
+                values[layer, index] = evaluate(node, read, Absent)
+            except Absent:
+                values[layer, index] = None
+    return values
+
+
+Scenario = tuple[int, Spec, list[tuple[bool, int]], dict[int, int], list[Any]]
+"""Number of inputs, the graph, (evictable, weight mode) per layer, initial inputs, steps."""
+
+
+@st.composite
+def scenarios(draw: st.DrawFn) -> Scenario:
+    n_inputs = draw(st.integers(1, 4))
+    spec: Spec = []
+    below: list[Ref] = []
+    for layer in range(draw(st.integers(1, 5))):
+        inputs = st.tuples(st.sampled_from(["in", "in_or"]), st.integers(0, n_inputs - 1))
+        ref = st.one_of(inputs, st.sampled_from(below)) if below else inputs
+        nodes: list[Node] = []
+        for _ in range(draw(st.integers(1, 3))):
+            op = draw(st.sampled_from(["sum", "min", "cond", "parity", "const", "try"]))
+            arity = {"sum": draw(st.integers(1, 3)), "min": draw(st.integers(1, 3)), "cond": 3}.get(op, 1)
+            refs = tuple(draw(ref) for _ in range(arity))
+            nodes.append((op, refs, draw(st.integers(2, 5))))
+        spec.append(nodes)
+        below += [("node", layer, i) for i in range(len(nodes))]
+    # per layer: evictable?, weight mode (0: one per value, else 1 + value % mode)
+    layers = [(draw(st.booleans()) or draw(st.booleans()), draw(st.integers(0, 3))) for _ in spec]
+    values = st.integers(0, 4)
+    initial = draw(st.dictionaries(st.integers(0, n_inputs - 1), values))
+    key = st.integers(0, n_inputs - 1)
+    edit = st.one_of(
+        st.tuples(st.just("set"), key, values),
+        st.tuples(st.just("set"), key, values),
+        st.tuples(st.just("remove"), key),
+        st.tuples(st.just("get_or"), key),
+        st.tuples(st.just("collect"), st.integers(0, 2)),
+        st.tuples(st.just("invalidate"), st.integers(0, len(spec) - 1)),
+        st.tuples(st.just("batch"), st.lists(st.tuples(key, st.none() | values), max_size=3)),
+    )
+    node_ids = [(layer, i) for layer, nodes in enumerate(spec) for i in range(len(nodes))]
+    # after each edit: some nodes in any order, or all of them top down
+    reads = st.lists(st.sampled_from(node_ids), max_size=len(node_ids) + 2) | st.just(node_ids[::-1])
+    steps = draw(st.lists(st.tuples(edit, reads), min_size=1, max_size=25))
+    return n_inputs, spec, layers, initial, steps
+
+
+def build(spec: Spec, layers: list[tuple[bool, int]], x: Input[int, int]) -> list[Derived[int, int]]:
+    queries: list[Derived[int, int]] = []
+
+    def make(layer: int) -> Callable[[Database, int], int]:
+        def fn(db: Database, index: int) -> int:
+            def read(ref: Ref) -> int:
+                if ref[0] == "in":
+                    return db.get(x, ref[1])
+                if ref[0] == "in_or":
+                    return db.get_or(x, ref[1], -1)
+                return db.get(queries[ref[1]], ref[2])
+
+            return evaluate(spec[layer][index], read, MissingInput)
+
+        return fn
+
+    for layer, (evict, mode) in enumerate(layers):
+        weight = (lambda v, m=mode: 1 + v % m) if mode else None
+        queries.append(Derived(f"layer{layer}", make(layer), weight=weight, evict=evict))
+    return queries
+
+
+def executed(db: Database) -> dict[str, int]:
+    return {name: c.executed for name, c in db.counters().items() if c.executed}
+
+
+def read_node(db: Database, queries: list[Derived[int, int]], node: tuple[int, int]) -> int | None:
+    try:
+        return db.get(queries[node[0]], node[1])
+    except MissingInput:
+        return None
+
+
+def run_scenario(scenario: Scenario, bound: int) -> None:
+    _, spec, layers, initial, steps = scenario
+    x = Input[int, int]("x")
+    queries = build(spec, layers, x)
+    db = Database(max_weight=bound)
+    inputs = dict(initial)
+    with db.write():
+        for k, v in initial.items():
+            db.set(x, k, v)
+
+    def put(k: int, v: int | None) -> None:
+        if v is None:
+            db.remove(x, k)
+            inputs.pop(k, None)
+        else:
+            db.set(x, k, v)
+            inputs[k] = v
+
+    for (op, *args), reads in steps:
+        if op == "set":
+            put(args[0], args[1])
+        elif op == "remove":
+            put(args[0], None)
+        elif op == "batch":
+            with db.write():
+                for k, v in args[0]:
+                    put(k, v)
+        elif op == "get_or":
+            assert db.get_or(x, args[0], -1) == inputs.get(args[0], -1)
+        elif op == "collect":
+            db.collect(db.revision - args[0])
+        elif op == "invalidate":
+            db.invalidate(queries[args[0]])
+        expected = oracle(spec, inputs)
+        for node in reads:
+            assert read_node(db, queries, node) == expected[node], (op, node)
+        assert db.weight <= bound
+    expected = oracle(spec, inputs)
+    order = sorted(expected, reverse=True)  # top down: verification walks whole paths
+    assert [read_node(db, queries, n) for n in order] == [expected[n] for n in order]
+    if bound >= 10**9:  # nothing evicted: what succeeded is memoised (failures run again, by design)
+        before = executed(db)
+        succeeded = [n for n in order if expected[n] is not None]
+        assert [read_node(db, queries, n) for n in succeeded] == [expected[n] for n in succeeded]
+        assert executed(db) == before
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(scenarios())
+def test_random_graphs_match_evaluation_from_scratch(scenario: Scenario) -> None:
+    run_scenario(scenario, 10**9)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(scenarios(), st.integers(0, 3))
+def test_random_graphs_match_evaluation_from_scratch_under_a_tiny_bound(scenario: Scenario, bound: int) -> None:
+    run_scenario(scenario, bound)
+
+
+# -- targeted tests --------------------------------------------------------------------------------
+
+
+def test_a_read_at_an_unchanged_revision_runs_nothing_and_an_unrelated_edit_verifies() -> None:
+    x = Input[str, int]("x")
+
+    @derived("double")
+    def double(db: Database, key: str) -> int:
+        return 2 * db.get(x, key)
+
+    @derived("total")
+    def total(db: Database, keys: tuple[str, ...]) -> int:
+        return sum(db.get(double, k) for k in keys)
+
+    db = Database()
+    db.set(x, "a", 1)
+    db.set(x, "b", 2)
+    db.set(x, "c", 100)
+    assert db.get(total, ("a", "b")) == 6
+    assert executed(db) == {"double": 2, "total": 1}
+    db.reset_counters()
+    assert db.get(total, ("a", "b")) == 6
+    counters = db.counters()
+    assert executed(db) == {} and counters["total"].hits == 1 and counters["total"].verified == 0
+    db.set(x, "c", 101)  # read by nobody: everything verifies green, nothing runs
+    assert db.get(total, ("a", "b")) == 6
+    counters = db.counters()
+    assert executed(db) == {} and counters["total"].verified == 1 and counters["double"].verified == 2
+
+
+def test_backdating_stops_propagation() -> None:
+    x = Input[int, int]("x")
+
+    @derived("parity")
+    def parity(db: Database, key: int) -> int:
+        return db.get(x, key) % 2
+
+    @derived("label")
+    def label(db: Database, key: int) -> str:
+        return "odd" if db.get(parity, key) else "even"
+
+    db = Database()
+    db.set(x, 0, 2)
+    assert db.get(label, 0) == "even"
+    db.reset_counters()
+    db.set(x, 0, 4)
+    assert db.get(label, 0) == "even"
+    counters = db.counters()
+    assert counters["parity"].executed == 1 and counters["parity"].backdated == 1
+    assert counters["label"].executed == 0 and counters["label"].verified == 1
+    db.set(x, 0, 5)
+    assert db.get(label, 0) == "odd"
+    assert db.counters()["label"].executed == 1
+
+
+def test_custom_eq_decides_backdating() -> None:
+    x = Input[int, int]("x")
+
+    def same_tens(a: int, b: int) -> bool:
+        return a // 10 == b // 10
+
+    @derived("rounded", eq=same_tens)
+    def rounded(db: Database, key: int) -> int:
+        return db.get(x, key)
+
+    @derived("tens")
+    def tens(db: Database, key: int) -> int:
+        return db.get(rounded, key) // 10
+
+    db = Database()
+    db.set(x, 0, 11)
+    assert db.get(tens, 0) == 1
+    db.reset_counters()
+    db.set(x, 0, 12)
+    assert db.get(tens, 0) == 1 and db.get(rounded, 0) == 12  # the new value is kept, changed_at is not
+    assert executed(db) == {"rounded": 1}
+
+
+def test_setting_an_equal_input_makes_no_revision() -> None:
+    x = Input[str, str]("x")
+
+    @derived("length")
+    def length(db: Database, key: str) -> int:
+        return len(db.get(x, key))
+
+    db = Database()
+    db.set(x, "f", "text")
+    assert db.get(length, "f") == 4
+    revision = db.revision
+    db.reset_counters()
+    db.set(x, "f", "te" + "xt")
+    assert db.revision == revision
+    assert db.get(length, "f") == 4
+    assert db.counters()["length"].hits == 1
+    db.set(x, "f", "longer")
+    assert db.revision == revision + 1
+
+
+def test_one_revision_per_write_batch() -> None:
+    x = Input[int, int]("x")
+    db = Database()
+    revision = db.revision
+    with db.write():
+        db.set(x, 1, 1)
+        db.set(x, 2, 2)
+        db.remove(x, 1)
+    assert db.revision == revision + 1
+    assert db.get_or(x, 1, None) is None and db.get(x, 2) == 2
+
+
+def test_eviction_keeps_dependencies_verifiable() -> None:
+    x = Input[str, int]("x")
+
+    @derived("dep")
+    def dep(db: Database, key: str) -> int:
+        return db.get(x, key) + 1
+
+    @derived("top", evict=False)
+    def top(db: Database, key: str) -> int:
+        return db.get(dep, key) * 10
+
+    db = Database(max_weight=0)  # every evictable value goes as soon as it is stored
+    db.set(x, "a", 1)
+    db.set(x, "unrelated", 0)
+    assert db.get(top, "a") == 20
+    assert db.counters()["dep"].evicted == 1
+    db.reset_counters()
+    db.set(x, "unrelated", 1)
+    assert db.get(top, "a") == 20
+    counters = db.counters()
+    assert executed(db) == {} and counters["dep"].verified == 1 and counters["top"].verified == 1
+    # Reading the evicted value runs it again but keeps its changed_at: its dependents stay green.
+    db.set(x, "unrelated", 2)
+    assert db.get(dep, "a") == 2
+    assert db.get(top, "a") == 20
+    assert executed(db) == {"dep": 1}
+    db.set(x, "a", 5)
+    assert db.get(top, "a") == 60
+
+
+def test_evict_false_opts_out_and_weights_count() -> None:
+    x = Input[int, int]("x")
+
+    @derived("hot", evict=False)
+    def hot(db: Database, key: int) -> int:
+        return db.get(x, key)
+
+    @derived("heavy", weight=lambda v: v)
+    def heavy(db: Database, key: int) -> int:
+        return db.get(x, key)
+
+    db = Database(max_weight=3)
+    db.set(x, 1, 1)
+    db.set(x, 4, 4)
+    for _ in range(2):
+        assert db.get(hot, 1) == 1 and db.get(heavy, 1) == 1 and db.get(heavy, 4) == 4
+    assert executed(db) == {"hot": 1, "heavy": 3}  # heavy(4) weighs more than the bound
+    assert db.weight == 1
+
+
+def test_eviction_is_least_recently_used_first() -> None:
+    x = Input[int, int]("x")
+
+    @derived("item")
+    def item(db: Database, key: int) -> int:
+        return db.get(x, key)
+
+    db = Database(max_weight=2)
+    for k in range(3):
+        db.set(x, k, k)
+    db.get(item, 0)
+    db.get(item, 1)
+    db.get(item, 0)  # 0 is now the most recent
+    db.get(item, 2)  # evicts 1, not 0
+    db.reset_counters()
+    db.get(item, 0)
+    assert executed(db) == {}
+    db.get(item, 1)
+    assert executed(db) == {"item": 1}
+
+
+def test_cycle_names_the_chain_and_leaves_the_database_usable() -> None:
+    x = Input[int, int]("x")
+
+    @derived("ping")
+    def ping(db: Database, key: int) -> int:
+        return db.get(pong, key) if db.get(x, key) else 0
+
+    @derived("pong")
+    def pong(db: Database, key: int) -> int:
+        return db.get(ping, key) + 1
+
+    db = Database()
+    db.set(x, 7, 1)
+    with pytest.raises(QueryCycle, match=r"^query cycle: pong\(7\) -> ping\(7\) -> pong\(7\)$") as info:
+        db.get(pong, 7)
+    assert info.value.chain[0] == ("pong", 7) and info.value.chain[-1] == ("pong", 7)
+    db.set(x, 7, 0)
+    assert db.get(pong, 7) == 1
+
+
+def test_missing_input_is_an_error_and_get_or_depends_on_the_absence() -> None:
+    text = Input[str, str]("text")
+
+    @derived("strict")
+    def strict(db: Database, path: str) -> int:
+        return len(db.get(text, path))
+
+    @derived("lenient")
+    def lenient(db: Database, path: str) -> int:
+        return len(db.get_or(text, path, ""))
+
+    db = Database()
+    with pytest.raises(MissingInput) as info:
+        db.get(strict, "a.c")
+    assert isinstance(info.value, KeyError)
+    assert str(info.value) == "input text('a.c') is not set"
+    assert db.get(lenient, "a.c") == 0
+    db.set(text, "a.c", "abc")
+    assert db.get(lenient, "a.c") == 3 and db.get(strict, "a.c") == 3
+    db.remove(text, "a.c")
+    assert db.get(lenient, "a.c") == 0
+    with pytest.raises(MissingInput):
+        db.get(strict, "a.c")
+
+
+def test_a_caught_missing_input_is_still_a_dependency() -> None:
+    text = Input[str, str]("text")
+
+    @derived("guarded")
+    def guarded(db: Database, path: str) -> str:
+        try:
+            return db.get(text, path)
+        except MissingInput:
+            return "<none>"
+
+    db = Database()
+    assert db.get(guarded, "f") == "<none>"
+    db.set(text, "f", "body")
+    assert db.get(guarded, "f") == "body"
+
+
+def test_a_failure_seen_by_a_reader_counts_as_a_change() -> None:
+    """Failures are not memoised, but a reader may have caught one: a later value equal to the one
+    before the failure must not be backdated over it."""
+    x = Input[int, int]("x")
+
+    @derived("parity")
+    def parity(db: Database, key: int) -> int:
+        return db.get(x, key) % 2
+
+    @derived("guarded")
+    def guarded(db: Database, key: int) -> int:
+        try:
+            return db.get(parity, key)
+        except MissingInput:
+            return -1
+
+    db = Database()
+    db.set(x, 0, 2)
+    assert db.get(parity, 0) == 0
+    db.remove(x, 0)
+    assert db.get(guarded, 0) == -1
+    db.set(x, 0, 4)
+    assert db.get(guarded, 0) == 0
+
+
+def test_dependencies_are_those_of_the_last_run() -> None:
+    x = Input[str, int]("x")
+
+    @derived("pick")
+    def pick(db: Database, key: str) -> int:
+        return db.get(x, "b") if db.get(x, "a") % 2 else 0
+
+    db = Database()
+    db.set(x, "a", 1)
+    db.set(x, "b", 5)
+    assert db.get(pick, "") == 5
+    db.set(x, "a", 2)
+    assert db.get(pick, "") == 0
+    db.reset_counters()
+    db.set(x, "b", 6)  # no longer read
+    assert db.get(pick, "") == 0
+    assert executed(db) == {} and db.counters()["pick"].verified == 1
+
+
+def test_collect_forgets_memos_not_read_since() -> None:
+    x = Input[int, int]("x")
+    other = Input[int, int]("other")
+
+    @derived("square")
+    def square(db: Database, key: int) -> int:
+        return db.get(x, key) ** 2
+
+    db = Database()
+    for k in range(10):
+        db.set(x, k, k)
+        db.get(square, k)
+    with db.write():
+        for k in range(5, 10):
+            db.remove(x, k)
+    db.set(other, 0, 0)  # one revision later, only keys 0 to 4 are read
+    for k in range(5):
+        assert db.get(square, k) == k * k
+    assert db.collect(db.revision) == 10  # five memos of square, five removed inputs
+    assert db.memo_count(square) == 5 and db.memo_count(x) == 5 and db.memo_count() == 11
+    db.reset_counters()
+    assert [db.get(square, k) for k in range(5)] == [k * k for k in range(5)]
+    assert executed(db) == {}
+    assert db.get_or(x, 7, None) is None
+
+
+def test_a_collected_removal_still_makes_its_readers_red() -> None:
+    """A reader cancelled halfway through its verification has been read, its deps not: collecting
+    then forgets the removal it has not seen yet, and that must still count as a change."""
+    x = Input[str, int]("x")
+    other = Input[int, int]("other")
+    entered = threading.Event()
+    block = [False]
+
+    @derived("gate")
+    def gate(db: Database, key: int) -> int:
+        if block[0]:
+            entered.set()
+            db.wait_for_cancellation(HANG_GUARD)
+        return 0 * db.get(other, key)
+
+    @derived("seen")
+    def seen(db: Database, key: str) -> int:
+        return db.get(gate, 0) + db.get_or(x, key, -1)
+
+    db = Database()
+    db.set(x, "a", 1)
+    db.set(other, 0, 0)
+    assert db.get(seen, "a") == 1
+    db.remove(x, "a")
+    db.set(other, 0, 1)  # gate must run again, and the removal is now a revision old
+    block[0] = True
+    outcome: list[object] = []
+
+    def worker() -> None:
+        try:
+            outcome.append(db.get(seen, "a"))
+        except Cancelled as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    assert entered.wait(HANG_GUARD)
+    block[0] = False
+    assert db.collect(db.revision) == 1  # the removal; seen and gate were read at this revision
+    thread.join(HANG_GUARD)
+    assert not thread.is_alive() and isinstance(outcome[0], Cancelled)
+    assert db.get(seen, "a") == -1
+
+
+def test_invalidate_reruns_a_query_and_its_readers() -> None:
+    x = Input[int, int]("x")
+    config = {"scale": 2}
+
+    @derived("scaled")
+    def scaled(db: Database, key: int) -> int:
+        return db.get(x, key) * config["scale"]
+
+    @derived("shown")
+    def shown(db: Database, key: int) -> str:
+        return str(db.get(scaled, key))
+
+    db = Database()
+    db.set(x, 0, 21)
+    assert db.get(shown, 0) == "42"
+    config["scale"] = 3
+    db.invalidate(scaled)
+    assert db.get(shown, 0) == "63"
+
+
+def test_long_chain_verifies_without_recursion() -> None:
+    base = Input[int, int]("base")
+    other = Input[int, int]("other")
+    n = 5_000
+
+    @derived("chain")
+    def chain(db: Database, k: int) -> int:
+        return db.get(base, 0) if k == 0 else db.get(chain, k - 1) + 1
+
+    db = Database()
+    db.set(base, 0, 0)
+    for k in range(n):  # bottom up: each first computation reads a memo that is already there
+        db.get(chain, k)
+    db.set(other, 0, 1)
+    db.reset_counters()
+    assert db.get(chain, n - 1) == n - 1
+    assert db.counters()["chain"].verified == n and executed(db) == {}
+    db.set(base, 0, 10)
+    assert db.get(chain, n - 1) == n + 9
+    assert db.counters()["chain"].executed == n
+
+
+def test_a_write_cancels_the_computation_in_flight() -> None:
+    x = Input[int, int]("x")
+    y = Input[int, int]("y")
+    entered = threading.Event()
+    block = [True]
+
+    @derived("low")
+    def low(db: Database, key: int) -> int:
+        return db.get(x, key) + 1
+
+    @derived("slow")
+    def slow(db: Database, key: int) -> int:
+        value = db.get(low, key)
+        if block[0]:
+            entered.set()
+            db.wait_for_cancellation(HANG_GUARD)  # until the main thread's write is pending
+        return value + db.get(y, key)  # the read that must raise Cancelled
+
+    db = Database()
+    db.set(x, 0, 1)
+    db.set(y, 0, 10)
+    outcome: list[object] = []
+
+    def worker() -> None:
+        try:
+            outcome.append(db.get(slow, 0))
+        except Cancelled as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    assert entered.wait(HANG_GUARD)
+    block[0] = False
+    revision = db.revision
+    db.set(y, 0, 20)  # returns once the worker has unwound
+    thread.join(HANG_GUARD)
+    assert not thread.is_alive()
+    assert len(outcome) == 1 and isinstance(outcome[0], Cancelled)
+    assert db.revision == revision + 1
+    db.reset_counters()
+    assert db.get(slow, 0) == 22
+    assert executed(db) == {"slow": 1}  # low was complete before the cancellation: still valid
+
+
+def test_a_snapshot_holds_its_revision_until_it_ends() -> None:
+    x = Input[int, int]("x")
+    db = Database()
+    db.set(x, 0, 1)
+    writer = threading.Thread(target=db.set, args=(x, 0, 2))
+    with pytest.raises(Cancelled), db.snapshot() as snap:
+        assert db.get(x, 0) == 1
+        writer.start()
+        assert db.wait_for_cancellation(HANG_GUARD)
+        assert db.revision == snap.revision  # the write waits for the snapshot
+        db.get(x, 0)
+    writer.join(HANG_GUARD)
+    assert not writer.is_alive()
+    assert db.revision == snap.revision + 1 and db.get(x, 0) == 2
+
+
+def test_a_swallowed_cancellation_still_discards_the_execution() -> None:
+    x = Input[int, int]("x")
+    entered = threading.Event()
+    block = [True]
+
+    @derived("stubborn")
+    def stubborn(db: Database, key: int) -> int:
+        if block[0]:
+            entered.set()
+            db.wait_for_cancellation(HANG_GUARD)
+        try:
+            return db.get(x, key)
+        except Cancelled:
+            return -1  # a wrong value that must never be memoised nor returned
+
+    db = Database()
+    db.set(x, 0, 1)
+    outcome: list[object] = []
+
+    def worker() -> None:
+        try:
+            outcome.append(db.get(stubborn, 0))
+        except Cancelled as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    assert entered.wait(HANG_GUARD)
+    block[0] = False
+    db.set(x, 1, 0)  # an unrelated key: a stored memo of stubborn would verify green
+    thread.join(HANG_GUARD)
+    assert not thread.is_alive()
+    assert len(outcome) == 1 and isinstance(outcome[0], Cancelled)
+    assert db.get(stubborn, 0) == 1
+
+
+def test_reading_and_writing_from_the_wrong_place_is_refused() -> None:
+    x = Input[int, int]("x")
+
+    @derived("writes")
+    def writes(db: Database, key: int) -> int:
+        db.set(x, key, 1)
+        return 0
+
+    db = Database()
+    with pytest.raises(RuntimeError, match="while it reads"):
+        db.get(writes, 0)
+    with pytest.raises(RuntimeError, match="inside its own write"), db.write():
+        db.get_or(x, 0, 0)
+    db.set(x, 0, 0)
+    with pytest.raises(ValueError, match="two different queries"):
+        db.get_or(Input[int, int]("x"), 0, 0)
