@@ -355,9 +355,11 @@ class Project:
     ) -> list[Finding]:
         findings: dict[tuple[str, Location], Finding] = {}
         next_partial = time.perf_counter() + partial_every
+        shown = 0  # findings only grow during a check: a report that adds none is not sent
         for fm in sorted(st.model.functions.values(), key=lambda m: m.start_row):
-            if partial is not None and findings and time.perf_counter() >= next_partial:
+            if partial is not None and len(findings) > shown and time.perf_counter() >= next_partial:
                 partial(path, _ordered(findings.values()))
+                shown = len(findings)
                 next_partial = time.perf_counter() + partial_every
             proj = projector
             key = self._function_key(proj, fm)

@@ -47,6 +47,7 @@ class CtlspServer(LanguageServer):
         self.analysis: Analysis | None = None
         self.findings: dict[str, list[Finding]] = {}
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
+        self._sent: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}  # last push per uri
         self.settings = ServerSettings()
         self.init_settings: Any = None
         self.roots: list[Path] = []
@@ -169,6 +170,7 @@ class CtlspServer(LanguageServer):
     def forget(self, uri: str) -> Document | None:
         """Drop a closed document and any check still pending for it."""
         self._edited.pop(uri, None)
+        self._sent.pop(uri, None)
         task = self._pending.pop(uri, None)
         if task is not None:
             task.cancel()
@@ -299,10 +301,12 @@ class CtlspServer(LanguageServer):
         self.diagnostics[uri] = diagnostics
         if not self.pull_mode:
             doc = self.docs.get(uri)
+            sent = (doc.version if doc else None, diagnostics)
+            if self._sent.get(uri) == sent:
+                return  # the client has these for this version (a partial result, then the same final one)
+            self._sent[uri] = sent
             self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(
-                    uri=uri, diagnostics=diagnostics, version=doc.version if doc else None
-                )
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=sent[0])
             )
 
     def request_full_check(self, reason: str) -> None:

@@ -137,6 +137,18 @@ def test_partial_results_grow_to_the_full_result() -> None:
     assert quiet == []  # a check shorter than the interval reports only its result
 
 
+def test_partial_results_are_sent_only_when_they_grew() -> None:
+    """Functions without findings between the leaky ones add nothing: no report repeats the last."""
+    leaky = "void leak_{k}(int n)\n{{\n    char *p = malloc(n);\n    if (n)\n        p[0] = 1;\n}}\n"
+    clean = "int clean_{k}(int n)\n{{\n    return n + {k};\n}}\n"
+    text = "#include <stdlib.h>\n" + "\n".join(leaky.format(k=k) + clean.format(k=k) * 3 for k in range(4))
+    project = Project()
+    project.update_file("t.c", text)
+    sizes: list[int] = []
+    project.check(["t.c"], interprocedural=False, partial=lambda _p, fs: sizes.append(len(fs)), partial_every=0.0)
+    assert sizes == [2, 4, 6, 8], sizes  # once after each leaky function, never after a clean one
+
+
 def test_knowledge_from_cycle_resolution_is_not_reused_after_an_edit() -> None:
     """Found by the property above: with f1 calling back into f0, the check of f0@g ends with a
     cycle resolution that makes 'no double free after f3 returns' false at f3's exit; stored as a

@@ -67,3 +67,24 @@ def test_hover_and_witness_payload() -> None:
         "stack": ["f"],
         "kind": "end",
     }
+
+
+def test_a_publication_the_client_has_is_not_sent_again() -> None:
+    """Pushing the same diagnostics for the same version twice (a partial result equal to the final
+    one, a workspace chunk that changed nothing) sends them once; a change, or a closed and reopened
+    document, sends again."""
+    from server.lsp.server import CtlspServer
+
+    server = CtlspServer()
+    sent: list[types.PublishDiagnosticsParams] = []
+    server.text_document_publish_diagnostics = sent.append  # type: ignore[method-assign]
+    server.line = line  # type: ignore[method-assign]
+    server.publish("/w/a.c", [finding()])
+    server.publish("/w/a.c", [finding()])
+    assert len(sent) == 1
+    server.publish("/w/a.c", [])
+    assert len(sent) == 2 and sent[-1].diagnostics == []
+    server.publish("/w/a.c", [finding()])
+    server.forget(sent[-1].uri)
+    server.publish("/w/a.c", [finding()])
+    assert len(sent) == 4
