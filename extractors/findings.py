@@ -53,6 +53,14 @@ class WitnessStep:
     stack: tuple[str, ...] = ()
     kind: str = "event"
 
+    def describe(self) -> str:
+        """The step's message, with the calls that lead to it when it is inside a callee:
+        ``'buf' freed here (in release, called from finish)``; every output format says it so."""
+        if not self.stack:
+            return self.message
+        callers = ", called from ".join(reversed(self.stack))
+        return f"{self.message} (in {self.function}, called from {callers})"
+
 
 @dataclass(frozen=True)
 class Finding:

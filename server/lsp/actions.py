@@ -38,6 +38,7 @@ def suppress_action(uri: str, diagnostic: types.Diagnostic, line_text: str, rule
         title=f"Suppress {rule} on this line",
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[diagnostic],
+        is_preferred=True,  # the narrowest fix: this finding only
         edit=types.WorkspaceEdit(changes={uri: [edit]}),
     )
 

@@ -19,6 +19,8 @@ LineSource = Callable[[str, int], str]
 SOURCE = "ctlsp"
 _README = Path(__file__).resolve().parents[2] / "README.md"
 
+UNNECESSARY = frozenset({"dead-store"})  # findings about code that does nothing: shown greyed out
+
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
     "warning": types.DiagnosticSeverity.Warning,
@@ -51,7 +53,7 @@ def to_diagnostic(finding: Finding, lines: LineSource, columns: Columns = UTF16)
             location=types.Location(
                 uri=path_to_uri(step.location.path), range=to_range(step.location, lines, columns)
             ),
-            message=f"{index}. {step.message}" + (f" (in {step.function})" if step.function else ""),
+            message=f"{index}. {step.describe()}",
         )
         for index, step in enumerate(finding.witness, start=1)
     ]
@@ -63,6 +65,7 @@ def to_diagnostic(finding: Finding, lines: LineSource, columns: Columns = UTF16)
         source=SOURCE,
         message=finding.message,
         related_information=related or None,
+        tags=[types.DiagnosticTag.Unnecessary] if finding.rule_id in UNNECESSARY else None,
         data={"fingerprint": finding.fingerprint, "rule": finding.rule_id},
     )
 

@@ -25,7 +25,6 @@ from extractors.findings import Finding, Location
 from extractors.rules import Rule
 from server.baseline import fingerprint_of
 from server.reporting.summary import Summary
-from server.reporting.text import step_text
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -126,7 +125,7 @@ def _rule(rule: Rule) -> om.ReportingDescriptor:
 def _code_flow(f: Finding, root: Path) -> om.CodeFlow:
     locations = [
         om.ThreadFlowLocation(
-            location=_location(step.location, root, step_text(step)),
+            location=_location(step.location, root, step.describe()),
             nesting_level=len(step.stack),
             execution_order=i,
             kinds=[step.kind],

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from extractors.findings import Finding, Location, WitnessStep
+from extractors.findings import Finding, Location
 from extractors.rules import Rule
 from server.reporting.summary import Summary
 
@@ -17,17 +17,10 @@ def position(loc: Location) -> str:
     return f"{loc.path}:{loc.start_line + 1}:{loc.start_col + 1}"
 
 
-def step_text(step: WitnessStep) -> str:
-    if not step.stack:
-        return step.message
-    callers = ", called from ".join(reversed(step.stack))
-    return f"{step.message} (in {step.function}, called from {callers})"
-
-
 def finding_lines(f: Finding) -> list[str]:
     out = [f"{position(f.location)}: {f.severity}: {f.message} [{f.rule_id}]"]
     for i, step in enumerate(f.witness, 1):
-        out.append(f"  {position(step.location)}: note: step {i}: {step_text(step)}")
+        out.append(f"  {position(step.location)}: note: step {i}: {step.describe()}")
     return out
 
 

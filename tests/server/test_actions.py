@@ -35,6 +35,8 @@ def test_suppress_inserts_an_indented_comment_above() -> None:
     (edit,) = action.edit.changes["file:///a.c"]
     assert edit.range.start == types.Position(3, 0) == edit.range.end
     assert edit.new_text == "    // ctlsp-ignore[memory-leak]\n"
+    assert action.is_preferred  # the narrowest fix; disabling the rule everywhere is not preferred
+    assert not disable_rule_action(Path("/w"), "memory-leak", None, diag(3)).is_preferred
     assert rule_of(diag(0)) == "memory-leak"
     assert rule_of(types.Diagnostic(range=diag(0).range, message="x", source="gcc")) is None
 

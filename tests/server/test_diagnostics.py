@@ -47,9 +47,16 @@ def test_diagnostic_fields() -> None:
     assert d.data == {"fingerprint": "fp1", "rule": "memory-leak"}
     assert d.code_description and d.code_description.href.endswith("README.md#memory-leak")
     assert d.related_information and [r.message for r in d.related_information] == [
-        "1. memory allocated to 'p' here (in f)",
-        "2. returns without freeing 'p' (in g)",
+        "1. memory allocated to 'p' here",
+        "2. returns without freeing 'p' (in g, called from f)",  # the call stack, as the CLI says it
     ]
+    assert d.tags is None
+
+
+def test_dead_stores_are_greyed_out() -> None:
+    f = finding()
+    dead = Finding("dead-store", "info", "value assigned to 'p' is never read", f.location, "f", f.witness[:1])
+    assert to_diagnostic(dead, line).tags == [types.DiagnosticTag.Unnecessary]
 
 
 def test_hover_and_witness_payload() -> None:
