@@ -24,7 +24,7 @@ from server.lsp.positions import Columns
 from server.lsp.server import VERSION, CtlspServer
 from server.lsp.witness import COMMAND as WITNESS_COMMAND
 from server.lsp.witness import hover_markdown, witness_payload
-from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT, read_source
+from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT, find_config_file, read_source
 
 
 def create_server() -> CtlspServer:
@@ -199,10 +199,12 @@ def create_server() -> CtlspServer:
                 continue
             seen.add(rule)
             root = ls.root_for(path)
-            config_path = root / CONFIG_NAME
+            in_effect = find_config_file(root)  # edit the ctlsp.toml in effect, never shadow it
+            folder = in_effect.parent if in_effect is not None and in_effect.name == CONFIG_NAME else root
+            config_path = folder / CONFIG_NAME
             config_doc = ls.workspace.text_documents.get(path_to_uri(str(config_path)))
             existing = config_doc.source if config_doc else read_source(config_path)
-            actions.append(disable_rule_action(root, rule, existing, diagnostic))
+            actions.append(disable_rule_action(folder, rule, existing, diagnostic))
         return actions
 
     @server.command(WITNESS_COMMAND)

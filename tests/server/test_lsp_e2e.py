@@ -103,6 +103,28 @@ async def test_code_actions_offer_suppression_and_rule_disabling(
     await diagnostics(client, uri, lambda ds: "memory-leak" not in codes(ds), "the suppressed leak to go")
 
 
+async def test_disabling_a_rule_edits_the_configuration_in_effect(client: LanguageClient, tmp_path: Path) -> None:
+    """A workspace folder below the project's ctlsp.toml gets that file's settings, so the quick fix
+    edits that file instead of creating one in the folder that would hide it."""
+    (tmp_path / "ctlsp.toml").write_text('[extract]\nallocators = ["pool_get"]\n')
+    folder = tmp_path / "src"
+    folder.mkdir()
+    await start(client, folder)
+    path = folder / "leak.c"
+    path.write_text(LEAK)
+    uri = open_doc(client, path)
+    found = await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
+    leak = next(d for d in found if d.code == "memory-leak")
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), leak.range, types.CodeActionContext([leak]))
+    )
+    disable = next(a for a in actions or [] if isinstance(a, types.CodeAction) and a.title.startswith("Disable"))
+    assert disable.edit and disable.edit.document_changes
+    (change,) = disable.edit.document_changes  # an edit of the existing file, no file created
+    assert isinstance(change, types.TextDocumentEdit)
+    assert change.text_document.uri == (tmp_path / "ctlsp.toml").as_uri()
+
+
 async def test_save_runs_the_interprocedural_check_with_progress(
     client: LanguageClient, tmp_path: Path
 ) -> None:
