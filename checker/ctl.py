@@ -164,7 +164,6 @@ _SYMBOL: dict[type, str] = {
     Or: "|", And: "&", Implies: "-->", EU: "EU", AU: "AU", EW: "EW", AW: "AW",
 }
 
-EXISTENTIAL = (EX, EG, EU)
 TRUE = TrueF()
 
 

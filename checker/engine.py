@@ -19,9 +19,9 @@ The engine offers the operations the strategies combine:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
-from checker.compiled import RETURN, Compiled, compile_shared
+from checker.compiled import Compiled, compile_shared
 from checker.formulas import AND, ATOM, EGOP, EUOP, EXOP, NOT, OR, TRUE_OP, FormulaTable
 from checker.knowledge import KnowledgeBase
 from checker.model import RSM
@@ -485,9 +485,6 @@ class Engine:
     def root_value(self) -> int:
         return self.root.vals[self.table.root][self.root.comp.entry_pos[self.rsm.initial_node]]
 
-    def iter_positions(self, inst: Instance) -> Iterator[int]:
-        return iter(range(inst.comp.n))
-
 
 def _deduce_ex(comp: Compiled, vals: list[int], arg: list[int]) -> None:
     succ = comp.succ
@@ -599,5 +596,3 @@ def _prune(comp: Compiled, member: list[bool], removable: object) -> None:
                     stack.append(q)
 
 
-def is_return(comp: Compiled, p: int) -> bool:
-    return comp.kind[p] == RETURN

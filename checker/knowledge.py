@@ -19,7 +19,6 @@ class KnowledgeBase:
         self._facts: dict[Hashable, tuple[int, ...]] = {}
         self.max_entries = max_entries
         self.hits = 0
-        self.stores = 0
 
     def __len__(self) -> int:
         return len(self._facts)
@@ -39,7 +38,6 @@ class KnowledgeBase:
             drop_oldest(self._facts, self.max_entries)
         elif old != new:
             self._facts[key] = tuple(o if n == UNKNOWN else n for o, n in zip(old, new, strict=True))
-        self.stores += 1
 
     def clear(self) -> None:
         self._facts.clear()

@@ -306,7 +306,7 @@ class FactWalker:
                 self.walk(base, guarded)
         elif sl is not None and lp is None:
             self.walk(sl, guarded)  # *q = ..., a[i] = ...: reads q / a and dereferences
-        self.rhs(lp, right, guarded, const_ok=op == "=")
+        self.rhs(lp, right, guarded)
         if sl is not None and sl.type == "identifier" and lp:
             self.f.flag_sets.append((lp, const_value(right, self.consts) if op == "=" else None))
 
@@ -315,7 +315,6 @@ class FactWalker:
         target: str | None,
         right: TSNode | None,
         guarded: frozenset[str],
-        const_ok: bool,
         initialiser: bool = False,
     ) -> None:
         """Events of ``target = right`` (assignment or initialiser)."""
@@ -372,7 +371,7 @@ class FactWalker:
                 out.append((name, scalar and (pointer or not aggregate)))
                 self.f.flag_sets.append((name, None))
             else:
-                self.rhs(name, value, frozenset(), True, initialiser=True)
+                self.rhs(name, value, frozenset(), initialiser=True)
                 self.f.flag_sets.append((name, const_value(value, self.consts)))
                 out.append((name, False))
         return out

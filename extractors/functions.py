@@ -273,11 +273,6 @@ def _enumerators(n: TSNode) -> list[dict[str, int]]:
     return out
 
 
-def function_nodes(tree: Tree) -> tuple[list[TSNode], dict[str, int], frozenset[str]]:
-    facts = file_facts(tree)
-    return facts.functions, facts.consts, facts.globals
-
-
 _NORETURN = re.compile(r"\b(_Noreturn|noreturn|__noreturn__)\b")
 
 

@@ -114,6 +114,10 @@ def builtin_rules() -> tuple[Rule, ...]:
                 report_at=r.get("report_at", "trigger"),
             )
         )
+    for rule in out:  # the catalogue is data: a slip in it is caught when it is read, not by a wrong check
+        unknown = atoms(parse(rule.formula)) - set(PROPOSITIONS)
+        if rule.scope not in SCOPES or unknown:
+            raise ValueError(f"rules.toml: rule {rule.id!r}: scope {rule.scope!r}, unknown atoms {sorted(unknown)}")
     return tuple(out)
 
 

@@ -32,8 +32,6 @@ class DiskCache(MutableMapping[str, bytes]):
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
-        self.hits = 0
-        self.misses = 0
         self.corrupt = 0
 
     def _path(self, key: str) -> Path:
@@ -66,9 +64,7 @@ class DiskCache(MutableMapping[str, bytes]):
     def __getitem__(self, key: str) -> bytes:
         entry = self._read(self._path(key))
         if entry is None or entry[0] != key:
-            self.misses += 1
             raise KeyError(key)
-        self.hits += 1
         return entry[1]
 
     def __setitem__(self, key: str, value: bytes) -> None:

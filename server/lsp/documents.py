@@ -206,20 +206,3 @@ def _shift(span: tuple[int, int], edit: ByteEdit) -> tuple[int, int]:
         return edit.new_end_byte
 
     return move(span[0]), move(span[1])
-
-
-def same_tree(a: tree_sitter.Node, b: tree_sitter.Node) -> bool:
-    """Structural equality of two syntax trees (types, ranges, missing/error flags), iteratively."""
-    stack = [(a, b)]
-    while stack:
-        x, y = stack.pop()
-        if (
-            x.type != y.type
-            or x.start_byte != y.start_byte
-            or x.end_byte != y.end_byte
-            or x.is_missing != y.is_missing
-            or x.child_count != y.child_count
-        ):
-            return False
-        stack.extend(zip(x.children, y.children, strict=True))
-    return True

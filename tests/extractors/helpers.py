@@ -6,13 +6,14 @@ from extractors.api import Finding, Project
 from extractors.calls import BUILTIN
 from extractors.cfg import Cfg
 from extractors.config import Config
-from extractors.functions import build_function, function_name, function_nodes
+from extractors.functions import build_function, file_facts, function_name
 from extractors.parse import parse_c
 
 
 def cfg_of(src: str, name: str | None = None) -> Cfg:
     tree = parse_c(src)
-    fns, consts, _ = function_nodes(tree)
+    facts = file_facts(tree)
+    fns, consts = facts.functions, facts.consts
     for fn in fns:
         if name is None or function_name(fn) == name:
             model = build_function(fn, "t.c", src.encode().split(b"\n"), BUILTIN, consts, "k")

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
-from server.lsp.documents import Document, _line_starts, new_parser, same_tree
+from server.lsp.documents import Document, _line_starts, new_parser
 from server.lsp.positions import codepoints_to_utf16
 
 SAMPLE = (Path(__file__).parent / "data" / "sample.c").read_text(encoding="utf-8")
@@ -23,6 +24,23 @@ C_TOKENS = [
     "int", "char", "void", "struct", "if", "else", "while", "for", "return", "goto", "switch", "case", ":",
     "malloc(10)", "free(p)", "p", "NULL", "#include <x.h>\n", "0", "42", "é", "𝄞", "\t", "[", "]", "?",
 ]  # fmt: skip
+
+
+def same_tree(a: tree_sitter.Node, b: tree_sitter.Node) -> bool:
+    """Structural equality of two syntax trees (types, ranges, missing/error flags), iteratively."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if (
+            x.type != y.type
+            or x.start_byte != y.start_byte
+            or x.end_byte != y.end_byte
+            or x.is_missing != y.is_missing
+            or x.child_count != y.child_count
+        ):
+            return False
+        stack.extend(zip(x.children, y.children, strict=True))
+    return True
 
 
 def change(sl: int, sc: int, el: int, ec: int, text: str) -> types.TextDocumentContentChangePartial:
