@@ -153,6 +153,7 @@ class AF(Unary): ...
 class Or(Binary): ...
 class And(Binary): ...
 class Implies(Binary): ...
+class Iff(Binary): ...
 class EU(Binary): ...
 class AU(Binary): ...
 class EW(Binary): ...
@@ -161,7 +162,7 @@ class AW(Binary): ...
 
 _SYMBOL: dict[type, str] = {
     Not: "~", EX: "E X", EG: "E G", EF: "E F", AX: "A X", AG: "A G", AF: "A F",
-    Or: "|", And: "&", Implies: "-->", EU: "EU", AU: "AU", EW: "EW", AW: "AW",
+    Or: "|", And: "&", Implies: "-->", Iff: "<->", EU: "EU", AU: "AU", EW: "EW", AW: "AW",
 }
 
 TRUE = TrueF()
@@ -259,7 +260,7 @@ class _Parser:
         if self.peek() == "<->":
             self.i += 1
             right, dr = self.nested(self.implication)
-            return And(Implies(left, right), Implies(right, left)), self.deeper(2 + max(dl, dr))
+            return Iff(left, right), self.deeper(1 + max(dl, dr))
         return left, dl
 
     def disjunction(self) -> tuple[Formula, int]:
@@ -372,6 +373,9 @@ def _normal_step(f: Formula, n: Callable[[Formula], Formula]) -> Formula:
             return And(n(a), n(b))
         case Implies(left=a, right=b):
             return Or(neg(n(a)), n(b))
+        case Iff(left=a, right=b):
+            na, nb = n(a), n(b)
+            return And(Or(neg(na), nb), Or(neg(nb), na))
         case EX(arg=a):
             return EX(n(a))
         case EG(arg=a):

@@ -75,7 +75,6 @@ class Engine:
         # κ's keys see only the formula's atoms: an edit to other labels keeps what was learnt
         seen = frozenset(a for a in table.atom_names if a is not None)
         self._deep = rsm.deep_digests_seeing(seen) if kb is not None else {}
-        # formulas stand in κ's keys by their text: hashing nested formula objects dominated kb checks
         self._serial = 0
         self._before_resolution: list[Fact] | None = None
         self._worklist: deque[Instance] = deque()

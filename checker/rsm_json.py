@@ -148,6 +148,8 @@ def load_rsm(path: str | Path) -> RSM:
         raise ModelError(f"{p}: not valid JSON: {e}") from None
     except RecursionError:
         raise ModelError(f"{p}: not a model: arrays or objects nested too deeply") from None
+    except ValueError as e:  # a number too long to convert
+        raise ModelError(f"{p}: not valid JSON: {e}") from None
     return rsm_from_json(data, str(p))
 
 

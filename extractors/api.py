@@ -74,7 +74,7 @@ from checker.witness import Step
 from extractors.calls import CallSpec, call_table
 from extractors.config import Config, ConfigError, config_from_text
 from extractors.facts import root_of
-from extractors.findings import Finding, Location, Unmodelled, WitnessStep
+from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
 from extractors.functions import (
     FileModel,
     FunctionModel,
@@ -84,6 +84,7 @@ from extractors.functions import (
     file_facts,
     function_key,
     function_name,
+    function_name_node,
     macro_specs,
     macros_unchanged,
     moved,
@@ -98,6 +99,7 @@ from extractors.suppress import suppressed, suppressions
 _MAX_HEADER_BYTES = 2_000_000
 
 __all__ = [
+    "NOT_CHECKED",
     "Config",
     "ConfigError",
     "FileUpdate",
@@ -375,14 +377,14 @@ class Project:
                     findings.setdefault((f.rule_id, f.location), f)
         return _ordered(findings.values())
 
-    def findings_key(self, path: str, paths: Iterable[str] | None = None) -> str:
-        """A digest of everything the interprocedural findings of ``path`` depend on, when the
-        project is checked over ``paths`` (default: all files): the file's text and suppressions,
+    def findings_key(self, path: str) -> str:
+        """A digest of everything the interprocedural findings of ``path`` depend on when the whole
+        project is checked: the file's text and suppressions,
         each of its functions' keys with what they can reach (``Projector.positional_keys``), and
         the place of every reachable function, since witness steps inside a callee carry its lines.
         Equal keys, equal findings: the batch runner's on-disk cache is keyed by it."""
         st = self.files[path]
-        proj = self._projector(self.files if paths is None else paths)
+        proj = self._projector(self.files)
         parts = [_RESULT_VERSION, path, hashlib.sha256(st.text.encode("utf-8", "surrogatepass")).hexdigest()]
         parts.append(st.ignores_digest)
         for fm in sorted(st.model.functions.values(), key=lambda m: m.name):
@@ -690,10 +692,12 @@ def _in_scope(rule: Rule, fm: FunctionModel, var: str) -> bool:
 
 
 def _unmodelled(path: str, name: str, fn: tree_sitter.Node, lines: list[bytes], error: Exception) -> Unmodelled:
-    row = fn.start_point[0]
-    line = lines[row].decode("utf-8", "replace") if row < len(lines) else ""
-    start = line.find(name)
-    start, end = (start, start + len(name)) if start >= 0 else (0, len(line.rstrip()))
+    """The note on a function that could not be modelled, placed on its name."""
+    at = function_name_node(fn) or fn
+    row, byte_col = at.start_point
+    line = lines[row] if row < len(lines) else b""
+    start = len(line[:byte_col].decode("utf-8", "replace"))
+    end = start + len(name) if at is not fn else len(line.decode("utf-8", "replace").rstrip())
     reason = (
         "its code nests deeper than ctlsp can follow"
         if isinstance(error, RecursionError)

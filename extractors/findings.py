@@ -22,6 +22,9 @@ class Location:
     end_col: int
 
 
+NOT_CHECKED = "not-checked"  # the code under which a function ctlsp could not model is shown
+
+
 @dataclass(frozen=True)
 class Unmodelled:
     """A function ctlsp could not model, so none of its values was checked.

@@ -375,6 +375,12 @@ def consts_digest(consts: dict[str, int]) -> str:
 
 
 def function_name(fn: TSNode) -> str | None:
+    name = function_name_node(fn)
+    return text_of(name) if name is not None else None
+
+
+def function_name_node(fn: TSNode) -> TSNode | None:
+    """The identifier a function definition declares (through pointer and parenthesised declarators)."""
     fd = _declarator_name(fn.child_by_field_name("declarator"))
     if fd is None:
         return None
@@ -385,7 +391,7 @@ def function_name(fn: TSNode) -> str | None:
             if name.type != "parenthesized_declarator"
             else (name.named_children[0] if name.named_children else None)
         )
-    return text_of(name) if name is not None else None
+    return name
 
 
 def build_function(

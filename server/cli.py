@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import signal
 import sys
 from collections.abc import Sequence
 
@@ -30,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE  # what a shell reports for a tool that SIGPIPE ended
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE (13): what a shell reports for a tool that SIGPIPE ended
 
 
 def main(argv: Sequence[str] | None = None) -> int:

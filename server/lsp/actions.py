@@ -12,7 +12,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from server.lsp.diagnostics import SOURCE, path_to_uri
-from server.workspace import CONFIG_NAME
+from server.workspace import PYPROJECT
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -47,13 +47,15 @@ def _table_key(rule: str) -> str:
     return rule if _BARE_KEY.match(rule) else '"' + rule.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def disable_edit(existing: str | None, rule: str) -> tuple[types.Range, str]:
-    """The text edit turning ``rule`` off in a ctlsp.toml whose current text is ``existing``."""
-    header = f"[rules.{_table_key(rule)}]"
+def disable_edit(existing: str | None, rule: str, prefix: str = "") -> tuple[types.Range, str]:
+    """The text edit turning ``rule`` off in a ctlsp.toml whose current text is ``existing``
+    (in a pyproject.toml with ``prefix`` "tool.ctlsp.")."""
+    header = f"[{prefix}rules.{_table_key(rule)}]"
     if existing is None or not existing.strip():
         return types.Range(types.Position(0, 0), types.Position(0, 0)), f"{header}\nenabled = false\n"
     lines = existing.split("\n")
-    header_re = re.compile(r"^\s*\[\s*rules\s*\.\s*" + re.escape(_table_key(rule)) + r"\s*\]\s*(#.*)?$")
+    dotted = r"\s*\.\s*".join(re.escape(part) for part in [*prefix.split(".")[:-1], "rules", _table_key(rule)])
+    header_re = re.compile(r"^\s*\[\s*" + dotted + r"\s*\]\s*(#.*)?$")
     for index, text in enumerate(lines):
         if not header_re.match(text):
             continue
@@ -74,11 +76,12 @@ def disable_edit(existing: str | None, rule: str) -> tuple[types.Range, str]:
 
 
 def disable_rule_action(
-    root: Path, rule: str, existing: str | None, diagnostic: types.Diagnostic
+    config: Path, rule: str, existing: str | None, diagnostic: types.Diagnostic
 ) -> types.CodeAction:
-    """Edit (or create) ``root/ctlsp.toml`` so that ``rule`` is disabled for the workspace."""
-    uri = path_to_uri(str(root / CONFIG_NAME))
-    rng, text = disable_edit(existing, rule)
+    """Edit the configuration file ``config`` (a ctlsp.toml, created when ``existing`` is None, or
+    a pyproject.toml's ``[tool.ctlsp]``) so that ``rule`` is disabled."""
+    uri = path_to_uri(str(config))
+    rng, text = disable_edit(existing, rule, "tool.ctlsp." if config.name == PYPROJECT else "")
     changes: list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile] = []
     if existing is None:
         changes.append(
@@ -91,7 +94,7 @@ def disable_rule_action(
         )
     )
     return types.CodeAction(
-        title=f"Disable rule {rule} in {CONFIG_NAME}",
+        title=f"Disable rule {rule} in {config.name}",
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[diagnostic],
         edit=types.WorkspaceEdit(document_changes=changes),

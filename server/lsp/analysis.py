@@ -18,11 +18,10 @@ from typing import Any, TypeVar
 import tree_sitter
 
 from checker import KnowledgeBase
-from extractors.api import PARTIAL_EVERY, Config, Finding, Project, Rule, catalogue
+from extractors.api import NOT_CHECKED, PARTIAL_EVERY, Config, Finding, Project, Rule, catalogue
 from server.lsp.memory import MemoryPolicy
 
 log = logging.getLogger(__name__)
-NOT_CHECKED = "not-checked"  # the code of the information diagnostic on a function not modelled
 T = TypeVar("T")
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any
 from lsprotocol import types
 from pygls import uris
 
-from extractors.api import Config
+from extractors.api import NOT_CHECKED, Config
 from server.lsp.actions import disable_rule_action, rule_of, suppress_action
 from server.lsp.analysis import Analysis
 from server.lsp.diagnostics import path_to_uri
@@ -191,7 +191,7 @@ def create_server() -> CtlspServer:
         seen: set[str] = set()
         for diagnostic in params.context.diagnostics:
             rule = rule_of(diagnostic)
-            if rule is None:
+            if rule is None or rule == NOT_CHECKED:  # a note about ctlsp itself: nothing to suppress
                 continue
             line_text = ls.line(path, diagnostic.range.start.line)
             actions.append(suppress_action(uri, diagnostic, line_text, rule))
@@ -199,12 +199,10 @@ def create_server() -> CtlspServer:
                 continue
             seen.add(rule)
             root = ls.root_for(path)
-            in_effect = find_config_file(root)  # edit the ctlsp.toml in effect, never shadow it
-            folder = in_effect.parent if in_effect is not None and in_effect.name == CONFIG_NAME else root
-            config_path = folder / CONFIG_NAME
+            config_path = find_config_file(root) or root / CONFIG_NAME  # the file in effect, never shadowed
             config_doc = ls.workspace.text_documents.get(path_to_uri(str(config_path)))
             existing = config_doc.source if config_doc else read_source(config_path)
-            actions.append(disable_rule_action(folder, rule, existing, diagnostic))
+            actions.append(disable_rule_action(config_path, rule, existing, diagnostic))
         return actions
 
     @server.command(WITNESS_COMMAND)

@@ -21,7 +21,7 @@ from urllib.parse import quote
 import attr
 import sarif_om as om
 
-from extractors.findings import Finding, Location
+from extractors.findings import NOT_CHECKED, Finding, Location
 from extractors.rules import Rule
 from server.baseline import fingerprint_of
 from server.reporting.summary import Summary
@@ -148,9 +148,6 @@ def _result(f: Finding, rule_index: dict[str, int], root: Path) -> om.Result:
     )
 
 
-NOT_CHECKED = "not-checked"  # notification: a function ctlsp could not model
-
-
 def sarif_log(
     findings: Sequence[Finding], rules: Sequence[Rule], summary: Summary, root: Path | None = None
 ) -> om.SarifLog:
@@ -169,6 +166,15 @@ def sarif_log(
         version=tool_version(),
         semantic_version=tool_version(),
         rules=[_rule(r) for r in listed],
+        notifications=[
+            om.ReportingDescriptor(
+                id=NOT_CHECKED,
+                short_description=om.MultiformatMessageString(text="A function ctlsp could not model."),
+                full_description=om.MultiformatMessageString(
+                    text="The function was not checked: its code nests deeper than ctlsp can follow."
+                ),
+            )
+        ],
     )
     run = om.Run(
         tool=om.Tool(driver=driver),

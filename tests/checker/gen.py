@@ -19,6 +19,7 @@ from checker.ctl import (
     Atom,
     FalseF,
     Formula,
+    Iff,
     Implies,
     Not,
     Or,
@@ -74,7 +75,7 @@ def rsms(draw: st.DrawFn, recursive: bool) -> RSM:
 
 
 _UNARY = (Not, EX, EF, EG, AX, AF, AG)
-_BINARY = (And, Or, Implies, EU, EW, AU, AW)
+_BINARY = (And, Or, Implies, Iff, EU, EW, AU, AW)
 
 
 def formulas(max_depth: int = 3) -> st.SearchStrategy[Formula]:

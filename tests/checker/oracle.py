@@ -35,6 +35,7 @@ from checker.ctl import (
     Atom,
     FalseF,
     Formula,
+    Iff,
     Implies,
     Not,
     Or,
@@ -238,6 +239,8 @@ class Labeller:
                 return la & lb, ha & hb
             case Implies(left=a, right=b):
                 return self.sets(Or(Not(a), b))
+            case Iff(left=a, right=b):
+                return self.sets(Or(And(a, b), And(Not(a), Not(b))))
             case EX(arg=a):
                 lo, hi = self.sets(a)
                 t = self.g.truncated

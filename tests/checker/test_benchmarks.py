@@ -85,7 +85,6 @@ def test_contradicted_verdicts_are_really_false() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.slow
 @pytest.mark.parametrize(("name", "stride"), [("dataflow", 1), ("avroraReg", 4)])
 def test_usedef_file_all_strategies_agree_with_exact_check(name: str, stride: int) -> None:
     """Every formula of dataflow; every ``stride``-th of avroraReg's 412 (all in the benchmark script)."""

@@ -83,6 +83,14 @@ def test_deep_formula_in_ctl_file_names_file_and_line(tmp_path: Path) -> None:
     one_error_line(err, "f.ctl", "line 2")
 
 
+def test_chained_iff_prints_as_written() -> None:
+    """``<->`` is its own operator until the normal form: printing a chain of 30 (59 levels deep as
+    conjunctions of implications sharing both sides) takes its length, not 2**30."""
+    code, out, err = run_cli("rsm", str(MODEL), " <-> ".join(["blue"] * 30))
+    assert code == 0, err
+    assert len(out.splitlines()[0]) < 400
+
+
 def test_formula_too_long_for_a_file_name() -> None:
     """A long formula argument is not taken for a path (the OS refuses such a name)."""
     code, out, err = run_cli("rsm", str(MODEL), " | ".join(["blue"] * 90))
@@ -182,5 +190,13 @@ def test_shared_normal_form_is_dag_sized() -> None:
     phi = normalize(f)
     assert len(subformulas(phi)) < 20 * k
     assert normalize(parse("A (blue U " * k + "red" + ")" * k)) == phi  # equality walks the DAG
-    assert hash(pickle.loads(pickle.dumps(f))) == hash(f)  # the hash is not pickled: it is per process
+    # pickled in a process with other string hashes, the formula is still found by its content here
+    text = "A (blue U " * k + "red" + ")" * k
+    script = (
+        "import pickle, sys; from checker.ctl import parse; "
+        f"sys.stdout.buffer.write(pickle.dumps(parse({text!r})))"
+    )
+    env = {**subprocess_env(), "PYTHONHASHSEED": "1"}
+    data = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, check=True, cwd=REPO).stdout
+    assert {f: "found"}.get(pickle.loads(data)) == "found"
     check(load_rsm(MODEL), f, "kb", witness=True)

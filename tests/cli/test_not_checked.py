@@ -41,3 +41,13 @@ def test_json_and_sarif_carry_the_functions_not_checked(tmp_path: Path) -> None:
     [note] = invocation["toolExecutionNotifications"]
     assert note["level"] == "note" and note["descriptor"]["id"] == "not-checked"
     assert "'deep' was not checked" in note["message"]["text"]
+    driver = json.loads(out)["runs"][0]["tool"]["driver"]
+    assert [d["id"] for d in driver["notifications"]] == ["not-checked"]
+
+
+def test_the_note_is_on_the_function_name(tmp_path: Path) -> None:
+    """Not on a type that happens to share the name, and on the name's own line."""
+    body = "{\n" + "{" * 3000 + "x = 1;" + "}" * 3000 + "\n    return 0;\n}\n"
+    (tmp_path / "a.c").write_text("struct deep;\nstatic struct deep *\ndeep(int x)\n" + body)
+    _, _, err = _check(tmp_path)
+    assert f"{tmp_path / 'a.c'}:3:1: note: 'deep' was not checked" in err

@@ -36,13 +36,13 @@ def test_suppress_inserts_an_indented_comment_above() -> None:
     assert edit.range.start == types.Position(3, 0) == edit.range.end
     assert edit.new_text == "    // ctlsp-ignore[memory-leak]\n"
     assert action.is_preferred  # the narrowest fix; disabling the rule everywhere is not preferred
-    assert not disable_rule_action(Path("/w"), "memory-leak", None, diag(3)).is_preferred
+    assert not disable_rule_action(Path("/w/ctlsp.toml"), "memory-leak", None, diag(3)).is_preferred
     assert rule_of(diag(0)) == "memory-leak"
     assert rule_of(types.Diagnostic(range=diag(0).range, message="x", source="gcc")) is None
 
 
 def test_disable_creates_a_new_config_file(tmp_path: Path) -> None:
-    action = disable_rule_action(tmp_path, "memory-leak", None, diag(1))
+    action = disable_rule_action(tmp_path / "ctlsp.toml", "memory-leak", None, diag(1))
     assert action.edit and action.edit.document_changes
     create, edit = action.edit.document_changes
     assert isinstance(create, types.CreateFile) and create.uri.endswith("/ctlsp.toml")
@@ -64,3 +64,15 @@ def test_disable_edits_existing_tables_and_appends_new_ones() -> None:
         assert data["rules"]["memory-leak"]["enabled"] is False
     rng, text = disable_edit("", "odd.rule")
     assert tomllib.loads(text) == {"rules": {"odd.rule": {"enabled": False}}}
+
+
+def test_disable_in_pyproject_edits_the_tool_ctlsp_tables() -> None:
+    for existing in (
+        '[project]\nname = "x"\n\n[tool.ctlsp.extract]\nallocators = ["x"]\n',
+        '[tool.ctlsp.rules.memory-leak]\nenabled = true\n\n[project]\nname = "x"\n',
+        '[tool . ctlsp . rules . memory-leak]\nseverity = "info"\n',
+    ):
+        rng, text = disable_edit(existing, "memory-leak", "tool.ctlsp.")
+        data = tomllib.loads(apply(existing, rng, text))
+        assert data["tool"]["ctlsp"]["rules"]["memory-leak"]["enabled"] is False
+        assert "rules" not in data

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -103,10 +104,17 @@ async def test_code_actions_offer_suppression_and_rule_disabling(
     await diagnostics(client, uri, lambda ds: "memory-leak" not in codes(ds), "the suppressed leak to go")
 
 
-async def test_disabling_a_rule_edits_the_configuration_in_effect(client: LanguageClient, tmp_path: Path) -> None:
-    """A workspace folder below the project's ctlsp.toml gets that file's settings, so the quick fix
-    edits that file instead of creating one in the folder that would hide it."""
-    (tmp_path / "ctlsp.toml").write_text('[extract]\nallocators = ["pool_get"]\n')
+@pytest.mark.parametrize(
+    ("name", "table"),
+    [("ctlsp.toml", "[extract]"), ("pyproject.toml", "[tool.ctlsp.extract]")],
+)
+async def test_disabling_a_rule_edits_the_configuration_in_effect(
+    client: LanguageClient, tmp_path: Path, name: str, table: str
+) -> None:
+    """A workspace folder below the project's configuration gets that file's settings, so the quick
+    fix edits that file (a pyproject.toml's [tool.ctlsp] too) instead of creating a ctlsp.toml in the
+    folder that would hide it."""
+    (tmp_path / name).write_text(f'{table}\nallocators = ["pool_get"]\n')
     folder = tmp_path / "src"
     folder.mkdir()
     await start(client, folder)
@@ -122,7 +130,11 @@ async def test_disabling_a_rule_edits_the_configuration_in_effect(client: Langua
     assert disable.edit and disable.edit.document_changes
     (change,) = disable.edit.document_changes  # an edit of the existing file, no file created
     assert isinstance(change, types.TextDocumentEdit)
-    assert change.text_document.uri == (tmp_path / "ctlsp.toml").as_uri()
+    assert change.text_document.uri == (tmp_path / name).as_uri()
+    (text_edit,) = change.edits
+    assert isinstance(text_edit, types.TextEdit)
+    prefix = "tool.ctlsp." if name == "pyproject.toml" else ""
+    assert text_edit.new_text == f"\n[{prefix}rules.memory-leak]\nenabled = false\n"
 
 
 async def test_save_runs_the_interprocedural_check_with_progress(
@@ -390,3 +402,8 @@ async def test_function_too_deep_to_model_gets_an_information_diagnostic(
     note = next(d for d in found if d.code == "not-checked")
     assert note.severity == types.DiagnosticSeverity.Information
     assert note.range.start.line == 0 and "'deep' was not checked" in note.message
+    assert (note.range.start.character, note.range.end.character) == (4, 8)  # the function's name
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), note.range, types.CodeActionContext([note]))
+    )
+    assert not actions  # a note about ctlsp: no rule to suppress or disable
