@@ -161,12 +161,6 @@ def config_file_in(folder: Path) -> Path | None:
     return None
 
 
-def load_config(folder: Path) -> Config:
-    """The configuration of ``folder`` itself (defaults when it has none)."""
-    found = config_file_in(folder)
-    return Config() if found is None else config_from_file(found)
-
-
 def find_config_file(start: Path) -> Path | None:
     """The nearest configuration file at or above ``start``, stopping at a repository root."""
     here = start.resolve()

@@ -34,6 +34,21 @@ from checker.querydb import (
 EXAMPLES = int(os.environ.get("CTLSP_QUERYDB_EXAMPLES", "500"))
 HANG_GUARD = 60.0  # seconds; only ever reached when the behaviour under test is broken
 
+
+def read_in_thread(db: Database, query: Any, key: Any) -> tuple[threading.Thread, list[object]]:
+    """Start a reader thread; ``outcome`` gets the value read or the :class:`Cancelled` raised."""
+    outcome: list[object] = []
+
+    def worker() -> None:
+        try:
+            outcome.append(db.get(query, key))
+        except Cancelled as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    return thread, outcome
+
 # -- the random graphs -----------------------------------------------------------------------------
 #
 # A reference is ("in", k): input k, missing input an error; ("in_or", k): input k or -1;
@@ -563,16 +578,7 @@ def test_a_collected_removal_still_makes_its_readers_red() -> None:
     db.remove(x, "a")
     db.set(other, 0, 1)  # gate must run again, and the removal is now a revision old
     block[0] = True
-    outcome: list[object] = []
-
-    def worker() -> None:
-        try:
-            outcome.append(db.get(seen, "a"))
-        except Cancelled as exc:
-            outcome.append(exc)
-
-    thread = threading.Thread(target=worker)
-    thread.start()
+    thread, outcome = read_in_thread(db, seen, "a")
     assert entered.wait(HANG_GUARD)
     block[0] = False
     assert db.collect(db.revision) == 1  # the removal; seen and gate were read at this revision
@@ -644,16 +650,7 @@ def test_a_write_cancels_the_computation_in_flight() -> None:
     db = Database()
     db.set(x, 0, 1)
     db.set(y, 0, 10)
-    outcome: list[object] = []
-
-    def worker() -> None:
-        try:
-            outcome.append(db.get(slow, 0))
-        except Cancelled as exc:
-            outcome.append(exc)
-
-    thread = threading.Thread(target=worker)
-    thread.start()
+    thread, outcome = read_in_thread(db, slow, 0)
     assert entered.wait(HANG_GUARD)
     block[0] = False
     revision = db.revision
@@ -700,16 +697,7 @@ def test_a_swallowed_cancellation_still_discards_the_execution() -> None:
 
     db = Database()
     db.set(x, 0, 1)
-    outcome: list[object] = []
-
-    def worker() -> None:
-        try:
-            outcome.append(db.get(stubborn, 0))
-        except Cancelled as exc:
-            outcome.append(exc)
-
-    thread = threading.Thread(target=worker)
-    thread.start()
+    thread, outcome = read_in_thread(db, stubborn, 0)
     assert entered.wait(HANG_GUARD)
     block[0] = False
     db.set(x, 1, 0)  # an unrelated key: a stored memo of stubborn would verify green

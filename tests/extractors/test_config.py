@@ -8,8 +8,14 @@ import pytest
 
 from extractors.config import Config, ConfigError, config_from_text
 from extractors.rules import catalogue
-from server.workspace import load_config
+from server.workspace import config_file_in, config_from_file
 from tests.extractors.helpers import check_src, line_of, of_rule
+
+
+def load_config(folder: Path) -> Config:
+    """The configuration of ``folder`` itself (defaults when it has none)."""
+    found = config_file_in(folder)
+    return Config() if found is None else config_from_file(found)
 
 
 def test_defaults_when_no_file(tmp_path: Path) -> None:

@@ -121,5 +121,17 @@ def edit(client: LanguageClient, uri: str, version: int, rng: tuple[int, int, in
     )
 
 
+async def code_actions(client: LanguageClient, uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
+    """The code actions the server offers for one of its diagnostics."""
+    got = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+    return [a for a in got or [] if isinstance(a, types.CodeAction)]
+
+
 def line_of(text: str, needle: str) -> int:
     return next(i for i, line in enumerate(text.splitlines()) if needle in line)

@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.server.lsp_helpers import codes, diagnostics, edit, line_of, open_doc, start, until
+from tests.server.lsp_helpers import code_actions, codes, diagnostics, edit, line_of, open_doc, start, until
 
 LEAK = """#include <stdlib.h>
 
@@ -23,15 +23,20 @@ int work(int n)
 """
 
 
+async def open_leak(client: LanguageClient, folder: Path) -> tuple[str, types.Diagnostic]:
+    """Write LEAK to folder/leak.c, open it, and wait for its memory-leak diagnostic."""
+    path = folder / "leak.c"
+    path.write_text(LEAK)
+    uri = open_doc(client, path)
+    found = await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
+    return uri, next(d for d in found if d.code == "memory-leak")
+
+
 async def test_leak_is_reported_with_witness_and_goes_away_when_fixed(
     client: LanguageClient, tmp_path: Path
 ) -> None:
     await start(client, tmp_path)
-    path = tmp_path / "leak.c"
-    path.write_text(LEAK)
-    uri = open_doc(client, path)
-    found = await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
-    leak = next(d for d in found if d.code == "memory-leak")
+    uri, leak = await open_leak(client, tmp_path)
     assert leak.source == "ctlsp"
     assert leak.severity == types.DiagnosticSeverity.Warning
     assert leak.range.start.line == line_of(LEAK, "malloc")
@@ -70,22 +75,10 @@ async def test_code_actions_offer_suppression_and_rule_disabling(
     client: LanguageClient, tmp_path: Path
 ) -> None:
     await start(client, tmp_path)
-    path = tmp_path / "leak.c"
-    path.write_text(LEAK)
-    uri = open_doc(client, path)
-    found = await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
-    leak = next(d for d in found if d.code == "memory-leak")
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri),
-            range=leak.range,
-            context=types.CodeActionContext(diagnostics=[leak]),
-        )
-    )
-    assert actions is not None
-    titles = [a.title for a in actions if isinstance(a, types.CodeAction)]
-    assert titles == ["Suppress memory-leak on this line", "Disable rule memory-leak in ctlsp.toml"]
-    suppress, disable = (a for a in actions if isinstance(a, types.CodeAction))
+    uri, leak = await open_leak(client, tmp_path)
+    actions = await code_actions(client, uri, leak)
+    assert [a.title for a in actions] == ["Suppress memory-leak on this line", "Disable rule memory-leak in ctlsp.toml"]
+    suppress, disable = actions
     assert suppress.edit and suppress.edit.changes
     (insert,) = suppress.edit.changes[uri]
     assert insert.new_text == "    // ctlsp-ignore[memory-leak]\n"
@@ -118,15 +111,8 @@ async def test_disabling_a_rule_edits_the_configuration_in_effect(
     folder = tmp_path / "src"
     folder.mkdir()
     await start(client, folder)
-    path = folder / "leak.c"
-    path.write_text(LEAK)
-    uri = open_doc(client, path)
-    found = await diagnostics(client, uri, lambda ds: "memory-leak" in codes(ds), "a memory-leak diagnostic")
-    leak = next(d for d in found if d.code == "memory-leak")
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(types.TextDocumentIdentifier(uri), leak.range, types.CodeActionContext([leak]))
-    )
-    disable = next(a for a in actions or [] if isinstance(a, types.CodeAction) and a.title.startswith("Disable"))
+    uri, leak = await open_leak(client, folder)
+    disable = next(a for a in await code_actions(client, uri, leak) if a.title.startswith("Disable"))
     assert disable.edit and disable.edit.document_changes
     (change,) = disable.edit.document_changes  # an edit of the existing file, no file created
     assert isinstance(change, types.TextDocumentEdit)
@@ -403,7 +389,4 @@ async def test_function_too_deep_to_model_gets_an_information_diagnostic(
     assert note.severity == types.DiagnosticSeverity.Information
     assert note.range.start.line == 0 and "'deep' was not checked" in note.message
     assert (note.range.start.character, note.range.end.character) == (4, 8)  # the function's name
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(types.TextDocumentIdentifier(uri), note.range, types.CodeActionContext([note]))
-    )
-    assert not actions  # a note about ctlsp: no rule to suppress or disable
+    assert await code_actions(client, uri, note) == []  # a note about ctlsp: no rule to suppress or disable
