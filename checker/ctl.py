@@ -104,6 +104,7 @@ class FalseF(Formula):
 @dataclass(frozen=True, eq=False, repr=False)
 class Atom(Formula):
     name: str
+
     def _key(self) -> tuple[object, ...]:
         return (Atom, self.name)
 
@@ -114,6 +115,7 @@ class Atom(Formula):
 @dataclass(frozen=True, eq=False, repr=False)
 class Unary(Formula):
     arg: Formula
+
     def _key(self) -> tuple[object, ...]:
         return (type(self), self.arg)
 
@@ -129,6 +131,7 @@ class Unary(Formula):
 class Binary(Formula):
     left: Formula
     right: Formula
+
     def _key(self) -> tuple[object, ...]:
         return (type(self), self.left, self.right)
 

@@ -194,7 +194,7 @@ class Engine:
         keys = inst.kb_keys
         if keys is None:
             t = self.table
-            names = t.formulas  # κ outlives formula objects: keys compare by structure
+            subs = t.formulas  # κ outlives formula objects: keys compare by structure
             deep, name = self._deep[inst.comp.name], inst.comp.name
             ctxs: dict[tuple[int, ...], frozenset[tuple[str, object, int]]] = {}
             keys = []
@@ -207,9 +207,9 @@ class Engine:
                 if ctx is None:
                     wanted = set(below)
                     ctx = ctxs[below] = frozenset(
-                        (ex, names[g], v) for (ex, g), v in inst.ctx.items() if g in wanted
+                        (ex, subs[g], v) for (ex, g), v in inst.ctx.items() if g in wanted
                     )
-                keys.append((deep, name, ctx, names[f]))
+                keys.append((deep, name, ctx, subs[f]))
             inst.kb_keys = keys
         return keys
 
@@ -593,5 +593,3 @@ def _prune(comp: Compiled, member: list[bool], removable: object) -> None:
                 count[q] -= 1
                 if count[q] == 0 and rem(q):  # type: ignore[operator]
                     stack.append(q)
-
-

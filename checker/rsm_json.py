@@ -144,11 +144,9 @@ def load_rsm(path: str | Path) -> RSM:
     text = _read_text(p, ".rsm")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ModelError(f"{p}: not valid JSON: {e}") from None
     except RecursionError:
         raise ModelError(f"{p}: not a model: arrays or objects nested too deeply") from None
-    except ValueError as e:  # a number too long to convert
+    except ValueError as e:  # JSONDecodeError, or a number too long to convert
         raise ModelError(f"{p}: not valid JSON: {e}") from None
     return rsm_from_json(data, str(p))
 

@@ -377,20 +377,23 @@ class Project:
                     findings.setdefault((f.rule_id, f.location), f)
         return _ordered(findings.values())
 
-    def findings_key(self, path: str) -> str:
-        """A digest of everything the interprocedural findings of ``path`` depend on when the whole
-        project is checked: the file's text and suppressions,
-        each of its functions' keys with what they can reach (``Projector.positional_keys``), and
-        the place of every reachable function, since witness steps inside a callee carry its lines.
-        Equal keys, equal findings: the batch runner's on-disk cache is keyed by it."""
-        st = self.files[path]
+    def findings_keys(self, paths: Iterable[str]) -> dict[str, str]:
+        """Per file of ``paths``, a digest of everything its interprocedural findings depend on when
+        the whole project is checked: the file's text and suppressions, each of its functions' keys
+        with what they can reach (``Projector.positional_keys``), and the place of every reachable
+        function, since witness steps inside a callee carry its lines.  Equal keys, equal findings:
+        the batch runner's on-disk cache is keyed by them."""
         proj = self._projector(self.files)
-        parts = [_RESULT_VERSION, path, hashlib.sha256(st.text.encode("utf-8", "surrogatepass")).hexdigest()]
-        parts.append(st.ignores_digest)
-        for fm in sorted(st.model.functions.values(), key=lambda m: m.name):
-            parts.append(self._function_key(proj, fm))
-            parts.extend(sorted(f"{g.file}:{g.name}:{g.start_row}:{g.last_row}" for g in proj.reachable(fm)))
-        return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+        out: dict[str, str] = {}
+        for path in paths:
+            st = self.files[path]
+            text_digest = hashlib.sha256(st.text.encode("utf-8", "surrogatepass")).hexdigest()
+            parts = [_RESULT_VERSION, path, text_digest, st.ignores_digest]
+            for fm in sorted(st.model.functions.values(), key=lambda m: m.name):
+                parts.append(self._function_key(proj, fm))
+                parts.extend(sorted(f"{g.file}:{g.name}:{g.start_row}:{g.last_row}" for g in proj.reachable(fm)))
+            out[path] = hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+        return out
 
     def _function_key(self, proj: Projector, fm: FunctionModel) -> str:
         """Everything one function's findings depend on: its model, position, and what it can call

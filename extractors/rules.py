@@ -115,7 +115,7 @@ def builtin_rules() -> tuple[Rule, ...]:
             )
         )
     for rule in out:  # the catalogue is data: a slip in it is caught when it is read, not by a wrong check
-        unknown = atoms(parse(rule.formula)) - set(PROPOSITIONS)
+        unknown = rule.atoms - set(PROPOSITIONS)
         if rule.scope not in SCOPES or unknown:
             raise ValueError(f"rules.toml: rule {rule.id!r}: scope {rule.scope!r}, unknown atoms {sorted(unknown)}")
     return tuple(out)

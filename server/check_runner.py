@@ -67,8 +67,8 @@ def tool_digest() -> str:
 
 def file_digests(project: Project, sources: Mapping[str, str], salt: str) -> dict[str, str]:
     """Per file, the key of its cached findings: the project's own findings key (see
-    :meth:`Project.findings_key`), salted with the tool and configuration digests."""
-    return {path: _sha("\n".join([_KEY_VERSION, salt, project.findings_key(path)])) for path in sources}
+    :meth:`Project.findings_keys`), salted with the tool and configuration digests."""
+    return {path: _sha("\n".join([_KEY_VERSION, salt, key])) for path, key in project.findings_keys(sources).items()}
 
 
 def _sha(text: str) -> str:

@@ -21,6 +21,7 @@ from server.baseline import BaselineError, apply_baseline, read_baseline, write_
 from server.check_runner import default_jobs, run_check
 from server.disk_cache import CACHE_DIR_NAME, DiskCache
 from server.reporting import RENDERERS, Summary
+from server.reporting.text import position
 from server.workspace import PathError, collect, config_from_file, find_config, read_sources
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -190,8 +191,7 @@ def check_command(args: argparse.Namespace) -> int:
     if cache is not None:
         counters["cache_corrupt_entries"] = cache.corrupt
     for note in result.not_checked[:MAX_NOTES]:
-        at = note.location
-        print(f"{at.path}:{at.start_line + 1}:{at.start_col + 1}: note: {note.message}", file=sys.stderr)
+        print(f"{position(note.location)}: note: {note.message}", file=sys.stderr)
     if len(result.not_checked) > MAX_NOTES:
         print(f"ctlsp: note: {len(result.not_checked) - MAX_NOTES} more functions not checked", file=sys.stderr)
     summary = Summary(

@@ -31,6 +31,7 @@ SKIP_DIRS = (
 MAX_SCAN_FILES = 20_000
 CONFIG_NAME = "ctlsp.toml"
 PYPROJECT = "pyproject.toml"
+PYPROJECT_PREFIX = "tool.ctlsp."  # where a pyproject.toml keeps the tables of a ctlsp.toml
 
 
 class PathError(ValueError):
@@ -143,7 +144,7 @@ def config_from_file(path: Path) -> Config:
         return config_from_text(text, path)
     tool = load_toml(text, path).get("tool", {})
     section = tool.get("ctlsp") if isinstance(tool, dict) else None
-    return Config() if section is None else config_from_data(section, text, path, prefix="tool.ctlsp.")
+    return Config() if section is None else config_from_data(section, text, path, prefix=PYPROJECT_PREFIX)
 
 
 def config_file_in(folder: Path) -> Path | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from server.lsp.diagnostics import SOURCE, path_to_uri
-from server.workspace import PYPROJECT
+from server.workspace import PYPROJECT, PYPROJECT_PREFIX
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -49,7 +49,7 @@ def _table_key(rule: str) -> str:
 
 def disable_edit(existing: str | None, rule: str, prefix: str = "") -> tuple[types.Range, str]:
     """The text edit turning ``rule`` off in a ctlsp.toml whose current text is ``existing``
-    (in a pyproject.toml with ``prefix`` "tool.ctlsp.")."""
+    (in a pyproject.toml with ``prefix`` :data:`~server.workspace.PYPROJECT_PREFIX`)."""
     header = f"[{prefix}rules.{_table_key(rule)}]"
     if existing is None or not existing.strip():
         return types.Range(types.Position(0, 0), types.Position(0, 0)), f"{header}\nenabled = false\n"
@@ -81,7 +81,7 @@ def disable_rule_action(
     """Edit the configuration file ``config`` (a ctlsp.toml, created when ``existing`` is None, or
     a pyproject.toml's ``[tool.ctlsp]``) so that ``rule`` is disabled."""
     uri = path_to_uri(str(config))
-    rng, text = disable_edit(existing, rule, "tool.ctlsp." if config.name == PYPROJECT else "")
+    rng, text = disable_edit(existing, rule, PYPROJECT_PREFIX if config.name == PYPROJECT else "")
     changes: list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile] = []
     if existing is None:
         changes.append(

@@ -171,7 +171,7 @@ def sarif_log(
                 id=NOT_CHECKED,
                 short_description=om.MultiformatMessageString(text="A function ctlsp could not model."),
                 full_description=om.MultiformatMessageString(
-                    text="The function was not checked: its code nests deeper than ctlsp can follow."
+                    text="The function was not checked: ctlsp could not model its code (the message says why)."
                 ),
             )
         ],
