@@ -58,10 +58,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
-from collections.abc import Callable, Iterable, MutableMapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from dataclasses import dataclass
 
 import tree_sitter
 
@@ -71,32 +70,29 @@ from checker.canonical import canonical
 from checker.contraction import contract, contractible
 from checker.model import RSM, ModelError
 from checker.witness import Step
-from extractors.calls import CallSpec, call_table
+from extractors.calls import call_table
 from extractors.config import Config, ConfigError, config_from_text
 from extractors.facts import root_of
 from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
-from extractors.functions import (
-    FileModel,
-    FunctionModel,
-    ItemFacts,
-    build_function,
-    consts_digest,
-    file_facts,
-    function_key,
-    function_name,
-    function_name_node,
-    macro_specs,
-    macros_unchanged,
-    moved,
-    top_level_functions,
-)
+from extractors.functions import FunctionModel, function_name, top_level_functions
 from extractors.parse import parse_c
 from extractors.projection import DISCARD, ProjectionStore, Projector, fid, locals_of, make_scope
+from extractors.queries import (
+    HEADER,
+    SETTINGS,
+    SOURCE,
+    FileState,
+    FrontDb,
+    Settings,
+    Source,
+    file_items,
+    file_model,
+    file_scope,
+    header_path,
+)
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule, catalogue
-from extractors.suppress import suppressed, suppressions
-
-_MAX_HEADER_BYTES = 2_000_000
+from extractors.suppress import suppressed
 
 __all__ = [
     "NOT_CHECKED",
@@ -129,16 +125,26 @@ class FileUpdate:
     removed: tuple[str, ...] = ()
 
 
-@dataclass
-class _FileState:
-    text: str
-    model: FileModel
-    ignores: dict[int, frozenset[str]] = field(default_factory=dict)
-    unmodelled: tuple[Unmodelled, ...] = ()
+class _Files(Mapping[str, FileState]):
+    """The project's files, each derived by the database when read."""
 
-    @property
-    def ignores_digest(self) -> str:
-        return repr(sorted(self.ignores.items()))
+    def __init__(self, db: FrontDb) -> None:
+        self.db = db
+        self.paths: set[str] = set()
+
+    def __getitem__(self, path: str) -> FileState:
+        if path not in self.paths:
+            raise KeyError(path)
+        return self.db.get(file_model, path)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self.paths))
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.paths
 
 
 class Project:
@@ -149,6 +155,7 @@ class Project:
         kb: KnowledgeBase | None = None,
         cache: MutableMapping[str, bytes] | None = None,
         strategy: str = "kb",
+        max_weight: int = 200_000,
     ) -> None:
         """``strategy="lazy"`` skips the knowledge base: a one-shot run (the CLI) never reuses it
         across edits, and recording it cost up to a third of the model checking."""
@@ -158,11 +165,7 @@ class Project:
         self.kb = kb if kb is not None else KnowledgeBase()
         self.strategy = strategy
         self.cache: MutableMapping[str, bytes] = cache if cache is not None else {}
-        self._config_digest = self.config.digest()
-        self.files: dict[str, _FileState] = {}
-        self.counters: dict[str, int] = {
-            "functions_extracted": 0,
-            "functions_reused": 0,
+        self._counts: dict[str, int] = {
             "checks_run": 0,
             "checks_reused": 0,
             "models_built": 0,
@@ -171,103 +174,62 @@ class Project:
             "values_reused": 0,
             "values_quiet": 0,
             "model_errors": 0,
-            "extract_errors": 0,
         }
         self._fn_results: dict[str, list[Finding]] = {}
-        self.errors: list[str] = []  # the last internal errors behind counters["model_errors"]
         self._projectors: dict[str, Projector] = {}
         self._projections = ProjectionStore()
         self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
         # per value: the projections it read, the functions asked about a global, their stamp, findings
         self._value_results: dict[tuple[str, str, str], _ValueRecord] = {}
-        self._headers: dict[tuple[str, int, int], dict[str, CallSpec]] = {}
-        self._items: dict[tuple[str, bytes], ItemFacts] = {}
-        self._keys: dict[tuple[str, str], str] = {}  # function keys by text digest and file context
-        self._macros: dict[str, tuple[str, dict[str, CallSpec]]] = {}  # per file: the text they were read from
+        self.db = FrontDb(max_weight)
+        self.db.set(SETTINGS, (), Settings(self.config.digest(), self.table))
+        self.files = _Files(self.db)
+        self.errors = self.db.errors  # the last internal errors behind model_errors and extract_errors
+        self._headers: set[str] = set()
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """What the project did so far (monotone): functions extracted, reused and unreadable,
+        checks run and reused, and so on."""
+        db = self.db
+        extracted = {"functions_extracted": db.built, "functions_reused": db.reused, "extract_errors": db.failed}
+        return {**extracted, **self._counts}
 
     # ----- files -------------------------------------------------------------------------------
     def update_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> FileUpdate:
-        """(Re)read one file, extracting only functions whose text (or context) changed."""
-        if tree is None:
-            tree = parse_c(text)
-        facts = file_facts(tree, self._items)
-        consts, globals_, noreturn = facts.consts, facts.globals, facts.noreturn
-        known = self._macros.get(path)
-        own = known[1] if known is not None and macros_unchanged(known[0], text) else macro_specs(text)
-        self._macros[path] = (text, own)
-        macros = {**self._header_macros(path, facts.includes), **own}
-        macros = {m: spec for m, spec in macros.items() if m not in self.table}
-        context = consts_digest(consts) + ",".join(sorted(noreturn)) + repr(sorted(macros.items()))
-        cd = hashlib.sha256(context.encode()).hexdigest()[:32]
-        table = {**self.table, **macros} if macros else self.table  # the CFG reads which take an address
-        if noreturn:
-            table = {**table, **{n: CallSpec(noreturn=True) for n in noreturn if n not in table}}
-        old = self.files.get(path)
-        old_by_key = {m.key: m for m in old.model.functions.values()} if old else {}
-        old_names = set(old.model.functions) if old else set()
-        lines: list[bytes] | None = None  # split only when a function is built
-        models: dict[str, FunctionModel] = {}
-        changed: list[str] = []
-        added: list[str] = []
-        unmodelled: list[Unmodelled] = []
-        for fn, name, digest in facts.named:
-            if name is None or name in models:
-                continue
-            key = self._keys.get((digest, cd))
-            if key is None:
-                key = self._keys[(digest, cd)] = function_key(digest, self._config_digest, cd)
-                drop_oldest(self._keys, 200_000)
-            reuse = old_by_key.get(key)
-            if reuse is not None and reuse.name == name:
-                models[name] = moved(reuse, path, fn.start_point[0])
-                self.counters["functions_reused"] += 1
-                continue
-            if lines is None:
-                lines = text.encode("utf-8", "surrogatepass").split(b"\n")
-            try:
-                model = build_function(fn, path, lines, table, consts, key)
-            except (RecursionError, ValueError, AttributeError, IndexError, KeyError, TypeError) as e:
-                # too deep to read, or a syntax shape the builder does not expect: say so, skip it
-                self.counters["extract_errors"] += 1
-                self.errors.append(f"{path}:{name}: {type(e).__name__}: {e}")
-                del self.errors[:-20]
-                unmodelled.append(_unmodelled(path, name, fn, lines, e))
-                model = None
-            if model is None:
-                continue
-            self.counters["functions_extracted"] += 1
-            models[name] = model
-            (changed if name in old_names else added).append(name)
-        removed = sorted(old_names - set(models))
-        self.files[path] = _FileState(
-            text, FileModel(path, models, globals_, consts, macros), suppressions(text), tuple(unmodelled)
-        )
-        return FileUpdate(path, tuple(sorted(changed)), tuple(sorted(added)), tuple(removed))
-
-    def _header_macros(self, path: str, includes: list[str]) -> dict[str, CallSpec]:
-        """Assigning macros of the local headers the file includes (``lvm.h``'s ``luaV_fastget``),
-        read from disk next to the file and cached by modification time."""
-        out: dict[str, CallSpec] = {}
-        for name in includes:
-            header = os.path.join(os.path.dirname(path), name)
-            try:
-                stat = os.stat(header)
-                if stat.st_size > _MAX_HEADER_BYTES:
-                    continue
-                key = (header, stat.st_mtime_ns, stat.st_size)
-                found = self._headers.get(key)
-                if found is None:
-                    with open(header, encoding="utf-8", errors="replace") as f:
-                        found = macro_specs(f.read())
-                    self._headers[key] = found
-            except OSError:
-                continue
-            out.update(found)
-        return out
+        """Set a file's text (``tree``: its parse, if the caller has one).  Nothing is extracted
+        here: models are derived when asked for, and only those whose text or context changed are
+        rebuilt.  The update names the functions whose text changed, appeared or went."""
+        old = self.db.get(file_items, path).functions if path in self.files else {}
+        self.db.set(SOURCE, path, Source(text, tree))
+        self.files.paths.add(path)
+        new = self.db.get(file_items, path).functions
+        changed = sorted(n for n, item in new.items() if n in old and old[n].text != item.text)
+        added, removed = sorted(new.keys() - old.keys()), sorted(old.keys() - new.keys())
+        return FileUpdate(path, tuple(changed), tuple(added), tuple(removed))
 
     def remove_file(self, path: str) -> None:
-        self.files.pop(path, None)
-        self._macros.pop(path, None)
+        if path in self.files.paths:
+            self.files.paths.discard(path)
+            self.db.remove(SOURCE, path)
+
+    def header_paths(self, paths: Iterable[str] | None = None) -> list[str]:
+        """Every local header (``#include "x.h"``, next to the including file) the files (of
+        ``paths``, or all) include: the edges read them and hand them in with :meth:`set_header`,
+        since their macros count."""
+        out: set[str] = set()
+        for path in self.files.paths if paths is None else self.files.paths.intersection(paths):
+            out.update(header_path(path, inc) for inc in self.db.get(file_scope, path).includes)
+        return sorted(out)
+
+    def unread_headers(self) -> list[str]:
+        """The headers of :meth:`header_paths` never handed in."""
+        return [h for h in self.header_paths() if h not in self._headers]
+
+    def set_header(self, path: str, text: str | None) -> None:
+        """A header's text as read by the caller, or None when it cannot be read."""
+        self._headers.add(path)
+        self.db.set(HEADER, path, text)
 
     def unmodelled(self, path: str) -> list[Unmodelled]:
         """The functions of ``path`` that could not be modelled (and so were not checked)."""
@@ -343,14 +305,14 @@ class Project:
                 self._file_results[key] = memo
                 drop_oldest(self._file_results, 4 * max(8, len(self.files)))
             else:
-                self.counters["files_reused"] += 1
+                self._counts["files_reused"] += 1
             out[path] = list(memo)
         return out
 
     def _check_file(
         self,
         path: str,
-        st: _FileState,
+        st: FileState,
         projector: Projector,
         partial: Callable[[str, list[Finding]], None] | None = None,
         partial_every: float = PARTIAL_EVERY,
@@ -371,7 +333,7 @@ class Project:
                 self._fn_results[key] = found
                 drop_oldest(self._fn_results, 50_000)
             else:
-                self.counters["functions_check_reused"] += 1
+                self._counts["functions_check_reused"] += 1
             for f in found:
                 if not suppressed(st.ignores, f.location.start_line, f.rule_id):
                     findings.setdefault((f.rule_id, f.location), f)
@@ -408,7 +370,7 @@ class Project:
             known = self._value_results.get(key)
             renewal = known.renewal(proj) if known is not None else None
             if known is not None and renewal is not None and not renewal[1]:
-                self.counters["values_reused"] += 1
+                self._counts["values_reused"] += 1
                 out.extend(known.findings)
                 if renewal[0] is not known.reads:
                     self._value_results[key] = known.renewed(renewal[0])
@@ -419,7 +381,7 @@ class Project:
                 if known is not None and renewal is not None:
                     quiet = self._still_quiet(proj, rules, known, renewal)
                 if quiet is not None:
-                    self.counters["values_quiet"] += 1
+                    self._counts["values_quiet"] += 1
                     self._value_results[key] = quiet
                     continue
                 found = self._check_value(proj, reporter, fm, var, rules)
@@ -437,7 +399,7 @@ class Project:
             except (ModelError, RecursionError, ValueError, KeyError, IndexError, AssertionError) as e:
                 # an internal limit or defect must not cost the user the other findings: skip the value,
                 # count it, and keep the reason for whoever looks at the counters
-                self.counters["model_errors"] += 1
+                self._counts["model_errors"] += 1
                 self.errors.append(f"{fm.file}:{fm.name}:{var}: {type(e).__name__}: {e}")
                 del self.errors[:-20]
         return out
@@ -504,7 +466,7 @@ class Project:
         rules = [r for r in rules if r.applies(present)]
         if not rules:
             return []
-        self.counters["models_built"] += 1
+        self._counts["models_built"] += 1
         out: list[Finding] = []
         for rule in rules:
             rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
@@ -530,9 +492,9 @@ class Project:
                 pass  # a damaged cache entry is recomputed
             else:
                 if isinstance(holds, bool):
-                    self.counters["checks_reused"] += 1
+                    self._counts["checks_reused"] += 1
                     return holds
-        self.counters["checks_run"] += 1
+        self._counts["checks_run"] += 1
         if self.strategy == "kb":
             res = check(view, rule.parsed, strategy="kb", kb=self.kb)
         else:
@@ -692,18 +654,3 @@ def _in_scope(rule: Rule, fm: FunctionModel, var: str) -> bool:
             and root_of(var) == var
         )
     return True
-
-
-def _unmodelled(path: str, name: str, fn: tree_sitter.Node, lines: list[bytes], error: Exception) -> Unmodelled:
-    """The note on a function that could not be modelled, placed on its name."""
-    at = function_name_node(fn) or fn
-    row, byte_col = at.start_point
-    line = lines[row] if row < len(lines) else b""
-    start = len(line[:byte_col].decode("utf-8", "replace"))
-    end = start + len(name) if at is not fn else len(line.decode("utf-8", "replace").rstrip())
-    reason = (
-        "its code nests deeper than ctlsp can follow"
-        if isinstance(error, RecursionError)
-        else f"ctlsp cannot read its code ({type(error).__name__})"
-    )
-    return Unmodelled(name, Location(path, row, start, row, end), reason)

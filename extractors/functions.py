@@ -10,14 +10,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from tree_sitter import Node as TSNode
-from tree_sitter import Tree
 
-from checker.bounded import drop_oldest
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgBuilder
 from extractors.facts import const_value
@@ -85,10 +82,10 @@ def _params(fdecl: TSNode) -> tuple[str, ...]:
 
 def top_level_functions(root: TSNode) -> list[TSNode]:
     """The function definitions among the top-level items (see :func:`_top_level`)."""
-    return [n for n in _top_level(root) if n.type == "function_definition"]
+    return [n for n in top_level_items(root) if n.type == "function_definition"]
 
 
-def _top_level(root: TSNode) -> list[TSNode]:
+def top_level_items(root: TSNode) -> list[TSNode]:
     """Top-level items, looking inside preprocessor conditionals and ``extern "C"`` blocks."""
     out: list[TSNode] = []
     stack = [root]
@@ -125,54 +122,6 @@ def macro_specs(text: str) -> dict[str, CallSpec]:
         if assigned or free:
             out[name] = CallSpec(args=assigned, assigns=free)
     return out
-
-
-_MACRO_SYNTAX = re.compile(r"[#\\/*\r\n]")
-_MACRO_EDGE = re.compile(r"[#\\/*]")
-
-
-def macros_unchanged(old: str, new: str) -> bool:
-    """Whether :func:`macro_specs` surely gives the same for ``new`` as for ``old``: they differ in
-    one stretch of one line that is no preprocessor line nor a continuation of one, and neither
-    the stretch nor the characters around it can make or break a comment, a continuation or a
-    ``#`` (so a keystroke in a function body does not rescan a large file)."""
-    if old == new:
-        return True
-    la, lb = len(old), len(new)
-    lo = _common_run(lambda i, j: old[i:j] == new[i:j], min(la, lb))
-    hi = _common_run(lambda i, j: old[la - j : la - i] == new[lb - j : lb - i], min(la, lb) - lo)
-    for text in (old, new):
-        end = len(text) - hi
-        if _MACRO_SYNTAX.search(text, lo, end) or _MACRO_EDGE.search(text[max(lo - 1, 0) : lo] + text[end : end + 1]):
-            return False
-        start = text.rfind("\n", 0, lo) + 1
-        before = text[start:lo]
-        if before.lstrip(" \t").startswith("#") or "*/" in before:
-            return False  # a preprocessor line, or one a comment may join to the line above
-        if not before.strip(" \t") and text[end:].lstrip(" \t")[:1] == "#":
-            return False
-        if text[max(start - 3, 0) : max(start - 1, 0)].rstrip("\r").endswith("\\"):
-            return False  # continues the line above
-    return True
-
-
-def _common_run(same: Callable[[int, int], bool], limit: int) -> int:
-    """The length, at most ``limit``, of the common start (or end) of two texts, where
-    ``same(i, j)`` compares their characters ``i`` to ``j`` from that side. Compared in growing
-    chunks (slices compare in C): an edit deep in a large file is found in about twice its offset
-    of copied characters instead of one Python step per character."""
-    i, step = 0, 64
-    while i < limit:
-        j = min(i + step, limit)
-        if same(i, j):
-            i, step = j, step * 2
-        elif step > 64:
-            step //= 8
-        else:
-            break
-    while i < limit and same(i, i + 1):
-        i += 1
-    return i
 
 
 @lru_cache(maxsize=65_536)
@@ -276,7 +225,7 @@ def _enumerators(n: TSNode) -> list[dict[str, int]]:
 _NORETURN = re.compile(r"\b(_Noreturn|noreturn|__noreturn__)\b")
 
 
-def _noreturn_names(n: TSNode) -> frozenset[str]:
+def noreturn_names(n: TSNode) -> frozenset[str]:
     """Functions the item declares ``_Noreturn`` / ``__attribute__((noreturn))`` / ``[[noreturn]]``."""
     if n.type not in ("declaration", "function_definition"):
         return frozenset()
@@ -293,81 +242,10 @@ def _noreturn_names(n: TSNode) -> frozenset[str]:
     return frozenset(out)
 
 
-@dataclass(frozen=True)
-class ItemFacts:
-    """What one top-level item contributes to its file: constants, globals, functions it declares
-    ``noreturn``, a local include, and whether it is a function definition."""
-
-    consts: tuple[tuple[str, int], ...]
-    globals: frozenset[str]
-    noreturn: frozenset[str]
-    include: str | None
-    is_function: bool
-    name: str | None = None  # of a function definition
-    digest: str = ""  # of a function definition's text
-
-
-@dataclass(frozen=True)
-class FileFacts:
-    named: list[tuple[TSNode, str | None, str]]  # each function definition with its name and text digest
-    consts: dict[str, int]
-    globals: frozenset[str]
-    noreturn: frozenset[str]
-    includes: list[str]
-
-    @property
-    def functions(self) -> list[TSNode]:
-        return [n for n, _, _ in self.named]
-
-
-def file_facts(tree: Tree, memo: dict[tuple[str, bytes], ItemFacts] | None = None) -> FileFacts:
-    """Functions, constants, globals, ``noreturn`` declarations and local ``#include "name"`` paths
-    (whose macros the file uses) in one walk of the top level, each item's part memoised by its
-    type and text: an edit changes one item, and reading every declaration of a large file again
-    was a large part of an edit's time."""
-    consts: dict[str, int] = {}
-    globals_: set[str] = set()
-    noreturn: set[str] = set()
-    includes: list[str] = []
-    named: list[tuple[TSNode, str | None, str]] = []
-    for n in _top_level(tree.root_node):
-        key = (n.type, n.text or b"")
-        facts = memo.get(key) if memo is not None else None
-        if facts is None:
-            facts = _item_facts(n)
-            if memo is not None:
-                memo[key] = facts
-                drop_oldest(memo, 100_000)
-        consts.update(facts.consts)
-        globals_ |= facts.globals
-        noreturn |= facts.noreturn
-        if facts.include is not None:
-            includes.append(facts.include)
-        if facts.is_function:
-            named.append((n, facts.name, facts.digest))
-    return FileFacts(named, consts, frozenset(globals_), frozenset(noreturn), includes)
-
-
-def _item_facts(n: TSNode) -> ItemFacts:
-    consts, globals_ = file_constants([n])
-    path = n.child_by_field_name("path") if n.type == "preproc_include" else None
-    include = text_of(path).strip('"') if path is not None and path.type == "string_literal" else None
-    is_function = n.type == "function_definition"
-    return ItemFacts(
-        tuple(consts.items()),
-        globals_,
-        _noreturn_names(n),
-        include,
-        is_function,
-        function_name(n) if is_function else None,
-        hashlib.sha256(n.text or b"").hexdigest() if is_function else "",
-    )
-
-
-def function_key(text_digest: str, config_digest: str, context_digest: str) -> str:
+def function_key(text_digest: str, context_digest: str) -> str:
     """A function model's key: its text and what reading it depends on besides (the configuration;
     the file's constants, ``noreturn`` functions and macros)."""
-    return hashlib.sha256(f"{text_digest}|{config_digest}|{context_digest}".encode()).hexdigest()[:32]
+    return hashlib.sha256(f"{text_digest}|{context_digest}".encode()).hexdigest()[:32]
 
 
 def consts_digest(consts: dict[str, int]) -> str:

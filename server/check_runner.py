@@ -29,6 +29,7 @@ from typing import Any
 
 from extractors.api import Config, Finding, Project, Unmodelled
 from server.disk_cache import DiskCache, Namespaced
+from server.workspace import load_headers
 
 _KEY_VERSION = "file-findings-2"
 CHECK_COUNTERS = ("checks_run", "checks_reused", "models_built", "functions_check_reused", "model_errors")
@@ -110,6 +111,7 @@ def _init_worker(config: Config, sources: dict[str, str], cache_root: str | None
             _WORKER.update_file(path, text)
         except Exception:
             _WORKER.remove_file(path)  # already reported by the main process
+    load_headers(_WORKER, sources)
 
 
 def _check_in_worker(path: str) -> tuple[str, list[dict[str, Any]], dict[str, int]]:
@@ -152,6 +154,7 @@ def run_check(
             result.problems.append(_internal(path, "reading", e))
             project.remove_file(path)
             del sources[path]
+    load_headers(project, sources)
     salt = f"{tool}|{config.digest()}"
     digests = file_digests(project, sources, salt)
 

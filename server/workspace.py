@@ -16,9 +16,10 @@ from __future__ import annotations
 import fnmatch
 import logging
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
+from extractors.api import Project
 from extractors.config import Config, ConfigError, config_from_data, config_from_text, load_toml
 
 log = logging.getLogger(__name__)
@@ -124,6 +125,40 @@ def read_sources(paths: Iterable[str]) -> tuple[dict[str, str], list[str]]:
         except OSError as e:
             problems.append(f"{p}: cannot read: {e.strerror or e}")
     return texts, problems
+
+
+MAX_HEADER_BYTES = 2_000_000
+
+
+def read_header(path: str) -> str | None:
+    """A local header's text for its macros, or None when it is missing, unreadable or too large
+    to be a header worth reading (generated tables)."""
+    try:
+        if os.path.getsize(path) > MAX_HEADER_BYTES:
+            return None
+        return read_text(path)
+    except OSError:
+        return None
+
+
+def header_stamp(path: str) -> tuple[int, int] | None:
+    """Modification time and size: what tells the server that a header changed on disk."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def load_headers(project: Project, known: Mapping[str, str] | None = None) -> list[str]:
+    """Hand the project every local header its files include and it was not given yet: from
+    ``known`` (texts the caller holds, such as unsaved editor buffers or sources already read)
+    or from disk.  Returns the headers handed in."""
+    wanted = project.unread_headers()
+    for header in wanted:
+        text = known.get(header) if known is not None else None
+        project.set_header(header, text if text is not None else read_header(header))
+    return wanted
 
 
 # ----- configuration -------------------------------------------------------------------------------

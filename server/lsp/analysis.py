@@ -20,6 +20,7 @@ import tree_sitter
 from checker import KnowledgeBase
 from extractors.api import NOT_CHECKED, PARTIAL_EVERY, Config, Finding, Project, Rule, catalogue
 from server.lsp.memory import MemoryPolicy
+from server.workspace import header_stamp, read_header
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -41,6 +42,7 @@ class Analysis:
         self.rules: list[Rule] = list(catalogue(config))
         self.files: set[str] = set()
         self.disk_stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) when last read
+        self.header_stamps: dict[str, tuple[int, int] | None] = {}  # the same, of included headers
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-check")
         self.memory = MemoryPolicy()
 
@@ -60,16 +62,31 @@ class Analysis:
         self.rules = list(catalogue(config))
         self.files = set()
         self.disk_stamps = {}
+        self.header_stamps = {}
         for path, text in sources.items():
             self.update_sync(path, text)
 
     def update_sync(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> tuple[str, ...]:
         update = self.project.update_file(path, text, tree=tree)
         self.files.add(path)
+        if path in self.header_stamps:
+            self.project.set_header(path, text)  # an edited header's macros count before it is saved
+        self.sync_headers_sync([path])
         names: list[str] = []
         for attr in ("changed", "added", "removed"):
             names.extend(getattr(update, attr, ()) or ())
         return tuple(sorted(set(names)))
+
+    def sync_headers_sync(self, paths: list[str] | None = None) -> None:
+        """Hand the project the local headers the files of ``paths`` (or all) include, read again
+        from disk when their modification stamp changed; a header open in the editor gives its
+        buffer instead (see :meth:`update_sync`)."""
+        for header in self.project.header_paths(paths):
+            stamp = header_stamp(header)
+            if header in self.header_stamps and (self.header_stamps[header] == stamp or header in self.files):
+                continue
+            self.header_stamps[header] = stamp
+            self.project.set_header(header, read_header(header) if stamp is not None else None)
 
     def remove_sync(self, path: str) -> None:
         self.disk_stamps.pop(path, None)

@@ -393,6 +393,7 @@ class CtlspServer(LanguageServer):
             analysis.update_sync(path, text, tree)
         for gone in analysis.files - set(on_disk) - set(open_docs):
             analysis.remove_sync(gone)
+        analysis.sync_headers_sync()
         return sorted(p for p in analysis.files if p.endswith(C_SUFFIXES))
 
     def refresh_pulled_diagnostics(self) -> None:

@@ -6,14 +6,15 @@ from extractors.api import Finding, Project
 from extractors.calls import BUILTIN
 from extractors.cfg import Cfg
 from extractors.config import Config
-from extractors.functions import build_function, file_facts, function_name
+from extractors.functions import build_function, file_constants, function_name, top_level_items
 from extractors.parse import parse_c
 
 
 def cfg_of(src: str, name: str | None = None) -> Cfg:
     tree = parse_c(src)
-    facts = file_facts(tree)
-    fns, consts = facts.functions, facts.consts
+    items = top_level_items(tree.root_node)
+    fns = [n for n in items if n.type == "function_definition"]
+    consts = file_constants(items)[0]
     for fn in fns:
         if name is None or function_name(fn) == name:
             model = build_function(fn, "t.c", src.encode().split(b"\n"), BUILTIN, consts, "k")

@@ -11,6 +11,7 @@ import pytest
 from extractors.api import Project
 from extractors.config import Config
 from extractors.rules import catalogue
+from server.workspace import load_headers, read_header
 from tests.extractors.helpers import check_src, line_of, of_rule
 
 HEADER = "#include <stdlib.h>\n#include <stdio.h>\n#include <pthread.h>\npthread_mutex_t m;\n"
@@ -304,9 +305,12 @@ def test_assigning_macros_of_an_included_local_header_count_too(tmp_path: Path) 
     )
     project = Project(Config())
     project.update_file(str(tmp_path / "f.c"), src)
+    header = str(tmp_path / "get.h")
+    assert project.check()[str(tmp_path / "f.c")] != []  # the front end reads no header itself ...
+    assert load_headers(project) == [header] and load_headers(project) == []  # ... the edge hands it in
     assert of_rule(project.check()[str(tmp_path / "f.c")], "uninitialised-read") == []
     (tmp_path / "get.h").write_text("#define fastget(t, slot) (lookup(t) != 0)\n")
-    project.update_file(str(tmp_path / "f.c"), src)
+    project.set_header(header, read_header(header))
     assert len(of_rule(project.check()[str(tmp_path / "f.c")], "uninitialised-read")) == 1
 
 

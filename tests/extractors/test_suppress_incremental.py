@@ -36,15 +36,22 @@ def test_unchanged_text_reextracts_nothing_and_edit_only_that_function() -> None
     p = Project()
     first = p.update_file("a.c", src)
     assert first.added == ("f", "g", "h")
+    assert p.counters["functions_extracted"] == 0  # models are derived when asked for
+    assert set(p.files["a.c"].model.functions) == {"f", "g", "h"}
     n = p.counters["functions_extracted"]
+    assert n == 3
     again = p.update_file("a.c", src)
     assert (again.changed, again.added, again.removed) == ((), (), ())
+    p.check()
     assert p.counters["functions_extracted"] == n
     edited = src.replace("return x + 1;", "return x + 2;")
     upd = p.update_file("a.c", edited)
+    p.check()
     assert upd.changed == ("h",) and p.counters["functions_extracted"] == n + 1
-    upd = p.update_file("a.c", edited.replace("int h(int x) { return x + 2; }\n", ""))
+    upd = p.update_file("a.c", "\n\n" + edited.replace("int h(int x) { return x + 2; }\n", ""))
     assert upd.removed == ("h",)
+    assert set(p.files["a.c"].model.functions) == {"f", "g"}
+    assert p.counters["functions_extracted"] == n + 1  # f and g moved down two rows: placed, not rebuilt
 
 
 def test_checks_are_reused_until_inputs_change() -> None:

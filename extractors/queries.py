@@ -1,0 +1,390 @@
+"""The front end's queries: the inputs the edges set and what the database derives from them, from a
+file's text to its functions' models placed at their rows.
+
+Inputs (set by the CLI and the server through :class:`extractors.api.Project`, nothing else):
+
+    SOURCE(path)     a C file's text, with the caller's parse tree of it when it has one
+    HEADER(path)     a local header's text as the edge read it, None when it cannot be read
+    SETTINGS(())     the configuration's digest and the call table it gives
+
+Derived, each a pure function of what it reads:
+
+    file_items(path)             top-level items with positions: the source map of the file
+    file_scope(path)             constants, globals, noreturn functions, local includes
+    file_defines(path)           the text of the file's function-like ``#define`` lines
+    header_macros(header)        assigning macros of one header
+    file_macros(path)            the assigning macros the file's functions see
+    function_context(path)       what reading any function of the file depends on besides its text
+    function_text(path, name)    a definition's text, padded to its first column
+    function_row(path, name)     the row it starts at
+    function_model(path, name)   its CFG and facts, rows counted from its first line (0)
+    placed_model(path, name)     the model moved to its row
+    file_model(path)             the file's placed models, suppressions and notes
+
+Invariant (rust-analyzer's): positions live only in ``file_items``, ``function_row`` and what
+places by them.  Typing inside one function changes ``file_items``; every other function's text and
+context are recomputed equal (backdated), so its model is verified without being rebuilt, and its
+placed model is the same object while its row holds.
+
+A function is parsed from its own text: the whole-file parse only finds where items are, so a model
+cannot depend on anything outside the definition but its file's context and the configuration.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Node as TSNode
+from tree_sitter import Tree
+
+from checker.querydb import Database, Input, derived
+from extractors.calls import CallSpec
+from extractors.findings import Location, Unmodelled
+from extractors.functions import (
+    FileModel,
+    FunctionModel,
+    build_function,
+    consts_digest,
+    file_constants,
+    function_key,
+    function_name,
+    function_name_node,
+    macro_specs,
+    moved,
+    noreturn_names,
+    top_level_items,
+)
+from extractors.parse import parse_c, text_of
+from extractors.suppress import suppressions
+
+# ----- inputs ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Source:
+    """A file's text; ``tree`` is its parse when the caller has one (the server parses
+    incrementally), never a different text's."""
+
+    text: str
+    tree: Tree | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    config_digest: str
+    table: dict[str, CallSpec] = field(compare=False)
+
+
+def _same_text(a: Source, b: Source) -> bool:
+    return a.text == b.text
+
+
+SOURCE = Input[str, Source]("source", eq=_same_text)
+HEADER = Input[str, "str | None"]("header")
+SETTINGS = Input[tuple[()], Settings]("settings")
+
+
+class FrontDb(Database):
+    """The database with a log of what extraction did, for the counters users see (``--stats``):
+    written only by executions of :func:`function_model`, so it counts real rebuilds."""
+
+    def __init__(self, max_weight: int) -> None:
+        super().__init__(max_weight)
+        self.built = 0
+        self.failed = 0
+        self.reused = 0  # placed models whose model was not rebuilt
+        self.errors: list[str] = []  # the last few messages behind ``failed``
+
+
+# ----- the file ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FunctionItem:
+    text: bytes  # the definition, after spaces standing for what precedes it on its first line
+    row: int
+
+
+@dataclass(frozen=True)
+class FileScope:
+    """What a file's functions are read in: position-free, so equal across edits inside bodies."""
+
+    consts: tuple[tuple[str, int], ...]
+    globals: frozenset[str]
+    noreturn: frozenset[str]
+    includes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FileItems:
+    functions: dict[str, FunctionItem]  # the first definition of each name, in file order
+    scope: FileScope
+    defines: tuple[bytes, ...]
+
+
+_DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.MULTILINE)
+
+
+@derived("file_items")
+def file_items(db: Database, path: str) -> FileItems:
+    source = db.get(SOURCE, path)
+    data = source.text.encode("utf-8", "surrogatepass")
+    tree = source.tree if source.tree is not None else parse_c(data)
+    consts: dict[str, int] = {}
+    globals_: set[str] = set()
+    noreturn: set[str] = set()
+    includes: list[str] = []
+    defines: list[bytes] = []
+    functions: dict[str, FunctionItem] = {}
+    for n in top_level_items(tree.root_node):
+        if n.type == "function_definition":
+            noreturn |= noreturn_names(n)
+            name = function_name(n)
+            if name is not None and name not in functions:
+                functions[name] = FunctionItem(_padded(data, n), n.start_point[0])
+            if _DEFINE_LINE.search(n.text or b""):
+                defines.append(n.text or b"")  # a #define inside a body still defines for the file
+            continue
+        if _DEFINE_LINE.search(n.text or b""):
+            defines.append(_define_span(data, n.start_byte, n.end_byte))
+        item_consts, item_globals = file_constants([n])
+        consts.update(item_consts)
+        globals_ |= item_globals
+        noreturn |= noreturn_names(n)
+        inc = n.child_by_field_name("path") if n.type == "preproc_include" else None
+        if inc is not None and inc.type == "string_literal":
+            includes.append(text_of(inc).strip('"'))
+    scope = FileScope(tuple(sorted(consts.items())), frozenset(globals_), frozenset(noreturn), tuple(includes))
+    return FileItems(functions, scope, tuple(defines))
+
+
+def _padded(data: bytes, n: TSNode) -> bytes:
+    """The item's text after as many spaces as there are characters before it on its line, so
+    that columns read from it alone are the file's."""
+    row_start = data.rfind(b"\n", 0, n.start_byte) + 1
+    before = data[row_start : n.start_byte].decode("utf-8", "replace")
+    return b" " * len(before) + (n.text or b"")
+
+
+def _define_span(data: bytes, start: int, end: int) -> bytes:
+    """An item's text, run on to the end of each ``#define`` line in it: tree-sitter may end a
+    definition early (at a comment inside it) and leave the rest to the next item."""
+    at = data.rfind(b"\n", 0, start) + 1  # "^" matches at a line start, not at any search start
+    while (found := _DEFINE_LINE.search(data, at, end)) is not None:
+        end = max(end, _logical_line_end(data, found.start()))
+        at = found.end()
+    return data[start:end]
+
+
+def _logical_line_end(data: bytes, start: int) -> int:
+    """Where the preprocessor line starting at ``start`` ends, after its backslash-newlines and the
+    block comments that run on from it."""
+    i = start
+    while True:
+        end = data.find(b"\n", i)
+        if end < 0:
+            return len(data)
+        line = data[i:end]
+        opened = line.rfind(b"/*")
+        if opened >= 0 and line.find(b"*/", opened) < 0:
+            close = data.find(b"*/", i + opened + 2)
+            if close < 0:
+                return len(data)
+            i = close + 2
+            continue
+        if line.rstrip(b"\r").endswith(b"\\"):
+            i = end + 1
+            continue
+        return end
+
+
+@derived("file_scope")
+def file_scope(db: Database, path: str) -> FileScope:
+    return db.get(file_items, path).scope
+
+
+@derived("file_defines")
+def file_defines(db: Database, path: str) -> tuple[bytes, ...]:
+    return db.get(file_items, path).defines
+
+
+@derived("header_macros")
+def header_macros(db: Database, header: str) -> tuple[tuple[str, CallSpec], ...]:
+    text = db.get(HEADER, header)
+    return tuple(sorted(macro_specs(text).items())) if text else ()
+
+
+def header_path(path: str, include: str) -> str:
+    """Where ``#include "include"`` in ``path`` is looked for: next to the file."""
+    return os.path.join(os.path.dirname(path), include)
+
+
+@derived("file_macros")
+def file_macros(db: Database, path: str) -> tuple[tuple[str, CallSpec], ...]:
+    """Function-like macros that assign (see :func:`extractors.functions.macro_specs`): the file's
+    own over those of the local headers it includes, less the names the call table knows."""
+    macros: dict[str, CallSpec] = {}
+    for include in db.get(file_scope, path).includes:
+        header = header_path(path, include)
+        if db.get_or(HEADER, header, None) is not None:
+            found: tuple[tuple[str, CallSpec], ...] = db.get(header_macros, header)
+            macros.update(found)
+    defines = db.get(file_defines, path)
+    if defines:
+        # blank lines between: a definition ending in a backslash must not run on into the next
+        macros.update(macro_specs(b"\n\n".join(defines).decode("utf-8", "surrogateescape")))
+    table = db.get(SETTINGS, ()).table
+    return tuple(sorted((m, spec) for m, spec in macros.items() if m not in table))
+
+
+@dataclass(frozen=True)
+class Context:
+    """The constants and call table a file's functions are read with; ``digest`` names them."""
+
+    digest: str
+    consts: dict[str, int] = field(compare=False)
+    table: dict[str, CallSpec] = field(compare=False)
+    globals: frozenset[str] = field(compare=False)
+    macros: dict[str, CallSpec] = field(compare=False)
+
+
+@derived("function_context")
+def function_context(db: Database, path: str) -> Context:
+    scope = db.get(file_scope, path)
+    macros = db.get(file_macros, path)
+    settings = db.get(SETTINGS, ())
+    consts = dict(scope.consts)
+    text = consts_digest(consts) + ",".join(sorted(scope.noreturn)) + repr(list(macros))
+    digest = hashlib.sha256(f"{settings.config_digest}|{text}".encode()).hexdigest()[:32]
+    table = {**settings.table, **dict(macros)} if macros else settings.table
+    if scope.noreturn:
+        table = {**table, **{n: CallSpec(noreturn=True) for n in scope.noreturn if n not in table}}
+    return Context(digest, consts, table, scope.globals, dict(macros))
+
+
+# ----- one function ------------------------------------------------------------------------------
+
+
+@derived("function_text")
+def function_text(db: Database, key: tuple[str, str]) -> bytes | None:
+    item = db.get(file_items, key[0]).functions.get(key[1])
+    return item.text if item is not None else None
+
+
+@derived("function_row")
+def function_row(db: Database, key: tuple[str, str]) -> int:
+    item = db.get(file_items, key[0]).functions.get(key[1])
+    return item.row if item is not None else 0
+
+
+def _same_model(a: FunctionModel | Unmodelled | None, b: FunctionModel | Unmodelled | None) -> bool:
+    """Models with one key are built from one text and context: equal without comparing CFGs."""
+    if isinstance(a, FunctionModel) and isinstance(b, FunctionModel):
+        return a.key == b.key and a.file == b.file
+    return a == b
+
+
+_BUILD_ERRORS = (RecursionError, ValueError, AttributeError, IndexError, KeyError, TypeError)
+
+
+@derived("function_model", eq=_same_model)
+def function_model(db: Database, key: tuple[str, str]) -> FunctionModel | Unmodelled | None:
+    """The function's model with rows counted from its first line, or the note saying why there
+    is none; None for a name the file no longer defines (or a declaration without a body)."""
+    path, name = key
+    text = db.get(function_text, key)
+    if text is None:
+        return None
+    context = db.get(function_context, path)
+    tree = parse_c(text)
+    fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)
+    lines = text.split(b"\n")
+    log = db if isinstance(db, FrontDb) else None
+    if fn is None or function_name(fn) != name:
+        if log is not None:
+            log.failed += 1
+        return _unmodelled(path, name, None, lines, None)
+    model_key = function_key(hashlib.sha256(text).hexdigest(), context.digest)
+    try:
+        model = build_function(fn, path, lines, context.table, context.consts, model_key)
+    except _BUILD_ERRORS as e:
+        # too deep to read, or a syntax shape the builder does not expect: say so, check the rest
+        if log is not None:
+            log.failed += 1
+            log.errors.append(f"{path}:{name}: {type(e).__name__}: {e}")
+            del log.errors[:-20]
+        return _unmodelled(path, name, fn, lines, e)
+    if log is not None and model is not None:
+        log.built += 1
+    return model
+
+
+def _unmodelled(path: str, name: str, fn: TSNode | None, lines: list[bytes], error: Exception | None) -> Unmodelled:
+    """The note on a function that could not be modelled, placed on its name."""
+    at = (function_name_node(fn) or fn) if fn is not None else None
+    row, byte_col = at.start_point if at is not None else (0, 0)
+    line = lines[row] if row < len(lines) else b""
+    start = len(line[:byte_col].decode("utf-8", "replace"))
+    if at is None:
+        start = len(line) - len(line.lstrip())
+    end = start + len(name) if at is not None and at is not fn else len(line.decode("utf-8", "replace").rstrip())
+    if isinstance(error, RecursionError):
+        reason = "its code nests deeper than ctlsp can follow"
+    elif error is None:
+        reason = "ctlsp cannot read its code apart from the rest of the file"
+    else:
+        reason = f"ctlsp cannot read its code ({type(error).__name__})"
+    return Unmodelled(name, Location(path, row, start, row, end), reason)
+
+
+@derived("placed_model")
+def placed_model(db: Database, key: tuple[str, str]) -> FunctionModel | Unmodelled | None:
+    model = db.get(function_model, key)
+    if model is None:
+        return None
+    row = db.get(function_row, key)
+    if isinstance(model, Unmodelled):
+        at = model.location
+        return replace(model, location=replace(at, start_line=at.start_line + row, end_line=at.end_line + row))
+    return moved(model, key[0], row)
+
+
+# ----- the file again, placed --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class FileState:
+    text: str
+    model: FileModel
+    ignores: dict[int, frozenset[str]]
+    unmodelled: tuple[Unmodelled, ...]
+
+    @property
+    def ignores_digest(self) -> str:
+        return repr(sorted(self.ignores.items()))
+
+
+@derived("file_model")
+def file_model(db: Database, path: str) -> FileState:
+    """The file's models in file order, placed; the functions that could not be modelled."""
+    text = db.get(SOURCE, path).text
+    items = db.get(file_items, path)
+    context = db.get(function_context, path)
+    models: dict[str, FunctionModel] = {}
+    notes: list[Unmodelled] = []
+    log = db if isinstance(db, FrontDb) else None
+    for name in items.functions:
+        before = (log.built + log.failed) if log is not None else 0
+        got = db.get(placed_model, (path, name))
+        if log is not None and log.built + log.failed == before:
+            log.reused += 1
+        if isinstance(got, FunctionModel):
+            models[name] = got
+        elif isinstance(got, Unmodelled):
+            notes.append(got)
+    consts = dict(items.scope.consts)
+    model = FileModel(path, models, items.scope.globals, consts, context.macros)
+    return FileState(text, model, suppressions(text), tuple(notes))

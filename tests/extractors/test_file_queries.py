@@ -1,0 +1,133 @@
+"""The front end's queries (``extractors.queries``): what an edit recomputes, read from the
+database's own counters, and the parts that replace text scans of the whole file."""
+
+from __future__ import annotations
+
+import builtins
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractors.api import Project
+from extractors.functions import macro_specs
+from extractors.queries import file_macros, function_model, function_text, placed_model
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _file(functions: int) -> str:
+    return "".join(
+        f"int f{i}(int x)\n{{\n    char *p = malloc(x);\n    if (!p) return 0;\n    free(p);\n    return x + {i};\n}}\n"
+        for i in range(functions)
+    )
+
+
+def _executed(p: Project, query: object) -> int:
+    return p.db.counters()[query.name].executed  # type: ignore[attr-defined]
+
+
+def test_typing_in_one_body_of_200_functions_rebuilds_that_one_model_only() -> None:
+    src = _file(200)
+    p = Project()
+    p.update_file("big.c", src)
+    p.check(["big.c"], interprocedural=False)
+    assert p.counters["functions_extracted"] == 200
+    p.db.reset_counters()
+
+    same_rows = src.replace("return x + 100;", "return x + 1000;")  # inside f100, no new line
+    p.update_file("big.c", same_rows)
+    p.check(["big.c"], interprocedural=False)
+    assert _executed(p, function_model) == 1
+    assert _executed(p, placed_model) == 1  # the 199 others keep their placed model, same object
+    assert p.db.counters()[function_text.name].backdated == 199  # re-read from the file, found equal
+
+    p.db.reset_counters()
+    one_more_row = same_rows.replace("return x + 1000;", "x++;\n    return x + 1000;")
+    before = dict(p.files["big.c"].model.functions)
+    p.update_file("big.c", one_more_row)
+    after = p.files["big.c"].model.functions
+    assert _executed(p, function_model) == 1
+    assert _executed(p, placed_model) == 100  # f100 itself and the 99 below it move down one row
+    assert all(after[f"f{i}"] is before[f"f{i}"] for i in range(100))
+    assert all(after[f"f{i}"].start_row == before[f"f{i}"].start_row + 1 for i in range(101, 200))
+    assert all(after[f"f{i}"].key == before[f"f{i}"].key for i in range(101, 200))
+
+
+def test_a_new_constant_rebuilds_the_file_and_a_comment_rebuilds_nothing() -> None:
+    src = _file(5)
+    p = Project()
+    p.update_file("a.c", src)
+    assert len(p.files["a.c"].model.functions) == 5
+    p.db.reset_counters()
+    p.update_file("a.c", "/* a comment */\n" + src)
+    assert len(p.files["a.c"].model.functions) == 5 and _executed(p, function_model) == 0
+    p.update_file("a.c", "enum { LIMIT = 4 };\n" + src)
+    assert len(p.files["a.c"].model.functions) == 5 and _executed(p, function_model) == 5
+
+
+def test_the_front_end_reads_no_file_and_headers_count_once_handed_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    header = tmp_path / "get.h"
+    header.write_text("#define fetch(t, slot) (slot = lookup(t))\n")
+    src = '#include "get.h"\nint lookup(int t);\nint f(int t) { int slot; fetch(t, slot); return slot; }\n'
+
+    def no_io(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"file I/O in the front end: {args}")
+
+    p = Project()
+    with monkeypatch.context() as m:
+        for target, name in ((builtins, "open"), (os, "stat"), (os, "open"), (Path, "read_bytes")):
+            m.setattr(target, name, no_io)
+        p.update_file(str(tmp_path / "f.c"), src)
+        unread = p.unread_headers()
+        assert unread == [str(header)]
+        assert [f.rule_id for f in p.check()[str(tmp_path / "f.c")]] == ["uninitialised-read"]
+        p.set_header(unread[0], "#define fetch(t, slot) (slot = lookup(t))\n")  # what an edge read
+        assert p.check()[str(tmp_path / "f.c")] == []
+        assert p.unread_headers() == []
+        p.db.reset_counters()
+        p.set_header(unread[0], "/* the same macros */\n#define fetch(t, slot) (slot = lookup(t))\n")
+        assert p.check()[str(tmp_path / "f.c")] == [] and _executed(p, function_model) == 0
+
+
+LINES = [
+    "#define SET(k, n) ((k) = (n))",
+    "#define ADD(k, n) \\",
+    "    ((k) += (n))",
+    "  # define PUT(a) a = 1 /* a comment",
+    "   that goes on */ b = 2",
+    "/* #define GONE(x) x = 0 */",
+    "int f(int x) { x = 1; return x; }",
+    "int g(int x) {\n#define IN(a) a = 0\n    return x;\n}",
+    "    y = SET(a, 2); // #define NOT(x) x = 1",
+    "#define TWO(p, q) p = q; \\\r",
+    "    q = p",
+    "",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=8))
+def test_macros_from_the_defines_the_parse_finds_are_those_of_the_whole_text(lines: list[str]) -> None:
+    """Tree-sitter ends some definitions early or swallows the next ones; the defines the queries
+    keep (so that an edit elsewhere leaves the macros alone) must still give what a scan of the
+    whole text gives."""
+    text = "\n".join(lines) + "\n"
+    p = Project()
+    p.update_file("a.c", text)
+    assert dict(p.db.get(file_macros, "a.c")) == {m: s for m, s in macro_specs(text).items() if m not in p.table}
+
+
+def test_macros_of_real_files_are_those_of_the_whole_text() -> None:
+    files = sorted(EXAMPLES.glob("*.c")) + sorted((Path(__file__).parent / "data").rglob("*.c"))
+    assert files
+    p = Project()
+    for f in files:
+        text = f.read_text(errors="replace")
+        p.update_file(str(f), text)
+        want = {m: s for m, s in macro_specs(text).items() if m not in p.table}
+        assert dict(p.db.get(file_macros, str(f))) == want, f
