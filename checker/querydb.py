@@ -20,7 +20,8 @@ are checked in order, each brought up to date first; the first dep whose ``chang
 the memo's ``verified_at`` makes the memo red and it is executed again; if none is, the memo is
 marked verified without running.  In-order checking matters: a later dep may not be read any more
 once an earlier one changed.  An execution whose value equals the old one (the query's ``eq``,
-``==`` by default) keeps the old ``changed_at`` (backdating), so its dependents stay green: that is
+``==`` by default) keeps the old ``changed_at`` and the old value object (backdating), so its
+dependents stay green and readers keep the object they had (with whatever it memoises): that is
 the early cutoff.  The verification walk keeps its own stack, so a chain of any length is checked
 without Python recursion; only a query function reading another query recurses, as it must.  A query
 that needs itself while it computes raises :class:`QueryCycle`.  Exceptions are never memoised: a
@@ -633,6 +634,7 @@ class Database:
             if not unchanged:
                 if memo.has_value and query.eq(memo.value, value):
                     counters.backdated += 1
+                    value = memo.value  # interchangeable by eq: readers keep the object they had
                 else:
                     memo.changed_at = revision
         memo.value = value

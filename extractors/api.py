@@ -61,6 +61,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
+from typing import cast
 
 import tree_sitter
 
@@ -69,8 +70,9 @@ from checker.bounded import drop_oldest
 from checker.canonical import canonical
 from checker.contraction import contract, contractible
 from checker.model import RSM, ModelError
+from checker.querydb import Cancelled, Database, derived
 from checker.witness import Step
-from extractors.calls import call_table
+from extractors.calls import CallSpec, call_table
 from extractors.config import Config, ConfigError, config_from_text
 from extractors.facts import root_of
 from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
@@ -85,6 +87,7 @@ from extractors.queries import (
     FrontDb,
     Settings,
     Source,
+    file_ignores,
     file_items,
     file_model,
     file_scope,
@@ -95,6 +98,7 @@ from extractors.rules import Rule, catalogue
 from extractors.suppress import suppressed
 
 __all__ = [
+    "Cancelled",
     "NOT_CHECKED",
     "Config",
     "ConfigError",
@@ -123,6 +127,82 @@ class FileUpdate:
     changed: tuple[str, ...] = ()
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+
+
+class _ProjectDb(FrontDb):
+    """The project's database: the front end's queries, and checks that run on the project's
+    projection and verdict stores (pure memos keyed by content, moving onto queries in turn)."""
+
+    def __init__(self, project: Project, max_weight: int) -> None:
+        super().__init__(max_weight)
+        self.project = project
+        self.partial: Callable[[str, list[Finding]], None] | None = None  # progress, not an input
+        self.partial_every = PARTIAL_EVERY
+
+
+@dataclass(frozen=True, eq=False)
+class _ScopeContent:
+    """The models and context a projector is made of; ``signature`` names them (every function's
+    key and row, every file's globals and macros)."""
+
+    signature: str
+    models: tuple[FunctionModel, ...]
+    globals: frozenset[str]
+    macros: tuple[tuple[str, CallSpec], ...]
+
+
+def _same_signature(a: _ScopeContent, b: _ScopeContent) -> bool:
+    return a.signature == b.signature
+
+
+@derived("scope_content", eq=_same_signature)
+def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
+    parts: list[str] = []
+    models: list[FunctionModel] = []
+    globals_: set[str] = set()
+    macros: dict[str, CallSpec] = {}
+    for p in paths:
+        model = db.get(file_model, p).model
+        for name, fm in sorted(model.functions.items()):
+            parts.append(f"{p}|{name}|{fm.key}|{fm.start_row}")
+        parts.append("globals:" + ",".join(sorted(model.globals)))
+        parts.append("macros:" + repr(sorted(model.macros.items())))
+        models.extend(model.functions.values())
+        globals_ |= model.globals
+        for m, spec in model.macros.items():
+            macros.setdefault(m, spec)
+    signature = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return _ScopeContent(signature, tuple(models), frozenset(globals_), tuple(macros.items()))
+
+
+_PROJECTOR_WEIGHT = 20_000  # a projector memoises a whole scope: a handful stay alive
+
+
+@derived("projector", weight=lambda _p: _PROJECTOR_WEIGHT)
+def projector(db: Database, paths: tuple[str, ...]) -> Projector:
+    """The projections of the functions of ``paths``; recomputed only when a function of them
+    changed or moved, or their globals or macros changed (the scope's signature)."""
+    content = db.get(scope_content, paths)
+    project = cast(_ProjectDb, db).project
+    table = dict(project.table)
+    for m, spec in content.macros:
+        table.setdefault(m, spec)
+    store = project._projections
+    scope = make_scope(list(content.models), table, content.globals, store)
+    return Projector(scope, signature=content.signature, store=store)
+
+
+@derived("file_findings")
+def file_findings(db: Database, key: tuple[str, tuple[str, ...]]) -> tuple[Finding, ...]:
+    """The findings of one file checked with the functions of a scope (the whole project, or the
+    file alone while typing), after suppressions."""
+    path, paths = key
+    proj = db.get(projector, paths)
+    ignores = db.get(file_ignores, path)
+    project = cast(_ProjectDb, db).project
+    functions = [proj.scope.functions[i] for i in proj.scope.by_file.get(path, {}).values()]
+    functions.sort(key=lambda m: m.start_row)
+    return project._check_file(path, functions, ignores, proj)
 
 
 class _Files(Mapping[str, FileState]):
@@ -176,12 +256,10 @@ class Project:
             "model_errors": 0,
         }
         self._fn_results: dict[str, list[Finding]] = {}
-        self._projectors: dict[str, Projector] = {}
         self._projections = ProjectionStore()
-        self._file_results: dict[tuple[str, str, str], list[Finding]] = {}
         # per value: the projections it read, the functions asked about a global, their stamp, findings
         self._value_results: dict[tuple[str, str, str], _ValueRecord] = {}
-        self.db = FrontDb(max_weight)
+        self.db = _ProjectDb(self, max_weight)
         self.db.set(SETTINGS, (), Settings(self.config.digest(), self.table))
         self.files = _Files(self.db)
         self.errors = self.db.errors  # the last internal errors behind model_errors and extract_errors
@@ -197,16 +275,22 @@ class Project:
 
     # ----- files -------------------------------------------------------------------------------
     def update_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> FileUpdate:
-        """Set a file's text (``tree``: its parse, if the caller has one).  Nothing is extracted
-        here: models are derived when asked for, and only those whose text or context changed are
-        rebuilt.  The update names the functions whose text changed, appeared or went."""
+        """:meth:`set_file`, naming the functions whose text changed, appeared or went."""
         old = self.db.get(file_items, path).functions if path in self.files else {}
-        self.db.set(SOURCE, path, Source(text, tree))
-        self.files.paths.add(path)
+        self.set_file(path, text, tree)
         new = self.db.get(file_items, path).functions
         changed = sorted(n for n, item in new.items() if n in old and old[n].text != item.text)
         added, removed = sorted(new.keys() - old.keys()), sorted(old.keys() - new.keys())
         return FileUpdate(path, tuple(changed), tuple(added), tuple(removed))
+
+    def set_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> None:
+        """Set a file's text (``tree``: its parse, if the caller has one).  Nothing is extracted
+        here: models are derived when asked for, and only those whose text or context changed are
+        rebuilt.  Called from another thread while a check runs, this cancels that check at its
+        next function (the check raises ``Cancelled`` and returns nothing) and waits for it to
+        stop before the new text is in."""
+        self.db.set(SOURCE, path, Source(text, tree))
+        self.files.paths.add(path)
 
     def remove_file(self, path: str) -> None:
         if path in self.files.paths:
@@ -247,34 +331,9 @@ class Project:
 
     # ----- checking ----------------------------------------------------------------------------
     def _projector(self, paths: Iterable[str]) -> Projector:
-        """A projector over the functions of ``paths``, reused while none of them changed or moved."""
-        files = sorted(p for p in set(paths) if p in self.files)
-        sig_parts = []
-        for p in files:
-            for name, fm in sorted(self.files[p].model.functions.items()):
-                sig_parts.append(f"{p}|{name}|{fm.key}|{fm.start_row}")
-            sig_parts.append("globals:" + ",".join(sorted(self.files[p].model.globals)))
-            sig_parts.append("macros:" + repr(sorted(self.files[p].model.macros.items())))
-        sig = hashlib.sha256("\n".join(sig_parts).encode()).hexdigest()
-        proj = self._projectors.pop(sig, None)
-        if proj is None:
-            models: list[FunctionModel] = []
-            globals_: set[str] = set()
-            table = dict(self.table)
-            for p in files:
-                globals_ |= self.files[p].model.globals
-                models.extend(self.files[p].model.functions.values())
-                for m, spec in self.files[p].model.macros.items():
-                    table.setdefault(m, spec)
-            proj = Projector(
-                make_scope(models, table, frozenset(globals_), self._projections),
-                signature=sig,
-                store=self._projections,
-            )
-        self._projectors[sig] = proj
-        while len(self._projectors) > 8:
-            self._projectors.pop(next(iter(self._projectors)))
-        return proj
+        """The projector over the functions of ``paths``, the same object while none of them
+        changed or moved."""
+        return self.db.get(projector, tuple(sorted(p for p in set(paths) if p in self.files)))
 
     def check(
         self,
@@ -291,40 +350,42 @@ class Project:
         large file shows its first findings in about a second instead of at the end.
         """
         targets = sorted(self.files) if paths is None else sorted(set(paths))
+        everything = tuple(self.files)
+        counters = self.db.counters()
         out: dict[str, list[Finding]] = {}
         for path in targets:
-            st = self.files.get(path)
-            if st is None:
+            if path not in self.files:
                 out[path] = []
                 continue
-            proj = self._projector(self.files if interprocedural else [path])
-            key = (path, proj.signature, st.ignores_digest)
-            memo = self._file_results.get(key)
-            if memo is None:
-                memo = self._check_file(path, st, proj, partial, partial_every)
-                self._file_results[key] = memo
-                drop_oldest(self._file_results, 4 * max(8, len(self.files)))
-            else:
+            before = counters[file_findings.name].executed if file_findings.name in counters else 0
+            self.db.partial, self.db.partial_every = partial, partial_every
+            try:
+                found = self.db.get(file_findings, (path, everything if interprocedural else (path,)))
+            finally:
+                self.db.partial = None
+            counters = self.db.counters()
+            if counters[file_findings.name].executed == before:
                 self._counts["files_reused"] += 1
-            out[path] = list(memo)
+            out[path] = list(found)
         return out
 
     def _check_file(
         self,
         path: str,
-        st: FileState,
+        functions: list[FunctionModel],
+        ignores: dict[int, frozenset[str]],
         projector: Projector,
-        partial: Callable[[str, list[Finding]], None] | None = None,
-        partial_every: float = PARTIAL_EVERY,
-    ) -> list[Finding]:
+    ) -> tuple[Finding, ...]:
         findings: dict[tuple[str, Location], Finding] = {}
-        next_partial = time.perf_counter() + partial_every
+        partial, every = self.db.partial, self.db.partial_every
+        next_partial = time.perf_counter() + every
         shown = 0  # findings only grow during a check: a report that adds none is not sent
-        for fm in sorted(st.model.functions.values(), key=lambda m: m.start_row):
+        for fm in functions:
+            self.db.check_cancelled()
             if partial is not None and len(findings) > shown and time.perf_counter() >= next_partial:
                 partial(path, _ordered(findings.values()))
                 shown = len(findings)
-                next_partial = time.perf_counter() + partial_every
+                next_partial = time.perf_counter() + every
             proj = projector
             key = self._function_key(proj, fm)
             found = self._fn_results.get(key)
@@ -335,9 +396,9 @@ class Project:
             else:
                 self._counts["functions_check_reused"] += 1
             for f in found:
-                if not suppressed(st.ignores, f.location.start_line, f.rule_id):
+                if not suppressed(ignores, f.location.start_line, f.rule_id):
                     findings.setdefault((f.rule_id, f.location), f)
-        return _ordered(findings.values())
+        return tuple(_ordered(findings.values()))
 
     def findings_keys(self, paths: Iterable[str]) -> dict[str, str]:
         """Per file of ``paths``, a digest of everything its interprocedural findings depend on when

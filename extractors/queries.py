@@ -19,6 +19,7 @@ Derived, each a pure function of what it reads:
     function_row(path, name)     the row it starts at
     function_model(path, name)   its CFG and facts, rows counted from its first line (0)
     placed_model(path, name)     the model moved to its row
+    file_ignores(path)           its suppression comments
     file_model(path)             the file's placed models, suppressions and notes
 
 Invariant (rust-analyzer's): positions live only in ``file_items``, ``function_row`` and what
@@ -367,6 +368,12 @@ class FileState:
         return repr(sorted(self.ignores.items()))
 
 
+@derived("file_ignores")
+def file_ignores(db: Database, path: str) -> dict[int, frozenset[str]]:
+    """Suppression comments: 0-based line to the rule ids silenced there."""
+    return suppressions(db.get(SOURCE, path).text)
+
+
 @derived("file_model")
 def file_model(db: Database, path: str) -> FileState:
     """The file's models in file order, placed; the functions that could not be modelled."""
@@ -387,4 +394,4 @@ def file_model(db: Database, path: str) -> FileState:
             notes.append(got)
     consts = dict(items.scope.consts)
     model = FileModel(path, models, items.scope.globals, consts, context.macros)
-    return FileState(text, model, suppressions(text), tuple(notes))
+    return FileState(text, model, db.get(file_ignores, path), tuple(notes))

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import builtins
 import os
+import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractors.api import Project
+from extractors.api import Cancelled, Finding, Project
 from extractors.functions import macro_specs
 from extractors.queries import file_macros, function_model, function_text, placed_model
 
@@ -131,3 +132,34 @@ def test_macros_of_real_files_are_those_of_the_whole_text() -> None:
         p.update_file(str(f), text)
         want = {m: s for m, s in macro_specs(text).items() if m not in p.table}
         assert dict(p.db.get(file_macros, str(f))) == want, f
+
+
+def test_a_new_text_cancels_a_running_check_which_returns_nothing() -> None:
+    """The server's contract: a write from another thread stops the check in flight at its next
+    function; the check hands back nothing of the old revision, and the next check is a fresh
+    run's."""
+    src = _file(300).replace("    free(p);\n    return x + 150;", "    return x + 150;")  # f150 leaks
+    p = Project()
+    p.update_file("big.c", src)
+    started = threading.Event()
+    outcome: list[object] = []
+
+    def run() -> None:
+        def heard(path: str, found: list[Finding]) -> None:
+            started.set()  # never waits for the writer: the writer waits for this thread
+
+        try:
+            outcome.append(p.check(["big.c"], interprocedural=False, partial=heard, partial_every=0))
+        except Cancelled as e:
+            outcome.append(e)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    assert started.wait(60)
+    fixed = src.replace("    return x + 150;", "    free(p);\n    return x + 150;", 1)
+    p.set_file("big.c", fixed)  # returns once the check has unwound
+    worker.join(60)
+    assert len(outcome) == 1 and isinstance(outcome[0], Cancelled)
+    fresh = Project()
+    fresh.update_file("big.c", fixed)
+    assert p.check(["big.c"], interprocedural=False) == fresh.check(["big.c"], interprocedural=False) == {"big.c": []}
