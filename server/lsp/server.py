@@ -209,7 +209,7 @@ class CtlspServer(LanguageServer):
                 text,
                 tree,
                 current,
-                self._partial_publisher(),
+                self._partial_publisher({path: text}),
                 self.settings.partial_results_ms / 1000,
             )
         except Exception:
@@ -241,20 +241,19 @@ class CtlspServer(LanguageServer):
 
         self._idle_collection = self.spawn(when_idle(), "idle collection")
 
-    def _partial_publisher(self) -> Callable[[str, list[Finding]], None]:
+    def _partial_publisher(self, texts: dict[str, str]) -> Callable[[str, list[Finding]], None]:
         """For the worker: hand the findings so far of a long check to the event loop, with the text
-        they were found in (read on the worker, which owns the project)."""
+        of the open buffer they were found in (``texts``: the buffers handed to the check; the
+        worker must not read the project from inside the check, which would make it depend on the
+        file's whole text)."""
         loop = asyncio.get_running_loop()
-        analysis = self.analysis
 
         def partial(path: str, findings: list[Finding]) -> None:
-            state = analysis.project.files.get(path) if analysis is not None else None
-            if state is not None:
-                loop.call_soon_threadsafe(self._publish_partial, path, state.text, findings)
+            loop.call_soon_threadsafe(self._publish_partial, path, texts.get(path), findings)
 
         return partial
 
-    def _publish_partial(self, path: str, text: str, findings: list[Finding]) -> None:
+    def _publish_partial(self, path: str, text: str | None, findings: list[Finding]) -> None:
         """First findings of a long check (a large file just opened), while it goes on; only where
         they still describe the buffer the user sees and nothing newer was published."""
         doc = self.doc_for_path(path)
@@ -339,7 +338,7 @@ class CtlspServer(LanguageServer):
             size = max(1, -(-len(paths) // FULL_CHECK_CHUNKS))
             results: dict[str, list[Finding]] = {}
             totals: dict[str, int] = {}
-            partial = self._partial_publisher()
+            partial = self._partial_publisher({path: entry[2] for path, entry in open_docs.items()})
             for start in range(0, len(paths), size):
                 chunk = paths[start : start + size]
                 outcome = await analysis.run(
