@@ -61,7 +61,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 import tree_sitter
 
@@ -78,7 +78,7 @@ from extractors.facts import root_of
 from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
 from extractors.functions import FunctionModel, function_name, top_level_functions
 from extractors.parse import parse_c
-from extractors.projection import DISCARD, ProjectionStore, Projector, fid, locals_of, make_scope
+from extractors.projection import DISCARD, ProjectionStore, Projector, function_id, locals_of, make_scope
 from extractors.queries import (
     HEADER,
     SETTINGS,
@@ -421,20 +421,20 @@ class Project:
     def _function_key(self, proj: Projector, fm: FunctionModel) -> str:
         """Everything one function's findings depend on: its model, position, and what it can call
         (with the callees' positions, which its witnesses show); see ``Projector.positional_keys``."""
-        return proj.positional_keys[fid(fm)]
+        return proj.positional_keys[function_id(fm)]
 
     def _check_function(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
         reporter = Reporter(proj, proj.scope.functions)
         out: list[Finding] = []
         for var in proj.values(fm):
-            key = (fid(fm), var, proj.scope_digest)
+            key = (function_id(fm), var, proj.scope_digest)
             known = self._value_results.get(key)
             renewal = known.renewal(proj) if known is not None else None
-            if known is not None and renewal is not None and not renewal[1]:
+            if known is not None and renewal is not None and not renewal.changed:
                 self._counts["values_reused"] += 1
                 out.extend(known.findings)
-                if renewal[0] is not known.reads:
-                    self._value_results[key] = known.renewed(renewal[0])
+                if renewal.reads is not known.reads:
+                    self._value_results[key] = known.renewed(renewal.reads)
                 continue
             rules = [r for r in self.rules if _in_scope(r, fm, var)]
             try:
@@ -450,7 +450,7 @@ class Project:
                 quiet_atoms = None if found else _quiet_atoms(proj, fm, var, rules)
                 made_of = proj.dependencies(fm, var)
                 if made_of is None and not rules:
-                    made_of = frozenset({(fid(fm), var)}), frozenset()  # nothing was projected
+                    made_of = frozenset({(function_id(fm), var)}), frozenset()  # nothing was projected
                 record = None
                 if made_of is not None:
                     record = _ValueRecord.of(proj, *made_of, found, quiet_atoms)
@@ -471,21 +471,21 @@ class Project:
         """A value that no rule applied to, kept without projecting it again: the projections it read
         that changed can only add the atoms of their own new reach (an unchanged projection differs
         at most by boxes into those), and only their own labels while their calls go only to
-        projections read before (:meth:`Projector.own_step`), so while no rule in scope (``rules``)
+        projections read before (:meth:`Projector.own_labels_and_targets`), so while no rule in scope (``rules``)
         applies to the old atoms and those together, it still has no findings. A new record, which
         remembers that wider set; None when a rule may apply now (the value is checked).
         ``renewal``: see :meth:`_ValueRecord.renewal`."""
         if known.quiet is None:
             return None
-        groups, changed = dict(renewal[0]), renewal[1]
+        groups, changed = dict(renewal.reads), renewal.changed
         present = set(known.quiet)
         mentioned = {ident for ident, _ in known.mentioned}
         wanted: dict[str, frozenset[str]] = {}
         read: set[tuple[str, str]] | None = None
         for ident in changed if rules else ():
-            now, vs, _ = groups[ident]
+            now, vs = groups[ident].model, groups[ident].values
             for v in vs:
-                step = proj.own_step(now, v)
+                step = proj.own_labels_and_targets(now, v)
                 if step is not None:
                     if read is None:
                         read = {(i, w) for i, g in known.reads.items() for w in g[1]}
@@ -508,10 +508,10 @@ class Project:
             model = functions.get(ident)
             if model is None:
                 return None
-            if g is not None and g[0] is model and values.issubset(g[1]):
+            if g is not None and g.model is model and values.issubset(g.values):
                 continue
-            vs = tuple(sorted(values.union(g[1]) if g is not None else values))
-            groups[ident] = (model, vs, tuple(proj.stamps((ident, v) for v in vs)))
+            vs = tuple(sorted(values.union(g.values) if g is not None else values))
+            groups[ident] = Group(model, vs, tuple(proj.stamps((ident, v) for v in vs)))
         return _ValueRecord.made(proj, groups, mentioned, [], wider)
 
     def _check_value(
@@ -587,8 +587,17 @@ class Project:
         return found
 
 
-Group = tuple[FunctionModel, tuple[str, ...], tuple[str | None, ...]]  # model, values read, their stamps
-Renewal = tuple[dict[str, Group], list[str]]  # the reads renewed, the functions whose stamps changed
+class Group(NamedTuple):
+    """What a value's findings read of one function."""
+
+    model: FunctionModel
+    values: tuple[str, ...]  # whose projections were read
+    stamps: tuple[str | None, ...]  # their content stamps then
+
+
+class Renewal(NamedTuple):
+    reads: dict[str, Group]  # the reads over the current models
+    changed: list[str]  # the functions whose stamps changed (none: the findings still hold)
 
 
 @dataclass(frozen=True)
@@ -630,7 +639,7 @@ class _ValueRecord:
             fm = functions.get(ident)
             if fm is None:
                 return None
-            groups[ident] = (fm, tuple(v for _, v in ordered[start:end]), tuple(stamps[start:end]))
+            groups[ident] = Group(fm, tuple(v for _, v in ordered[start:end]), tuple(stamps[start:end]))
             start = end
         return _ValueRecord.made(proj, groups, mentioned, findings, quiet)
 
@@ -663,18 +672,18 @@ class _ValueRecord:
         if not self.mentions_hold(proj):
             return None
         if self.models <= proj.model_ids:
-            return self.reads, []
+            return Renewal(self.reads, [])
         functions, groups, changed = proj.scope.functions, dict(self.reads), []
         for ident, _ in self.models - proj.model_ids:
             now = functions.get(ident)
             if now is None:
                 return None
-            _, vs, stamps = groups[ident]
+            vs, stamps = groups[ident].values, groups[ident].stamps
             fresh = tuple(proj.stamps((ident, v) for v in vs))
-            groups[ident] = (now, vs, fresh)
+            groups[ident] = Group(now, vs, fresh)
             if fresh != stamps:
                 changed.append(ident)
-        return groups, changed
+        return Renewal(groups, changed)
 
     def renewed(self, groups: dict[str, Group]) -> _ValueRecord:
         """This record over the models its renewal found with the same stamps, so that the next
@@ -683,7 +692,7 @@ class _ValueRecord:
 
 
 def _model_ids(groups: dict[str, Group]) -> frozenset[tuple[str, int]]:
-    return frozenset((ident, id(g[0])) for ident, g in groups.items())
+    return frozenset((ident, id(g.model)) for ident, g in groups.items())
 
 
 def _quiet_atoms(proj: Projector, fm: FunctionModel, var: str, rules: list[Rule]) -> frozenset[str] | None:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
+from typing import NamedTuple
 
 from checker.bounded import drop_oldest
 from checker.graphs import closure, reach_union, strongly_connected, through_passable
@@ -42,12 +43,12 @@ class NodeMeta:
     cfg_id: int
     kind: str
     labels: frozenset[str]
-    path: str
+    value: str  # the access path the node's labels are about
     branch: bool | None = None
     callee: str | None = None
 
 
-def fid(fm: FunctionModel) -> str:
+def function_id(fm: FunctionModel) -> str:
     """Unique id of a function definition: ``file:name`` (static helpers may share names)."""
     return fm.ident
 
@@ -93,7 +94,7 @@ def make_scope(
     globals_: frozenset[str],
     store: ProjectionStore | None = None,
 ) -> Scope:
-    functions = {fid(fm): fm for fm in models}
+    functions = {function_id(fm): fm for fm in models}
     scope = Scope(functions, table, frozenset(), globals_)
     scope.allocators = infer_allocators(scope, store.returned_calls if store is not None else None)
     return scope
@@ -124,7 +125,7 @@ def infer_allocators(scope: Scope, memo: dict[str, frozenset[str]] | None = None
             if memo is not None:
                 memo[fm.key] = names
         facts[ident] = names
-        resolved[ident] = {fid(g) for c in names if (g := scope.resolve(fm, c)) is not None}
+        resolved[ident] = {function_id(g) for c in names if (g := scope.resolve(fm, c)) is not None}
     alloc: set[str] = set()
     changed = True
     while changed:
@@ -143,8 +144,20 @@ def locals_of(fm: FunctionModel) -> set[str]:
     return set(fm.cfg.declared) | set(fm.params)
 
 
-Dep = tuple[str, str, str, bool]  # (kind "comp"/"mention", function id, value or root, answer)
-_BY_REFERENCE = "kept-by-reference"
+PROJECTION = "projection"  # whether function@value carries anything
+MENTION = "mention"  # whether a call to the function can touch a global
+BY_REFERENCE = "by-reference"  # a cycle's member was kept by name while it was being built
+
+
+class Dep(NamedTuple):
+    """One question a projection asked about another function while it was built, and the answer:
+    the projection is reused while every answer is still the same."""
+
+    kind: str  # PROJECTION, MENTION or BY_REFERENCE
+    function: str  # function id
+    subject: str  # the value (PROJECTION) or global root (MENTION)
+    answer: bool
+
 _MENTION = "\0mention"  # tags, among the projections a value read, the functions asked about a global
 
 
@@ -334,7 +347,7 @@ class Projector:
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
         """CFG nodes by the root variable of every path they mention."""
-        idx = self._index.get(fid(fm))
+        idx = self._index.get(function_id(fm))
         if idx is None:
             idx = self.store.indexes.get(fm.key)
         if idx is None:
@@ -350,7 +363,7 @@ class Projector:
                 for r in roots:
                     idx.setdefault(r, []).append(n.id)
             self.store.indexes[fm.key] = idx
-        self._index[fid(fm)] = idx
+        self._index[function_id(fm)] = idx
         return idx
 
     def mentions(self, fname: str) -> frozenset[str]:
@@ -381,11 +394,11 @@ class Projector:
         return got
 
     def calling_nodes(self, fm: FunctionModel) -> list[int]:
-        got = self._calling.get(fid(fm))
+        got = self._calling.get(function_id(fm))
         if got is None:
             sc = self.scope
             got = [n.id for n in fm.cfg.nodes if any(sc.resolve(fm, c.name) for c in n.calls)]
-            self._calling[fid(fm)] = got
+            self._calling[function_id(fm)] = got
         return got
 
     def callee_ids(self, fm: FunctionModel, ident: str | None = None) -> tuple[str, ...]:
@@ -393,7 +406,7 @@ class Projector:
         them), sorted, kept across projectors by the function's text and the call resolution: the
         Merkle keys walk every function's callees on every edit, and on a file of thousands of
         functions rescanning each CFG per visit dominated the whole check."""
-        key = (ident or fid(fm), fm.key, self.resolution_digest)
+        key = (ident or function_id(fm), fm.key, self.resolution_digest)
         ids = self.store.callees.get(key)
         if ids is None:
             out: set[str] = set()
@@ -402,7 +415,7 @@ class Projector:
                     if c.name is not None and c.name not in self.scope.table:
                         g = self.scope.resolve(fm, c.name)
                         if g is not None:
-                            out.add(fid(g))
+                            out.add(function_id(g))
             ids = self.store.callees[key] = tuple(sorted(out))
         return ids
 
@@ -416,17 +429,17 @@ class Projector:
 
     def reachable(self, fm: FunctionModel) -> tuple[FunctionModel, ...]:
         """``fm`` and every project function it can reach through calls (memoised per function)."""
-        got = self._reachable.get(fid(fm))
+        got = self._reachable.get(function_id(fm))
         if got is None:
             functions = self.scope.functions
-            ids = closure([fid(fm)], lambda i: self.callee_ids(functions[i], i))
+            ids = closure([function_id(fm)], lambda i: self.callee_ids(functions[i], i))
             got = tuple(functions[i] for i in sorted(ids))
-            self._reachable[fid(fm)] = got
+            self._reachable[function_id(fm)] = got
         return got
 
     def skeleton(self, fm: FunctionModel) -> _Skeleton:
         """What every projection of ``fm`` shares, computed once per function instead of per value."""
-        got = self._skeletons.get(fid(fm)) or self.store.skeletons.get(fm.key)
+        got = self._skeletons.get(function_id(fm)) or self.store.skeletons.get(fm.key)
         if got is None:
             g, nodes = fm.graph, fm.cfg.nodes
             nodes_of: dict[int, list[int]] = {}
@@ -439,7 +452,7 @@ class Projector:
             kept = tuple(always[i] or i in succ[i] for i in range(len(succ)))
             got = _Skeleton(nodes_of, succ, always, kept)
             self.store.skeletons[fm.key] = got
-        self._skeletons[fid(fm)] = got
+        self._skeletons[function_id(fm)] = got
         return got
 
     def values(self, fm: FunctionModel) -> tuple[str, ...]:
@@ -489,7 +502,7 @@ class Projector:
                     labels.add(spec.returns)
                     if spec.nonnull:
                         labels.add("notnull")
-                elif proj is not None and fid(proj) in sc.allocators:
+                elif proj is not None and function_id(proj) in sc.allocators:
                     labels.add("alloc")
             if spec is not None:
                 for i, atom in spec.args:
@@ -505,11 +518,11 @@ class Projector:
                     if ap is None or byaddr or k >= len(proj.params):
                         continue
                     if ap == v:
-                        boxes.append((fid(proj), proj.params[k]))
+                        boxes.append((function_id(proj), proj.params[k]))
                     elif v.startswith(ap + "->") or v.startswith(ap + "."):
-                        boxes.append((fid(proj), proj.params[k] + v[len(ap) :]))
-                if is_global and self._mentioned(fid(proj), root_of(v)):
-                    boxes.append((fid(proj), v))
+                        boxes.append((function_id(proj), proj.params[k] + v[len(ap) :]))
+                if is_global and self._mentioned(function_id(proj), root_of(v)):
+                    boxes.append((function_id(proj), v))
             else:
                 for ap, _ in call.args:
                     if ap is not None and (ap == v or v.startswith(ap + "->") or v.startswith(ap + ".")):
@@ -522,7 +535,7 @@ class Projector:
         """Whether a call to ``ident`` can touch global ``root``."""
         got = root not in locals_of(self.scope.functions[ident]) and root in self.mentions(ident)
         if self._deps:
-            self._deps[-1].append(("mention", ident, root, got))
+            self._deps[-1].append(Dep(MENTION, ident, root, got))
         return got
 
     def component(self, function: str | FunctionModel, v: str) -> str | None:
@@ -547,7 +560,7 @@ class Projector:
         if key in self._building:
             self._referenced.add(key)
             return key
-        deep = self.deep_keys.get(fid(fm))
+        deep = self.deep_keys.get(function_id(fm))
         dkey = (deep or "", v, self.scope_digest)
         known = self.store.by_deep.get(dkey) if deep else None
         if known is not None and not (known.component is None and key in self._referenced):
@@ -556,7 +569,7 @@ class Projector:
             self.comps[key] = known.component
             self._used[key] = known.deps
             for kind, ident, arg, _ in known.deps:  # its boxes' callees join this projector too
-                if kind == "comp":
+                if kind == PROJECTION:
                     self.component(ident, arg)
             return self._finish(function, v, key)
         self._building.add(key)
@@ -585,10 +598,10 @@ class Projector:
         return got
 
     def _name(self, fm: FunctionModel, v: str) -> str:
-        got = self._names.get((fid(fm), v))
+        got = self._names.get((function_id(fm), v))
         if got is None:
-            got = self._names[(fid(fm), v)] = component_name(fm, v)
-            self._owner[got] = (fid(fm), v)
+            got = self._names[(function_id(fm), v)] = component_name(fm, v)
+            self._owner[got] = (function_id(fm), v)
         return got
 
     def dependencies(
@@ -607,7 +620,7 @@ class Projector:
     def reach_summary(self, fm: FunctionModel, v: str) -> ReachSummary | None:
         """The atoms anywhere in the projection of ``fm`` on ``v``, the values it read per function
         id, and the functions it asked about a global; None when :meth:`dependencies` is."""
-        key = (fid(fm), v)
+        key = (function_id(fm), v)
         got = self._summaries.get(key, _MISSING)
         if isinstance(got, _Missing):
             cname = self.component(fm, v)
@@ -625,7 +638,9 @@ class Projector:
             self._summaries[key] = got
         return got
 
-    def own_step(self, fm: FunctionModel, v: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]] | None:
+    def own_labels_and_targets(
+        self, fm: FunctionModel, v: str
+    ) -> tuple[frozenset[str], frozenset[tuple[str, str]]] | None:
         """What the projection of ``fm`` on ``v`` can hold by itself, read off the function without
         building it: a superset of its labels, and every (function id, value) its boxes may go
         to; None for a global, whose boxes depend on what its callees mention.
@@ -634,7 +649,7 @@ class Projector:
         changed reads step only into what it read before gains at most their labels. Found so,
         the changed function is not projected, which on a recursive cycle means validating the
         projections of the whole cycle again."""
-        key = (fid(fm), v)
+        key = (function_id(fm), v)
         if key in self._steps:
             return self._steps[key]
         cids, is_global = self._relevant(fm, v)
@@ -667,7 +682,7 @@ class Projector:
         names, functions = self._names, self.scope.functions
         out = []
         for kind, dep, arg, _ in self._used.get(key) or ():
-            if kind == "comp":
+            if kind == PROJECTION:
                 name = names.get((dep, arg))
                 if name is None and (g := functions.get(dep)) is not None:
                     name = self._name(g, arg)
@@ -683,7 +698,7 @@ class Projector:
             return None
         out = {owner}
         for kind, dep, arg, _ in deps:
-            if kind != "comp":
+            if kind != PROJECTION:
                 out.add((_MENTION, dep))
             elif (dep, arg) not in self._names and dep not in self.scope.functions:
                 return None
@@ -710,7 +725,7 @@ class Projector:
         An edit of a line that neither mentions ``v`` nor moves a node keeps it, so the findings of
         every value whose projections all keep theirs are still right, in the edited function and
         in its callers."""
-        memo = (fid(fm), fm.key, fm.base_row, fm.shift, v, self.scope_digest)
+        memo = (function_id(fm), fm.key, fm.base_row, fm.shift, v, self.scope_digest)
         got = self.store.stamps.get(memo)
         if got is None:
             nodes, kept = self._layout(fm)
@@ -739,10 +754,10 @@ class Projector:
         """Memoised by the function's text key: functions on a recursive cycle have no deep key, so
         every edit near them validates their stored projections, and hashing what each reads was
         most of that."""
-        memo = (fid(fm), fm.key, v, self.scope_digest)
+        memo = (function_id(fm), fm.key, v, self.scope_digest)
         got = self.store.store_keys.get(memo)
         if got is None:
-            got = self.store.store_keys[memo] = (fid(fm), self._value_key(fm, v), v, self.scope_digest)
+            got = self.store.store_keys[memo] = (function_id(fm), self._value_key(fm, v), v, self.scope_digest)
         return got
 
     def _relevant(self, fm: FunctionModel, v: str) -> tuple[list[int], bool]:
@@ -780,7 +795,7 @@ class Projector:
         self._deps.append([])  # answers asked while validating are not the enclosing build's
         try:
             for kind, ident, arg, answer in stored.deps:
-                got = self.component(ident, arg) is not None if kind == "comp" else self._mentioned(ident, arg)
+                got = self.component(ident, arg) is not None if kind == PROJECTION else self._mentioned(ident, arg)
                 if got != answer:
                     return _MISSING
         finally:
@@ -804,7 +819,7 @@ class Projector:
             comp = self._build(fm, v, key)
         finally:
             deps = self._deps.pop()
-        if any(kind == _BY_REFERENCE for kind, *_ in deps):
+        if any(dep.kind == BY_REFERENCE for dep in deps):
             return comp
         self.store.components[skey] = _Stored(comp, self.meta.get(key, {}), tuple(deps))
         self.store.trim()
@@ -825,7 +840,7 @@ class Projector:
             callees = []
             for cf, cp in bx:
                 cname = self.component(cf, cp)
-                self._deps[-1].append(("comp", cf, cp, cname is not None))
+                self._deps[-1].append(Dep(PROJECTION, cf, cp, cname is not None))
                 if cname is not None:
                     callees.append((cname, cf))
             if callees:
@@ -838,7 +853,7 @@ class Projector:
         if not has_labels and not has_null:
             if key not in self._referenced:
                 return None
-            self._deps[-1].append((_BY_REFERENCE, "", "", True))
+            self._deps[-1].append(Dep(BY_REFERENCE, "", "", True))
         n_base = len(g.cfg_of)
         names = list(g.names)  # kept nodes are renamed by rank below, so that an edit elsewhere keeps them
         cfg_of = g.cfg_of
@@ -874,10 +889,10 @@ class Projector:
             nodes.append(Node(name, shown, i == g.entry, i == g.exit))
             if i < n_base:
                 c = cfg_of[i]
-                meta[name] = NodeMeta(fid(fm), c, nodes_[c].kind, labels[i], v)
+                meta[name] = NodeMeta(function_id(fm), c, nodes_[c].kind, labels[i], v)
             else:
                 c, br = branch_of[i]
-                meta[name] = NodeMeta(fid(fm), c, "branch", labels[i], v, br)
+                meta[name] = NodeMeta(function_id(fm), c, "branch", labels[i], v, br)
             if i == g.exit:
                 continue
             outs = [names[t] for t in targets[i]] or [name]
@@ -886,7 +901,7 @@ class Projector:
             for m, (cname, cf) in enumerate(calls):
                 bname = f"{name}#{m}"
                 boxes.append(Box(bname, cname, (ENTRY,), (EXIT,)))
-                meta[bname] = NodeMeta(fid(fm), g.cfg_of[i], "call", frozenset(), v, callee=c_name(cf))
+                meta[bname] = NodeMeta(function_id(fm), g.cfg_of[i], "call", frozenset(), v, callee=c_name(cf))
                 edges.append((src, (bname, ENTRY)))
                 src = (bname, EXIT)
             for t in outs:
@@ -1015,8 +1030,8 @@ def component_name(fm: FunctionModel, v: str) -> str:
     """
     root = root_of(v)
     if root in fm.params and root not in fm.cfg.declared:
-        return f"{fid(fm)}@{fm.params.index(root)}{v[len(root):]}"
-    return f"{fid(fm)}@{v}"
+        return f"{function_id(fm)}@{fm.params.index(root)}{v[len(root):]}"
+    return f"{function_id(fm)}@{v}"
 
 
 def _contract(succ: list[list[int]], kept: list[bool]) -> dict[int, list[int]]:

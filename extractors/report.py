@@ -181,7 +181,7 @@ class Reporter:
             if not lab:
                 continue
             atom = _primary(lab, rule, i == t)
-            msg = MESSAGES.get(atom, "{v}: " + atom + " ({t})").format(v=meta.path, t=self.text(meta))
+            msg = MESSAGES.get(atom, "{v}: " + atom + " ({t})").format(v=meta.value, t=self.text(meta))
             kind = "branch" if meta.kind == "branch" else "event"
             witness.append(WitnessStep(loc, msg, c_name(meta.function), fstack, kind))
         if rule.report_at == "last":
