@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import extractors.api as api
+import extractors.checking as checking
 from checker import check
 from checker.model import RSM
 from extractors.api import Project
@@ -103,7 +103,7 @@ def test_unrelated_edit_reuses_callers_projection_and_results(monkeypatch: pytes
         checked.append(rsm.initial_component)
         return check(rsm, *args, **kwargs)
 
-    monkeypatch.setattr(api, "check", spy)
+    monkeypatch.setattr(checking, "check", spy)
     edited = callee.replace("    x = x + 1;\n", "    x = x + 1;\n    x = x * 2;\n    (void)x;\n")
     project.update_file("t.c", "#include <stdlib.h>\n" + edited + caller)
     after = project.check(["t.c"], interprocedural=False)["t.c"]
@@ -238,8 +238,8 @@ def test_quiet_values_handed_round_a_recursive_cycle_are_kept_without_projecting
     incremental = Project()
     incremental.update_file("t.c", text)
     assert snapshot(incremental) == []
-    projected, quiet = len(incremental._projections.components), incremental.counters["values_quiet"]
+    projected, quiet = len(incremental.db.projections.components), incremental.counters["values_quiet"]
     incremental.update_file("t.c", edited)
     assert snapshot(incremental) == []
     assert incremental.counters["values_quiet"] - quiet >= 2  # a's p and user's q
-    assert len(incremental._projections.components) == projected
+    assert len(incremental.db.projections.components) == projected

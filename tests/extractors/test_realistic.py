@@ -57,7 +57,7 @@ def test_a_local_scalar_is_read_wherever_it_is_dereferenced_or_handed_to_a_call(
     """What lets uninitialised-read see only ``read`` and be checked without the callees: at every
     node of these files where a local whose address is never taken is dereferenced (``use``) or
     handed to a project function (a box), the node also reads it."""
-    from extractors.api import _in_scope
+    from extractors.checking import _in_scope
     from extractors.projection import Projector, make_scope
     from extractors.rules import catalogue
 

@@ -1,0 +1,106 @@
+"""The checks on the database: a scope's models, its projector, and each file's findings.
+
+``scope_content(paths)`` is compared by its signature (every function's key and row, every file's
+globals and macros), so ``projector(paths)`` and ``file_findings(path, scope)``, which read only it
+and the file's suppressions, are reused while no function of the scope changed or moved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import cast
+
+from checker.querydb import Database, derived
+from extractors.calls import CallSpec
+from extractors.checking import FunctionChecker
+from extractors.findings import Finding
+from extractors.functions import FunctionModel
+from extractors.projection import ProjectionStore, Projector, make_scope
+from extractors.queries import FrontDb, file_ignores, file_model
+
+PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check
+
+
+class CheckDb(FrontDb):
+    """The project's database: the front end's queries, and the checks, which run with the
+    project's function checker and projection store (memos keyed by content: a query reading
+    them is still a function of what it reads through the database)."""
+
+    def __init__(
+        self, checker: FunctionChecker, table: dict[str, CallSpec], projections: ProjectionStore, max_weight: int
+    ) -> None:
+        super().__init__(max_weight)
+        self.checker = checker
+        self.table = table
+        self.projections = projections
+        self.partial: Callable[[str, list[Finding]], None] | None = None  # progress, not an input
+        self.partial_every = PARTIAL_EVERY
+
+
+@dataclass(frozen=True, eq=False)
+class _ScopeContent:
+    """The models and context a projector is made of; ``signature`` names them (every function's
+    key and row, every file's globals and macros)."""
+
+    signature: str
+    models: tuple[FunctionModel, ...]
+    globals: frozenset[str]
+    macros: tuple[tuple[str, CallSpec], ...]
+
+
+def _same_signature(a: _ScopeContent, b: _ScopeContent) -> bool:
+    return a.signature == b.signature
+
+
+@derived("scope_content", eq=_same_signature)
+def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
+    parts: list[str] = []
+    models: list[FunctionModel] = []
+    globals_: set[str] = set()
+    macros: dict[str, CallSpec] = {}
+    for p in paths:
+        model = db.get(file_model, p).model
+        for name, fm in sorted(model.functions.items()):
+            parts.append(f"{p}|{name}|{fm.key}|{fm.start_row}")
+        parts.append("globals:" + ",".join(sorted(model.globals)))
+        parts.append("macros:" + repr(sorted(model.macros.items())))
+        models.extend(model.functions.values())
+        globals_ |= model.globals
+        for m, spec in model.macros.items():
+            macros.setdefault(m, spec)
+    signature = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return _ScopeContent(signature, tuple(models), frozenset(globals_), tuple(macros.items()))
+
+
+_PROJECTOR_WEIGHT = 20_000  # a projector memoises a whole scope: a handful stay alive
+
+
+@derived("projector", weight=lambda _p: _PROJECTOR_WEIGHT)
+def projector(db: Database, paths: tuple[str, ...]) -> Projector:
+    """The projections of the functions of ``paths``; recomputed only when a function of them
+    changed or moved, or their globals or macros changed (the scope's signature)."""
+    content = db.get(scope_content, paths)
+    owner = cast(CheckDb, db)
+    table = dict(owner.table)
+    for m, spec in content.macros:
+        table.setdefault(m, spec)
+    store = owner.projections
+    scope = make_scope(list(content.models), table, content.globals, store)
+    return Projector(scope, signature=content.signature, store=store)
+
+
+@derived("file_findings")
+def file_findings(db: Database, key: tuple[str, tuple[str, ...]]) -> tuple[Finding, ...]:
+    """The findings of one file checked with the functions of a scope (the whole project, or the
+    file alone while typing), after suppressions."""
+    path, paths = key
+    proj = db.get(projector, paths)
+    ignores = db.get(file_ignores, path)
+    owner = cast(CheckDb, db)
+    functions = [proj.scope.functions[i] for i in proj.scope.by_file.get(path, {}).values()]
+    functions.sort(key=lambda m: m.start_row)
+    return owner.checker.check_file(
+        path, functions, ignores, proj, owner.partial, owner.partial_every, owner.check_cancelled
+    )

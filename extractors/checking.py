@@ -1,0 +1,409 @@
+"""Checking a file's functions against the rules, value by value, reusing what still holds.
+
+For each function and each value it tracks (``Projector.values``), the rules in scope are checked
+on the value's projection.  Findings are kept per function (by its positional key: the function,
+its row and everything it can reach) and per value (by the content stamps of the projections they
+read, so an edit elsewhere in a read function keeps them); verdicts and witnesses go into
+``cache`` keyed by the rule and the canonical view's digest, and the knowledge base ``kb`` keeps
+what the checker learnt per component.  Pure apart from those memos: equal inputs give equal
+findings.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, MutableMapping
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from checker import KnowledgeBase, check
+from checker.bounded import drop_oldest
+from checker.canonical import canonical
+from checker.contraction import contract, contractible
+from checker.model import RSM, ModelError
+from checker.witness import Step
+from extractors.facts import root_of
+from extractors.findings import Finding, Location
+from extractors.functions import FunctionModel
+from extractors.projection import DISCARD, Projector, function_id, locals_of
+from extractors.report import WITNESS_LABELS, Reporter
+from extractors.rules import Rule
+from extractors.suppress import suppressed
+
+RESULT_VERSION = "r4"
+
+
+class FunctionChecker:
+    """Checks functions with reuse; one per project, its memos bounded by ``drop_oldest``."""
+
+    def __init__(
+        self,
+        rules: list[Rule],
+        kb: KnowledgeBase,
+        cache: MutableMapping[str, bytes],
+        strategy: str,
+        errors: list[str],
+    ) -> None:
+        self.rules = rules
+        self.kb = kb
+        self.cache = cache
+        self.strategy = strategy
+        self.errors = errors  # the last internal errors behind counts["model_errors"]
+        self.counts: dict[str, int] = {
+            "checks_run": 0,
+            "checks_reused": 0,
+            "models_built": 0,
+            "files_reused": 0,
+            "functions_check_reused": 0,
+            "values_reused": 0,
+            "values_quiet": 0,
+            "model_errors": 0,
+        }
+        self._fn_results: dict[str, list[Finding]] = {}
+        # per value: the projections it read, the functions asked about a global, their stamp, findings
+        self._value_results: dict[tuple[str, str, str], _ValueRecord] = {}
+
+    def check_file(
+        self,
+        path: str,
+        functions: list[FunctionModel],
+        ignores: dict[int, frozenset[str]],
+        projector: Projector,
+        partial: Callable[[str, list[Finding]], None] | None,
+        every: float,
+        check_cancelled: Callable[[], None],
+    ) -> tuple[Finding, ...]:
+        """The findings of ``functions`` (of file ``path``, in file order) after suppressions.
+        ``check_cancelled`` is called before each function and raises to stop the check."""
+        findings: dict[tuple[str, Location], Finding] = {}
+        next_partial = time.perf_counter() + every
+        shown = 0  # findings only grow during a check: a report that adds none is not sent
+        for fm in functions:
+            check_cancelled()
+            if partial is not None and len(findings) > shown and time.perf_counter() >= next_partial:
+                partial(path, _ordered(findings.values()))
+                shown = len(findings)
+                next_partial = time.perf_counter() + every
+            proj = projector
+            key = positional_key(proj, fm)
+            found = self._fn_results.get(key)
+            if found is None:
+                found = self._check_function(proj, fm)
+                self._fn_results[key] = found
+                drop_oldest(self._fn_results, 50_000)
+            else:
+                self.counts["functions_check_reused"] += 1
+            for f in found:
+                if not suppressed(ignores, f.location.start_line, f.rule_id):
+                    findings.setdefault((f.rule_id, f.location), f)
+        return tuple(_ordered(findings.values()))
+
+
+    def _check_function(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
+        reporter = Reporter(proj, proj.scope.functions)
+        out: list[Finding] = []
+        for var in proj.values(fm):
+            key = (function_id(fm), var, proj.scope_digest)
+            known = self._value_results.get(key)
+            renewal = known.renewal(proj) if known is not None else None
+            if known is not None and renewal is not None and not renewal.changed:
+                self.counts["values_reused"] += 1
+                out.extend(known.findings)
+                if renewal.reads is not known.reads:
+                    self._value_results[key] = known.renewed(renewal.reads)
+                continue
+            rules = [r for r in self.rules if _in_scope(r, fm, var)]
+            try:
+                quiet = None
+                if known is not None and renewal is not None:
+                    quiet = self._still_quiet(proj, rules, known, renewal)
+                if quiet is not None:
+                    self.counts["values_quiet"] += 1
+                    self._value_results[key] = quiet
+                    continue
+                found = self._check_value(proj, reporter, fm, var, rules)
+                out.extend(found)
+                quiet_atoms = None if found else _quiet_atoms(proj, fm, var, rules)
+                made_of = proj.dependencies(fm, var)
+                if made_of is None and not rules:
+                    made_of = frozenset({(function_id(fm), var)}), frozenset()  # nothing was projected
+                record = None
+                if made_of is not None:
+                    record = _ValueRecord.of(proj, *made_of, found, quiet_atoms)
+                if record is not None:
+                    self._value_results[key] = record
+                    drop_oldest(self._value_results, 200_000)
+            except (ModelError, RecursionError, ValueError, KeyError, IndexError, AssertionError) as e:
+                # an internal limit or defect must not cost the user the other findings: skip the value,
+                # count it, and keep the reason for whoever looks at the counters
+                self.counts["model_errors"] += 1
+                self.errors.append(f"{fm.file}:{fm.name}:{var}: {type(e).__name__}: {e}")
+                del self.errors[:-20]
+        return out
+
+    def _still_quiet(
+        self, proj: Projector, rules: list[Rule], known: _ValueRecord, renewal: Renewal
+    ) -> _ValueRecord | None:
+        """A value that no rule applied to, kept without projecting it again: the projections it read
+        that changed can only add the atoms of their own new reach (an unchanged projection differs
+        at most by boxes into those), and only their own labels while their calls go only to
+        projections read before (:meth:`Projector.own_labels_and_targets`), so while no rule in scope (``rules``)
+        applies to the old atoms and those together, it still has no findings. A new record, which
+        remembers that wider set; None when a rule may apply now (the value is checked).
+        ``renewal``: see :meth:`_ValueRecord.renewal`."""
+        if known.quiet is None:
+            return None
+        groups, changed = dict(renewal.reads), renewal.changed
+        present = set(known.quiet)
+        mentioned = {ident for ident, _ in known.mentioned}
+        wanted: dict[str, frozenset[str]] = {}
+        read: set[tuple[str, str]] | None = None
+        for ident in changed if rules else ():
+            now, vs = groups[ident].model, groups[ident].values
+            for v in vs:
+                step = proj.own_labels_and_targets(now, v)
+                if step is not None:
+                    if read is None:
+                        read = {(i, w) for i, g in known.reads.items() for w in g[1]}
+                    if step[1] <= read:
+                        present |= step[0]  # what it reaches was read, and what of it changed is here
+                        continue
+                reach = proj.reach_summary(now, v)
+                if reach is None:
+                    return None
+                present |= reach.atoms
+                mentioned |= reach.mentioned
+                for i, values in reach.reads.items():
+                    wanted[i] = wanted.get(i, frozenset()) | values
+        wider = frozenset(present)
+        if any(r.applies(wider) for r in rules):
+            return None
+        functions = proj.scope.functions
+        for ident, values in wanted.items():
+            g = groups.get(ident)
+            model = functions.get(ident)
+            if model is None:
+                return None
+            if g is not None and g.model is model and values.issubset(g.values):
+                continue
+            vs = tuple(sorted(values.union(g.values) if g is not None else values))
+            groups[ident] = Group(model, vs, tuple(proj.stamps((ident, v) for v in vs)))
+        return _ValueRecord.made(proj, groups, mentioned, [], wider)
+
+    def _check_value(
+        self, proj: Projector, reporter: Reporter, fm: FunctionModel, var: str, rules: list[Rule]
+    ) -> list[Finding]:
+        """The findings of the rules in scope for the value (``rules``)."""
+        if not rules:
+            return []
+        cname = proj.component(fm, var)
+        if cname is None:
+            return []
+        present = proj.atoms(cname)
+        rules = [r for r in rules if r.applies(present)]
+        if not rules:
+            return []
+        self.counts["models_built"] += 1
+        out: list[Finding] = []
+        for rule in rules:
+            rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
+            if not self._holds(rule, canonical(rsm, rule.parsed)):
+                continue
+            # the path is read off the model with the nodes the witness shows, which the verdict's
+            # canonical view may have merged or renamed
+            model = contract(rsm, rule.atoms | WITNESS_LABELS) if contractible(rule.parsed) else rsm
+            out.append(reporter.finding(rule, fm, var, rsm, self._witness(rule, model)))
+        return out
+
+    def _holds(self, rule: Rule, view: RSM) -> bool:
+        """The rule's verdict on its canonical view, cached by formula and the view's digest: an edit
+        that changes nothing the rule can tell apart (a renamed node, one use more in a row of uses)
+        finds it again, in this function and in every caller."""
+        digest = view.deep_digests_seeing(rule.atoms)[view.initial_component]
+        key = f"{RESULT_VERSION}|{rule.formula}|{digest}"
+        raw = self.cache.get(key)
+        if raw is not None:
+            try:
+                holds = json.loads(raw)["holds"]
+            except (ValueError, KeyError, TypeError):
+                pass  # a damaged cache entry is recomputed
+            else:
+                if isinstance(holds, bool):
+                    self.counts["checks_reused"] += 1
+                    return holds
+        self.counts["checks_run"] += 1
+        if self.strategy == "kb":
+            res = check(view, rule.parsed, strategy="kb", kb=self.kb)
+        else:
+            res = check(view, rule.parsed, strategy=self.strategy)
+        self.cache[key] = json.dumps({"holds": res.holds}).encode()
+        return res.holds
+
+    def _witness(self, rule: Rule, model: RSM) -> tuple[Step, ...]:
+        """The bug path of a rule that holds, cached by formula and the digest of the very model it
+        names nodes of. Read by a check without κ, so that it never depends on what was checked
+        before (bugs are rare: this is seldom run)."""
+        digest = model.deep_digests_seeing(rule.atoms)[model.initial_component]
+        key = f"{RESULT_VERSION}|witness|{rule.formula}|{digest}"
+        raw = self.cache.get(key)
+        if raw is not None:
+            try:
+                return tuple(
+                    Step(c, n if isinstance(n, str) else (n[0], n[1]), tuple((a, b) for a, b in st))
+                    for c, n, st in json.loads(raw)["steps"]
+                )
+            except (ValueError, KeyError, TypeError, IndexError):
+                pass
+        res = check(model, rule.parsed, strategy="lazy", witness=True)
+        if not res.holds:
+            raise AssertionError(f"{rule.id}: the canonical view and the model disagree")
+        found: tuple[Step, ...] = res.witness or ()
+        payload = {"steps": [[s.component, s.node, [list(f) for f in s.stack]] for s in found]}
+        self.cache[key] = json.dumps(payload).encode()
+        return found
+
+
+def positional_key(proj: Projector, fm: FunctionModel) -> str:
+    """Everything one function's findings depend on: its model, position, and what it can call
+    (with the callees' positions, which its witnesses show); see ``Projector.positional_keys``."""
+    return proj.positional_keys[function_id(fm)]
+
+
+class Group(NamedTuple):
+    """What a value's findings read of one function."""
+
+    model: FunctionModel
+    values: tuple[str, ...]  # whose projections were read
+    stamps: tuple[str | None, ...]  # their content stamps then
+
+
+class Renewal(NamedTuple):
+    reads: dict[str, Group]  # the reads over the current models
+    changed: list[str]  # the functions whose stamps changed (none: the findings still hold)
+
+
+@dataclass(frozen=True)
+class _ValueRecord:
+    """A value's findings with what they were made of: per function id, the model that was read and
+    the :meth:`Projector.content_stamp` of each projection of it that was read; and the whole
+    reach of the functions asked about a global.
+
+    Still right while every function read is the same model, or its projections that were read
+    keep their stamps (an edit elsewhere in it), and every function asked about a global keeps its
+    reach. ``models`` makes the first test one set inclusion, and the second one only for the
+    functions whose model changed."""
+
+    reads: dict[str, Group]
+    mentioned: tuple[tuple[str, str], ...]
+    findings: list[Finding]
+    quiet: frozenset[str] | None = None  # atoms of its reach, when no rule in scope applies to them
+    models: frozenset[tuple[str, int]] = frozenset()  # (function id, id of the model read)
+
+    @staticmethod
+    def of(
+        proj: Projector,
+        reads: frozenset[tuple[str, str]],
+        mentioned: frozenset[str],
+        findings: list[Finding],
+        quiet: frozenset[str] | None = None,
+    ) -> _ValueRecord | None:
+        """None when a function asked about a global is on a recursive cycle (it has no deep key):
+        such a value is always checked again."""
+        functions = proj.scope.functions
+        ordered = sorted(reads)
+        stamps = proj.stamps(ordered)
+        groups: dict[str, Group] = {}
+        start = 0
+        for end in range(1, len(ordered) + 1):
+            if end < len(ordered) and ordered[end][0] == ordered[start][0]:
+                continue
+            ident = ordered[start][0]
+            fm = functions.get(ident)
+            if fm is None:
+                return None
+            groups[ident] = Group(fm, tuple(v for _, v in ordered[start:end]), tuple(stamps[start:end]))
+            start = end
+        return _ValueRecord.made(proj, groups, mentioned, findings, quiet)
+
+    @staticmethod
+    def made(
+        proj: Projector,
+        groups: dict[str, Group],
+        mentioned: Iterable[str],
+        findings: list[Finding],
+        quiet: frozenset[str] | None,
+    ) -> _ValueRecord | None:
+        deep = proj.deep_keys
+        marks = []
+        for ident in sorted(mentioned):
+            reach = deep.get(ident)
+            if reach is None:
+                return None
+            marks.append((ident, reach))
+        return _ValueRecord(groups, tuple(marks), findings, quiet, _model_ids(groups))
+
+    def mentions_hold(self, proj: Projector) -> bool:
+        deep = proj.deep_keys
+        return all(deep.get(ident) == reach for ident, reach in self.mentioned)
+
+    def renewal(self, proj: Projector) -> Renewal | None:
+        """The reads renewed to the models of ``proj`` with the stamps read of them there, and the
+        functions whose stamps changed (the record is still right when there are none); None
+        when it cannot be kept: a function read is gone, or one asked about a global reaches
+        other functions now. The reads themselves when every model read is still current."""
+        if not self.mentions_hold(proj):
+            return None
+        if self.models <= proj.model_ids:
+            return Renewal(self.reads, [])
+        functions, groups, changed = proj.scope.functions, dict(self.reads), []
+        for ident, _ in self.models - proj.model_ids:
+            now = functions.get(ident)
+            if now is None:
+                return None
+            vs, stamps = groups[ident].values, groups[ident].stamps
+            fresh = tuple(proj.stamps((ident, v) for v in vs))
+            groups[ident] = Group(now, vs, fresh)
+            if fresh != stamps:
+                changed.append(ident)
+        return Renewal(groups, changed)
+
+    def renewed(self, groups: dict[str, Group]) -> _ValueRecord:
+        """This record over the models its renewal found with the same stamps, so that the next
+        edit finds it current at once."""
+        return _ValueRecord(groups, self.mentioned, self.findings, self.quiet, _model_ids(groups))
+
+
+def _model_ids(groups: dict[str, Group]) -> frozenset[tuple[str, int]]:
+    return frozenset((ident, id(g.model)) for ident, g in groups.items())
+
+
+def _quiet_atoms(proj: Projector, fm: FunctionModel, var: str, rules: list[Rule]) -> frozenset[str] | None:
+    """The atoms of a value's projection when none of the rules in scope (``rules``) applies to
+    them (then it has no findings, whatever the verdicts would be), else None."""
+    if not rules:
+        return frozenset()
+    cname = proj.component(fm, var)
+    present = proj.atoms(cname) if cname is not None else frozenset()
+    return None if any(r.applies(present) for r in rules) else present
+
+
+def _ordered(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.location, f.rule_id, f.message))
+
+
+def _in_scope(rule: Rule, fm: FunctionModel, var: str) -> bool:
+    if rule.scope == "return":
+        return var.startswith(DISCARD)
+    if var.startswith(DISCARD):
+        return False
+    if rule.scope == "local":
+        return root_of(var) == var and var in locals_of(fm)
+    if rule.scope == "local-scalar":
+        return (
+            fm.cfg.declared.get(var) is not None
+            and var not in fm.cfg.addr_taken
+            and var not in fm.cfg.static_locals
+            and root_of(var) == var
+        )
+    return True
