@@ -1,4 +1,4 @@
-"""The ctlsp language server's state and check orchestration (the handlers live in features.py).
+"""The ctlsp language server's state and check orchestration (the handlers live in handlers/).
 
 Edits are applied on the event loop (cheap: a tree edit and an incremental re-parse); checking runs on
 the single analysis worker after a short debounce, and results for document versions that are no
