@@ -66,12 +66,12 @@ from checker import KnowledgeBase
 from checker.querydb import Cancelled
 from extractors.calls import call_table
 from extractors.check_queries import PARTIAL_EVERY, CheckDb, file_findings, projector
-from extractors.checking import RESULT_VERSION, FunctionChecker, positional_key
+from extractors.checking import RESULT_VERSION, FunctionChecker, ordered, place, positional_key
 from extractors.config import Config, ConfigError, config_from_text
 from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
 from extractors.functions import function_name, top_level_functions
 from extractors.parse import parse_c
-from extractors.projection import ProjectionStore, Projector
+from extractors.projection import ProjectionStore, Projector, function_id
 from extractors.queries import (
     HEADER,
     SETTINGS,
@@ -80,12 +80,15 @@ from extractors.queries import (
     FrontDb,
     Settings,
     Source,
+    file_ignores,
     file_items,
     file_model,
     file_scope,
+    function_row,
     header_path,
 )
 from extractors.rules import Rule, catalogue
+from extractors.suppress import suppressed
 
 __all__ = [
     "Cancelled",
@@ -258,7 +261,8 @@ class Project:
                 out[path] = []
                 continue
             before = counters[file_findings.name].executed if file_findings.name in counters else 0
-            self.db.partial, self.db.partial_every = partial, partial_every
+            self.db.partial = self._placing(partial) if partial is not None else None
+            self.db.partial_every = partial_every
             try:
                 found = self.db.get(file_findings, (path, everything if interprocedural else (path,)))
             finally:
@@ -266,8 +270,24 @@ class Project:
             counters = self.db.counters()
             if counters[file_findings.name].executed == before:
                 self.checker.counts["files_reused"] += 1
-            out[path] = list(found)
+            out[path] = self._placed(path, found)
         return out
+
+    def _row_of(self, function: str) -> int:
+        path, name = function.rsplit(":", 1)
+        return self.db.get(function_row, (path, name))
+
+    def _placed(self, path: str, found: Iterable[Finding]) -> list[Finding]:
+        """Findings on today's rows, less those silenced by a suppression comment, in order."""
+        ignores = self.db.get(file_ignores, path)
+        placed = (place(f, self._row_of) for f in found)
+        return ordered(f for f in placed if not suppressed(ignores, f.location.start_line, f.rule_id))
+
+    def _placing(self, partial: Callable[[str, list[Finding]], None]) -> Callable[[str, list[Finding]], None]:
+        def heard(path: str, found: list[Finding]) -> None:
+            partial(path, self._placed(path, found))
+
+        return heard
 
     def findings_keys(self, paths: Iterable[str]) -> dict[str, str]:
         """Per file of ``paths``, a digest of everything its interprocedural findings depend on when
@@ -283,6 +303,8 @@ class Project:
             parts = [RESULT_VERSION, path, text_digest, st.ignores_digest]
             for fm in sorted(st.model.functions.values(), key=lambda m: m.name):
                 parts.append(positional_key(proj, fm))
-                parts.extend(sorted(f"{g.file}:{g.name}:{g.start_row}:{g.last_row}" for g in proj.reachable(fm)))
+                for g in sorted(function_id(g) for g in proj.reachable(fm)):
+                    now = self.files[g.rsplit(":", 1)[0]].model.functions.get(g.rsplit(":", 1)[1])
+                    parts.append(f"{g}:{now.start_row}:{now.last_row}" if now is not None else g)
             out[path] = hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
         return out

@@ -1,8 +1,9 @@
 """The checks on the database: a scope's models, its projector, and each file's findings.
 
-``scope_content(paths)`` is compared by its signature (every function's key and row, every file's
-globals and macros), so ``projector(paths)`` and ``file_findings(path, scope)``, which read only it
-and the file's suppressions, are reused while no function of the scope changed or moved.
+``scope_content(paths)`` is compared by its signature (every function's key, every file's globals
+and macros), so ``projector(paths)`` and ``file_findings(path, scope)``, which read only it, are
+reused while no function of the scope changed; moving functions changes nothing here, since
+findings are unplaced (``extractors.checking.place`` puts them on today's rows last).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from extractors.checking import FunctionChecker
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
 from extractors.projection import ProjectionStore, Projector, make_scope
-from extractors.queries import FrontDb, file_ignores, file_model
+from extractors.queries import FrontDb, file_model
 
 PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check
 
@@ -42,7 +43,7 @@ class CheckDb(FrontDb):
 @dataclass(frozen=True, eq=False)
 class _ScopeContent:
     """The models and context a projector is made of; ``signature`` names them (every function's
-    key and row, every file's globals and macros)."""
+    key, every file's globals and macros: no rows, as nothing derived from a scope holds one)."""
 
     signature: str
     models: tuple[FunctionModel, ...]
@@ -63,7 +64,7 @@ def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
     for p in paths:
         model = db.get(file_model, p).model
         for name, fm in sorted(model.functions.items()):
-            parts.append(f"{p}|{name}|{fm.key}|{fm.start_row}")
+            parts.append(f"{p}|{name}|{fm.key}")
         parts.append("globals:" + ",".join(sorted(model.globals)))
         parts.append("macros:" + repr(sorted(model.macros.items())))
         models.extend(model.functions.values())
@@ -94,13 +95,12 @@ def projector(db: Database, paths: tuple[str, ...]) -> Projector:
 @derived("file_findings")
 def file_findings(db: Database, key: tuple[str, tuple[str, ...]]) -> tuple[Finding, ...]:
     """The findings of one file checked with the functions of a scope (the whole project, or the
-    file alone while typing), after suppressions."""
+    file alone while typing), unplaced and before suppressions."""
     path, paths = key
     proj = db.get(projector, paths)
-    ignores = db.get(file_ignores, path)
     owner = cast(CheckDb, db)
     functions = [proj.scope.functions[i] for i in proj.scope.by_file.get(path, {}).values()]
     functions.sort(key=lambda m: m.start_row)
     return owner.checker.check_file(
-        path, functions, ignores, proj, owner.partial, owner.partial_every, owner.check_cancelled
+        path, functions, proj, owner.partial, owner.partial_every, owner.check_cancelled
     )

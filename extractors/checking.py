@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from checker import KnowledgeBase, check
@@ -29,7 +29,6 @@ from extractors.functions import FunctionModel
 from extractors.projection import DISCARD, Projector, function_id, locals_of
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule
-from extractors.suppress import suppressed
 
 RESULT_VERSION = "r4"
 
@@ -68,21 +67,21 @@ class FunctionChecker:
         self,
         path: str,
         functions: list[FunctionModel],
-        ignores: dict[int, frozenset[str]],
         projector: Projector,
         partial: Callable[[str, list[Finding]], None] | None,
         every: float,
         check_cancelled: Callable[[], None],
     ) -> tuple[Finding, ...]:
-        """The findings of ``functions`` (of file ``path``, in file order) after suppressions.
-        ``check_cancelled`` is called before each function and raises to stop the check."""
+        """The unplaced findings (see :func:`place`) of ``functions`` (of file ``path``), before
+        suppressions.  ``check_cancelled`` is called before each function and raises to stop the
+        check; ``partial`` hears the findings so far at most every ``every`` seconds."""
         findings: dict[tuple[str, Location], Finding] = {}
         next_partial = time.perf_counter() + every
         shown = 0  # findings only grow during a check: a report that adds none is not sent
         for fm in functions:
             check_cancelled()
             if partial is not None and len(findings) > shown and time.perf_counter() >= next_partial:
-                partial(path, _ordered(findings.values()))
+                partial(path, list(findings.values()))
                 shown = len(findings)
                 next_partial = time.perf_counter() + every
             proj = projector
@@ -95,10 +94,8 @@ class FunctionChecker:
             else:
                 self.counts["functions_check_reused"] += 1
             for f in found:
-                if not suppressed(ignores, f.location.start_line, f.rule_id):
-                    findings.setdefault((f.rule_id, f.location), f)
-        return tuple(_ordered(findings.values()))
-
+                findings.setdefault((f.rule_id, f.location), f)
+        return tuple(findings.values())
 
     def _check_function(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
         reporter = Reporter(proj, proj.scope.functions)
@@ -264,6 +261,19 @@ class FunctionChecker:
         return found
 
 
+def place(finding: Finding, row_of: Callable[[str], int]) -> Finding:
+    """The finding at the places of today's text: each location of an unplaced finding names a
+    function id (``file:name``) for its file and counts rows from that function's first line;
+    ``row_of(function id)`` is where that function starts now."""
+
+    def placed(at: Location) -> Location:
+        shift = row_of(at.path)
+        return Location(at.path.rsplit(":", 1)[0], at.start_line + shift, at.start_col, at.end_line + shift, at.end_col)
+
+    steps = tuple(replace(w, location=placed(w.location)) for w in finding.witness)
+    return replace(finding, location=placed(finding.location), witness=steps)
+
+
 def positional_key(proj: Projector, fm: FunctionModel) -> str:
     """Everything one function's findings depend on: its model, position, and what it can call
     (with the callees' positions, which its witnesses show); see ``Projector.positional_keys``."""
@@ -388,7 +398,7 @@ def _quiet_atoms(proj: Projector, fm: FunctionModel, var: str, rules: list[Rule]
     return None if any(r.applies(present) for r in rules) else present
 
 
-def _ordered(findings: Iterable[Finding]) -> list[Finding]:
+def ordered(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.location, f.rule_id, f.message))
 
 

@@ -183,7 +183,7 @@ class _Merkle:
 
     base: bytes
     callees: dict[str, tuple[str, ...]]
-    snap: dict[str, tuple[str, int]]  # function id -> (text key, start row)
+    snap: dict[str, str]  # function id -> its model's key
     sccs: list[list[str]]
     recursive: set[str]
     deep: dict[str, str]  # with the recursive functions
@@ -215,8 +215,8 @@ class ProjectionStore:
     merkle: dict[str, _Merkle] = field(default_factory=dict)  # by resolution digest
     mentions: dict[str, frozenset[str]] = field(default_factory=dict)  # by Merkle digest
     values: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # by text key and scope
-    stamps: dict[tuple[str, str, int, int, str, str], str] = field(default_factory=dict)
-    layouts: dict[tuple[str, int], tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    stamps: dict[tuple[str, str, str, str], str] = field(default_factory=dict)
+    layouts: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
 
     def trim(self) -> None:
         drop_oldest(self.rsms, self.limit // 10)
@@ -293,9 +293,9 @@ class Projector:
 
     @property
     def positional_keys(self) -> dict[str, str]:
-        """Per function id, everything its findings depend on: the deep key's content plus the
-        position of every function it can reach (its witnesses show their lines) and the scope's
-        allocators and globals."""
+        """Per function id, everything its (unplaced) findings depend on: the deep key's content,
+        for recursive functions too, and the scope's allocators and globals. No rows: findings
+        name places relative to the functions they are in."""
         return self._merkle[1]
 
     @cached_property
@@ -308,7 +308,7 @@ class Projector:
         fns = sc.functions
         base = (",".join(sorted(sc.allocators)) + "|" + ",".join(sorted(sc.globals))).encode()
         callees = {i: self.callee_ids(fm, i) for i, fm in fns.items()}
-        snap = {i: (fm.key, fm.start_row) for i, fm in fns.items()}
+        snap = {i: fm.key for i, fm in fns.items()}
         last = self.store.merkle.get(self.resolution_digest)
         if last is None or last.base != base or last.callees != callees:
             last = None
@@ -331,7 +331,7 @@ class Projector:
             for i in scc:
                 g = fns[i]
                 h.update(f"|{i}:{g.key}".encode())
-                hp.update(f"|{i}:{g.key}:{g.start_row}".encode())
+                hp.update(f"|{i}:{g.key}".encode())
                 for c in callees[i]:
                     h.update(b"~" if c in members else deep[c].encode())
                     hp.update(b"~" if c in members else positional[c].encode())
@@ -719,27 +719,28 @@ class Projector:
 
     def content_stamp(self, fm: FunctionModel, v: str) -> str:
         """Everything the findings of a projection of ``fm`` on ``v`` can show of ``fm``: what the
-        projection reads (:meth:`_value_key`), and the place and text of every node its witnesses
-        can name (the nodes that mention ``v``, the nodes every projection keeps, the exit).
+        projection reads (:meth:`_value_key`), and the place (relative to the function) and text of
+        every node its witnesses can name (the nodes that mention ``v``, the nodes every projection
+        keeps, the exit).
 
         An edit of a line that neither mentions ``v`` nor moves a node keeps it, so the findings of
         every value whose projections all keep theirs are still right, in the edited function and
         in its callers."""
-        memo = (function_id(fm), fm.key, fm.base_row, fm.shift, v, self.scope_digest)
+        memo = (function_id(fm), fm.key, v, self.scope_digest)
         got = self.store.stamps.get(memo)
         if got is None:
             nodes, kept = self._layout(fm)
             cids, _ = self._relevant(fm, v)
             shown = "|".join(nodes[c] for c in sorted(set(cids)))
-            text = f"{self._store_key(fm, v)[1]}|{fm.base_row}|{fm.shift}|{kept}|{shown}"
+            text = f"{self._store_key(fm, v)[1]}|{kept}|{shown}"
             got = self.store.stamps[memo] = hashlib.sha256(text.encode()).hexdigest()[:32]
         return got
 
     def _layout(self, fm: FunctionModel) -> tuple[tuple[str, ...], str]:
         """Per CFG node its place and text, and those of the nodes every projection keeps joined
         with the function's facts a value's rules read (which locals have their address taken or
-        are static), as one string; kept by the function's text and the row it was read at."""
-        got = self.store.layouts.get((fm.key, fm.base_row))
+        are static), as one string; kept by the function's key (rows count from its first line)."""
+        got = self.store.layouts.get(fm.key)
         if got is None:
             nodes = tuple(f"{n.row},{n.col},{n.end_row},{n.end_col},{n.text}" for n in fm.cfg.nodes)
             sk, cfg_of = self.skeleton(fm), fm.graph.cfg_of
@@ -747,7 +748,7 @@ class Projector:
             cfg = fm.cfg
             facts = repr((sorted(cfg.declared.items()), sorted(cfg.addr_taken), sorted(cfg.static_locals)))
             kept = facts + "|".join(nodes[c] for c in kept_ids)
-            got = self.store.layouts[(fm.key, fm.base_row)] = (nodes, kept)
+            got = self.store.layouts[fm.key] = (nodes, kept)
         return got
 
     def _store_key(self, fm: FunctionModel, v: str) -> tuple[str, str, str, str]:

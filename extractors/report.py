@@ -17,7 +17,7 @@ from checker.model import RSM
 from checker.witness import Step
 from extractors.findings import Finding, Location, WitnessStep
 from extractors.functions import FunctionModel
-from extractors.projection import RETURN_LABEL, NodeMeta, Projector, c_name, discarded_value
+from extractors.projection import RETURN_LABEL, NodeMeta, Projector, c_name, discarded_value, function_id
 from extractors.rules import Rule
 
 PRIORITY = (
@@ -110,9 +110,10 @@ class Reporter:
         self.functions = functions
 
     def location(self, meta: NodeMeta) -> Location:
-        fm = self.functions[meta.function]
-        n = fm.cfg.nodes[meta.cfg_id]
-        return Location(fm.file, n.row + fm.shift, n.col, n.end_row + fm.shift, n.end_col)
+        """Unplaced: the function's id stands for the file and rows count from its first line (see
+        ``extractors.checking.place``), so findings stay true while the function moves."""
+        n = self.functions[meta.function].cfg.nodes[meta.cfg_id]
+        return Location(meta.function, n.row, n.col, n.end_row, n.end_col)
 
     def text(self, meta: NodeMeta) -> str:
         return self.functions[meta.function].cfg.nodes[meta.cfg_id].text
@@ -215,7 +216,7 @@ class Reporter:
 
     def _exit_location(self, fm: FunctionModel) -> Location:
         n = fm.cfg.nodes[fm.cfg.exit]
-        return Location(fm.file, n.row + fm.shift, n.col, n.end_row + fm.shift, n.end_col)
+        return Location(function_id(fm), n.row, n.col, n.end_row, n.end_col)
 
 
 def _shown(var: str) -> str:
