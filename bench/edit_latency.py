@@ -7,12 +7,36 @@ file measured in the same run: a fresh Project (empty knowledge base and result 
 checking the whole file in-process, and the cold didOpen -> publishDiagnostics of the server.
 
     .venv/bin/python bench/edit_latency.py [--edits 100] [--real FILE ...] [--no-lua] [--big-lines 50000]
+        [--no-sqlite] [--memory-edits 1000] [--work DIR]
 
-Without ``--real`` the real files are a zlib/libpng example and Lua's parser (lparser.c) and
-LuaJIT's minilua.c (a 7.8k-line amalgamation with large recursive cycles), taken from the lupa sdist
-that ``bench/c_bench.py`` also checks (downloaded once from PyPI into ``--work``).
+Inputs: a generated file of 200 functions (``generated``); real files, without ``--real`` a
+zlib/libpng example and Lua's parser (lparser.c) and LuaJIT's minilua.c (a 7.8k-line amalgamation with
+large recursive cycles), taken from the lupa sdist that ``bench/c_bench.py`` also checks (downloaded
+once from PyPI into ``--work``); and two big inputs: a generated file of ``--big-lines`` lines
+(``big``) and SQLite's amalgamation sqlite3.c (~270k lines), as shipped in the npm package
+better-sqlite3 (pinned; ``npm pack`` downloads it once into ``--work`` without installing or building
+anything).  Anything that cannot be downloaded is skipped with a message.
 
-Not run in CI (timings are machine-dependent); prints p50/p95 and the ratios.
+One line per input, the numbers in ms:
+  edit p50/p95       didChange -> first publishDiagnostics of that version (``--edits`` edits; a fifth
+                     of them, at least 10, on the big inputs)
+  full re-check      median of a fresh in-process extraction + check of the whole file (3 runs; 1 on
+                     the big inputs), and how many p50/p95 edits it is worth
+  didOpen->first     cold didOpen -> the first publishDiagnostics (a long check publishes early findings)
+  all                cold didOpen -> the last publish of version 1 (the server logged the check done)
+
+and for each big input one more line:
+  hover p50/p95/max  textDocument/hover at a few statement positions, one every ~50 ms from right after
+                     didOpen until the first full check is done (request -> response; n = how many);
+                     the answer is mostly empty (no finding there yet), so this is how long a request
+                     waits while the check runs on the server's worker thread
+  RSS                VmRSS of the server process (/proc/<pid>/status, MiB) after didOpen and its full
+                     check, after N/2 and after N one-line edits (N = ``--memory-edits``; each point
+                     read once the server logged that version checked), to see whether memory stays flat
+  edits 1..N         p50/p95 of all N edits (the edit line above uses the first ones only)
+
+sqlite3.c's first full check has taken the server 2-4 minutes (~110-250 s); the waits allow an
+hour.  Not run in CI (timings are machine-dependent).
 """
 
 from __future__ import annotations
@@ -20,9 +44,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
+import math
 import random
+import shutil
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -46,6 +75,11 @@ REAL_CANDIDATES = [
     REPO / "tests/server/data/sample.c",
 ]
 LUA_FILES = ("third-party/lua54/lparser.c", "third-party/luajit21/src/host/minilua.c")
+SQLITE_PACKAGE = "better-sqlite3"
+SQLITE_PACKAGE_VERSION = "13.2.0"  # ships SQLite 3.54.1 as package/deps/sqlite3/sqlite3.c (271,150 lines)
+HOVER_INTERVAL = 0.05
+HOVER_POSITIONS = 5
+BIG_TIMEOUT = 3600.0  # sqlite3.c's first full check alone has taken ~250 s
 
 
 def generated(functions: int = 200, lines_per_function: int = 25) -> str:
@@ -84,6 +118,61 @@ def generated(functions: int = 200, lines_per_function: int = 25) -> str:
         body += ["    return acc;", "}", ""]
         out += body
     return "\n".join(out) + "\n"
+
+
+def fetch_sqlite(work: Path, version: str = SQLITE_PACKAGE_VERSION) -> Path | None:
+    """sqlite3.c from the better-sqlite3 npm tarball (downloaded once into ``work``; None if offline).
+
+    A registry package, pinned, because the bench must get the same file on every machine and only
+    package registries are reachable.  ``npm pack`` only downloads the tarball: no install scripts and
+    no native build.  Versions ship the amalgamation either as a plain file under ``package/deps/`` or
+    inside an archive there, so both are looked at.
+    """
+    target = work / f"{SQLITE_PACKAGE}-{version}" / "sqlite3.c"
+    if target.is_file():
+        return target
+    npm = shutil.which("npm")
+    if npm is None:
+        print("skip sqlite3.c: npm is not installed (apt-get install npm)")
+        return None
+    work.mkdir(parents=True, exist_ok=True)
+    tgz = work / f"{SQLITE_PACKAGE}-{version}.tgz"
+    if not tgz.is_file():
+        cmd = [npm, "pack", f"{SQLITE_PACKAGE}@{version}", "--pack-destination", str(work), "--loglevel=error"]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        except subprocess.TimeoutExpired:
+            print(f"skip sqlite3.c: npm pack {SQLITE_PACKAGE}@{version} did not finish (offline?)")
+            return None
+        if proc.returncode != 0 or not tgz.is_file():
+            why = " ".join(ln for ln in proc.stderr.splitlines() if "error" in ln and "complete log" not in ln)
+            print(f"skip sqlite3.c: cannot download {SQLITE_PACKAGE}@{version}: {why[:300]}")
+            return None
+    source = sqlite_from_tarball(tgz)
+    if source is None:
+        print(f"skip sqlite3.c: not found under package/deps/ in {tgz}")
+        return None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".part")
+    partial.write_bytes(source)
+    partial.replace(target)  # never a half-written file that the next run would take as downloaded
+    return target
+
+
+def sqlite_from_tarball(tgz: Path) -> bytes | None:
+    """The bytes of sqlite3.c in an npm tarball: a member of it, or of an archive under package/deps/."""
+    with tarfile.open(tgz) as tar:
+        members = [m for m in tar.getmembers() if m.isfile() and m.name.startswith("package/deps/")]
+        for member in members:
+            if member.name.endswith("/sqlite3.c") and (f := tar.extractfile(member)) is not None:
+                return f.read()
+        for member in members:
+            if member.name.endswith((".tar.gz", ".tgz", ".tar")) and (f := tar.extractfile(member)) is not None:
+                with tarfile.open(fileobj=io.BytesIO(f.read())) as inner:
+                    for m in inner.getmembers():
+                        if m.isfile() and m.name.endswith("sqlite3.c") and (g := inner.extractfile(m)) is not None:
+                            return g.read()
+    return None
 
 
 def function_lines(text: str) -> list[int]:
@@ -148,6 +237,28 @@ async def start_client(root: Path, recorder: Recorder) -> LanguageClient:
     return client
 
 
+def server_pid(client: LanguageClient) -> int | None:
+    """The pid of the server process: pygls' client keeps the process ``start_io`` spawned in its
+    private ``_server`` (pygls 2.x).  SERVER_COMMAND runs Python directly, so that process is the
+    server itself (it checks on a thread, not in worker processes).  None if pygls moves it."""
+    process = getattr(client, "_server", None)
+    return process.pid if isinstance(process, asyncio.subprocess.Process) else None
+
+
+def rss_mib(pid: int | None) -> float:
+    """Resident memory of a process in MiB (VmRSS); NaN where there is no /proc (not Linux)."""
+    if pid is None:
+        return math.nan
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return math.nan
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return math.nan
+
+
 async def wait_published(recorder: Recorder, uri: str, version: int, timeout: float = 600) -> float:
     deadline = time.perf_counter() + timeout
     while (uri, version) not in recorder.published:
@@ -160,14 +271,56 @@ async def wait_published(recorder: Recorder, uri: str, version: int, timeout: fl
     return recorder.published[(uri, version)]
 
 
+def checked_needle(path: Path, version: int) -> str:
+    """What the server logs when the check of ``version`` is done (``ctlsp: checked a.c v3: ...``);
+    the colon keeps v1 from matching the line of v10."""
+    return f"checked {path.name} v{version}:"
+
+
+def logged(client: LanguageClient, needle: str) -> bool:
+    return any(needle in m.message for m in client.log_messages)
+
+
 async def wait_logged(client: LanguageClient, needle: str, timeout: float = 600) -> float:
     """When the server's log first says ``needle`` (it logs each finished check)."""
     deadline = time.perf_counter() + timeout
-    while not any(needle in m.message for m in client.log_messages):
+    while not logged(client, needle):
         if time.perf_counter() > deadline:
             raise TimeoutError(f"the server never logged {needle!r}")
         await asyncio.sleep(0.005)
     return time.perf_counter()
+
+
+async def hover_until_logged(
+    client: LanguageClient, uri: str, positions: list[types.Position], needle: str, timeout: float
+) -> list[float]:
+    """Latencies of hover requests sent one every ~HOVER_INTERVAL (or right after a slower answer)
+    until the server logs ``needle``: how responsive the editor stays while a long check runs."""
+    latencies: list[float] = []
+    deadline = time.perf_counter() + timeout
+    k = 0
+    while not logged(client, needle):
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            raise TimeoutError(f"the server never logged {needle!r}")
+        params = types.HoverParams(types.TextDocumentIdentifier(uri), positions[k % len(positions)])
+        k += 1
+        sent = time.perf_counter()
+        await asyncio.wait_for(client.text_document_hover_async(params), remaining)
+        took = time.perf_counter() - sent
+        latencies.append(took)
+        await asyncio.sleep(max(0.0, HOVER_INTERVAL - took))
+    return latencies
+
+
+def hover_positions(text: str, candidates: list[int], count: int = HOVER_POSITIONS) -> list[types.Position]:
+    """``count`` statement lines spread over the file, on their first character (inside functions,
+    where a user hovers over findings)."""
+    if not candidates:
+        return [types.Position(0, 0)]
+    lines = text.split("\n")
+    picked = [candidates[(len(candidates) - 1) * i // max(1, count - 1)] for i in range(count)]
+    return [types.Position(row, len(lines[row]) - len(lines[row].lstrip())) for row in dict.fromkeys(picked)]
 
 
 def full_recheck_seconds(text: str, repeats: int = 3) -> float:
@@ -187,8 +340,22 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def measure(name: str, text: str, edits: int, seed: int = 1) -> dict[str, float]:
+async def measure(
+    name: str,
+    text: str,
+    edits: int,
+    seed: int = 1,
+    *,
+    big: bool = False,
+    memory_edits: int = 0,
+) -> dict[str, float]:
+    """The numbers of one input (see the module docstring).  ``big`` adds the hover loop during the
+    first check and RSS after open, and runs max(edits, memory_edits) edits with RSS at N/2 and N;
+    the edit p50/p95 stay those of the first ``edits`` edits, comparable with the other inputs."""
     rng = random.Random(seed)
+    candidates = function_lines(text)
+    open_timeout = BIG_TIMEOUT if big else 600.0
+    extra: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         path = root / f"{name}.c"
@@ -196,18 +363,40 @@ async def measure(name: str, text: str, edits: int, seed: int = 1) -> dict[str, 
         recorder = Recorder()
         client = await start_client(root, recorder)
         uri = path.as_uri()
+        pid = server_pid(client)
+        hovers: asyncio.Task[list[float]] | None = None
         try:
             started = time.perf_counter()
             client.text_document_did_open(
                 types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "c", 1, text))
             )
-            cold = await wait_published(recorder, uri, 1) - started
-            await wait_logged(client, f"checked {path.name} v1")  # logged right after the last publish
+            hovers = (
+                asyncio.create_task(
+                    hover_until_logged(
+                        client, uri, hover_positions(text, candidates), checked_needle(path, 1), open_timeout
+                    )
+                )
+                if big
+                else None
+            )
+            cold = await wait_published(recorder, uri, 1, open_timeout) - started
+            # logged right after the last publish
+            await wait_logged(client, checked_needle(path, 1), open_timeout)
             complete = recorder.last[(uri, 1)] - started
-            lines = text.splitlines()
-            candidates = function_lines(text)
+            if hovers is not None:
+                hover_latencies = await hovers
+                extra.update(
+                    hover_n=len(hover_latencies),
+                    hover_p50=percentile(hover_latencies, 0.5) if hover_latencies else math.nan,
+                    hover_p95=percentile(hover_latencies, 0.95) if hover_latencies else math.nan,
+                    hover_max=max(hover_latencies, default=math.nan),
+                    rss_open=rss_mib(pid),
+                )
+            lines = text.split("\n")
             latencies: list[float] = []
-            for version in range(2, edits + 2):
+            total = max(edits, memory_edits) if big else edits
+            checkpoints = {memory_edits // 2: "rss_half", memory_edits: "rss_end"} if big and memory_edits else {}
+            for done, version in enumerate(range(2, total + 2), start=1):
                 line = rng.choice(candidates)
                 old = lines[line]
                 indent = old[: len(old) - len(old.lstrip())]
@@ -223,11 +412,24 @@ async def measure(name: str, text: str, edits: int, seed: int = 1) -> dict[str, 
                     )
                 )
                 latencies.append(await wait_published(recorder, uri, version) - sent)
+                if done in checkpoints:
+                    # the whole check of this version, not just its first publish, before reading RSS
+                    await wait_logged(client, checked_needle(path, version))
+                    extra[checkpoints[done]] = rss_mib(pid)
         finally:
+            if hovers is not None and not hovers.done():  # the open timed out: stop hovering first
+                hovers.cancel()
             await client.shutdown_session()
             await client.stop()
-    full = full_recheck_seconds(text)
-    p50, p95 = percentile(latencies, 0.5), percentile(latencies, 0.95)
+    full = full_recheck_seconds(text, repeats=1 if big else 3)
+    first = latencies[:edits]
+    p50, p95 = percentile(first, 0.5), percentile(first, 0.95)
+    if big and memory_edits:
+        extra.update(
+            memory_edits=memory_edits,
+            all_p50=percentile(latencies, 0.5),
+            all_p95=percentile(latencies, 0.95),
+        )
     return {
         "lines": len(text.splitlines()),
         "p50": p50,
@@ -235,6 +437,7 @@ async def measure(name: str, text: str, edits: int, seed: int = 1) -> dict[str, 
         "full": full,
         "cold_open": cold,
         "cold_complete": complete,
+        **extra,
     }
 
 
@@ -245,17 +448,37 @@ def report(name: str, r: dict[str, float]) -> None:
         f"full re-check {full:8.1f} ms (x{full / p50:.0f} p50, x{full / p95:.0f} p95)  "
         f"didOpen->first diagnostics {r['cold_open'] * 1000:8.1f} ms, all {r['cold_complete'] * 1000:8.1f} ms"
     )
+    if "hover_n" not in r:
+        return
+    line = (
+        f"{name:>10}: hover during the first check p50 {r['hover_p50'] * 1000:7.1f} ms  "
+        f"p95 {r['hover_p95'] * 1000:7.1f} ms  max {r['hover_max'] * 1000:7.1f} ms (n={int(r['hover_n'])})  "
+        f"RSS after open {r['rss_open']:7.1f} MiB"
+    )
+    if "memory_edits" in r:
+        n = int(r["memory_edits"])
+        line += (
+            f", after {n // 2} edits {r.get('rss_half', math.nan):7.1f} MiB, after {n} edits {r['rss_end']:7.1f} MiB  "
+            f"edits 1..{n} p50 {r['all_p50'] * 1000:7.1f} ms  p95 {r['all_p95'] * 1000:7.1f} ms"
+        )
+    print(line)
 
 
 async def main_async(args: argparse.Namespace) -> None:
     reals = [Path(r) for r in args.real] if args.real else default_reals(args.work, args.lua)
+    sqlite = fetch_sqlite(args.work, args.sqlite_version) if args.sqlite else None
     report("generated", await measure("generated", generated(), args.edits))
     for real in reals:
         print(f"real file: {real}")
         report(real.stem[:10], await measure("real", real.read_text(encoding="utf-8", errors="replace"), args.edits))
+    big_edits = max(10, args.edits // 5)
     if args.big_lines:
         functions = max(1, args.big_lines // 25)
-        report("big", await measure("big", generated(functions), max(10, args.edits // 5)))
+        report("big", await measure("big", generated(functions), big_edits, big=True, memory_edits=args.memory_edits))
+    if sqlite is not None:
+        print(f"big real file: {sqlite}")
+        text = sqlite.read_text(encoding="utf-8", errors="replace")
+        report("sqlite3", await measure("sqlite3", text, big_edits, big=True, memory_edits=args.memory_edits))
 
 
 def default_reals(work: Path, lua: bool) -> list[Path]:
@@ -276,6 +499,16 @@ def main() -> None:
     )
     parser.add_argument("--big-lines", type=int, default=50_000, help="also a file this long (0: skip)")
     parser.add_argument("--no-lua", dest="lua", action="store_false", help="without --real: no Lua files")
+    parser.add_argument(
+        "--sqlite", action=argparse.BooleanOptionalAction, default=True, help="also sqlite3.c (a big input)"
+    )
+    parser.add_argument("--sqlite-version", default=SQLITE_PACKAGE_VERSION, help="of the better-sqlite3 npm package")
+    parser.add_argument(
+        "--memory-edits",
+        type=int,
+        default=1000,
+        help="edits on each big input, RSS read after half and after all of them (0: RSS after open only)",
+    )
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "ctlsp-c-bench")
     asyncio.run(main_async(parser.parse_args()))
 
