@@ -76,6 +76,7 @@ from extractors.queries import (
     HEADER,
     SETTINGS,
     SOURCE,
+    FileItems,
     FileState,
     FrontDb,
     Settings,
@@ -167,6 +168,7 @@ class Project:
         self.db.set(SETTINGS, (), Settings(self.config.digest(), self.table))
         self.files = _Files(self.db)
         self._headers: set[str] = set()
+        self._updated: dict[str, FileItems] = {}  # per file, its items when update_file last saw it
 
     @property
     def counters(self) -> dict[str, int]:
@@ -178,10 +180,14 @@ class Project:
 
     # ----- files -------------------------------------------------------------------------------
     def update_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> FileUpdate:
-        """:meth:`set_file`, naming the functions whose text changed, appeared or went."""
-        old = self.db.get(file_items, path).functions if path in self.files else {}
+        """:meth:`set_file`, naming the functions whose text changed, appeared or went since the
+        last ``update_file`` of ``path`` (texts set in between by :meth:`set_file` included)."""
+        known = self._updated.get(path)
+        old = known.functions if known is not None else {}
         self.set_file(path, text, tree)
-        new = self.db.get(file_items, path).functions
+        items = self.db.get(file_items, path)
+        self._updated[path] = items
+        new = items.functions
         changed = sorted(n for n, item in new.items() if n in old and old[n].text != item.text)
         added, removed = sorted(new.keys() - old.keys()), sorted(old.keys() - new.keys())
         return FileUpdate(path, tuple(changed), tuple(added), tuple(removed))
@@ -196,6 +202,7 @@ class Project:
         self.files.paths.add(path)
 
     def remove_file(self, path: str) -> None:
+        self._updated.pop(path, None)
         if path in self.files.paths:
             self.files.paths.discard(path)
             self.db.remove(SOURCE, path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -44,6 +44,9 @@ class Analysis:
         self.disk_stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) when last read
         self.header_stamps: dict[str, tuple[int, int] | None] = {}  # the same, of included headers
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-check")
+        # Edits go to the project from their own thread: a new text cancels the check in flight at
+        # its next function (the project's database), and waiting for that must not hold the event loop.
+        self._edits = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-edit")
         self.memory = MemoryPolicy()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -51,6 +54,18 @@ class Analysis:
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._edits.shutdown(wait=False, cancel_futures=True)
+
+    def announce(self, path: str, text: str, tree: tree_sitter.Tree | None) -> None:
+        """Event loop: a file's new text, handed to the project at once so that a check of an older
+        text stops (it raises ``Cancelled`` and publishes nothing); the check of this text is
+        scheduled as usual and finds it set.  Only files the project has: a new one is added by the
+        worker, which owns the set of files."""
+        if path not in self.files:
+            return
+        project = self.project
+        done = self._edits.submit(project.set_file, path, text, tree)
+        done.add_done_callback(_log_failure)
 
     def counters(self) -> dict[str, int]:
         return dict(self.project.counters)
@@ -138,6 +153,11 @@ class Analysis:
         return [
             Finding(NOT_CHECKED, "info", u.message, u.location, u.function) for u in self.project.unmodelled(path)
         ]
+
+
+def _log_failure(done: Future[None]) -> None:
+    if not done.cancelled() and (e := done.exception()) is not None:
+        log.error("handing an edit to the project failed: %s: %s", type(e).__name__, e)
 
 
 def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:

@@ -19,7 +19,7 @@ from lsprotocol import types
 from pygls import uris
 from pygls.lsp.server import LanguageServer
 
-from extractors.api import Config, Finding
+from extractors.api import Cancelled, Config, Finding
 from server.lsp.analysis import Analysis, CheckOutcome
 from server.lsp.diagnostics import contains, path_to_uri, to_diagnostic
 from server.lsp.documents import Document
@@ -55,6 +55,7 @@ class CtlspServer(LanguageServer):
         self.pull_mode = False
         self.ready = asyncio.Event()
         self._pending: dict[str, asyncio.Task[None]] = {}
+        self._checking: dict[str, int] = {}  # document -> version whose check is on the worker now
         self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
         self._checked: dict[str, int] = {}
         self._whole_checked: dict[str, int] = {}
@@ -183,10 +184,15 @@ class CtlspServer(LanguageServer):
             self.analysis.shutdown()
 
     # ----- checking ---------------------------------------------------------------------------------
-    def schedule_check(self, uri: str, delay: float) -> None:
+    def schedule_check(self, uri: str, delay: float, edited: bool = False) -> None:
+        """Check a document after ``delay``; ``edited``: its text changed, so a check of the old
+        text that is running stops now rather than when it ends."""
         old = self._pending.pop(uri, None)
-        if old is not None:
-            old.cancel()
+        if old is not None and uri not in self._checking:
+            old.cancel()  # still waiting: a check that runs is stopped through the project instead
+        doc = self.docs.get(uri)
+        if edited and doc is not None and self.analysis is not None:
+            self.analysis.announce(doc.path, doc.text, doc.tree)
         self._pending[uri] = self.spawn(self._check_document(uri, delay), f"check of {uri}")
 
     async def _check_document(self, uri: str, delay: float) -> None:
@@ -202,6 +208,7 @@ class CtlspServer(LanguageServer):
             d = self.docs.get(uri)
             return d is not None and d.version == version
 
+        self._checking[uri] = version
         try:
             outcome = await self.analysis.run(
                 self.analysis.check_file_sync,
@@ -212,9 +219,15 @@ class CtlspServer(LanguageServer):
                 self._partial_publisher({path: text}),
                 self.settings.partial_results_ms / 1000,
             )
+        except Cancelled:
+            self.log(f"check of {Path(path).name} v{version} stopped: the text changed", types.MessageType.Log)
+            return  # the newer text's check is scheduled: nothing of this one is published
         except Exception:
             self.mark_checked(uri, version)  # pull requests get the previous result instead of hanging
             raise
+        finally:
+            if self._checking.get(uri) == version:
+                del self._checking[uri]
         if outcome is None or not current():
             return
         edited = sorted(self._edited.pop(uri, set()))
@@ -341,9 +354,16 @@ class CtlspServer(LanguageServer):
             partial = self._partial_publisher({path: entry[2] for path, entry in open_docs.items()})
             for start in range(0, len(paths), size):
                 chunk = paths[start : start + size]
-                outcome = await analysis.run(
-                    analysis.check_paths_sync, chunk, partial, self.settings.partial_results_ms / 1000
-                )
+                while True:
+                    try:
+                        outcome = await analysis.run(
+                            analysis.check_paths_sync, chunk, partial, self.settings.partial_results_ms / 1000
+                        )
+                        break
+                    except Cancelled:
+                        # an edit came in: its own check runs first, then this chunk again (what the
+                        # cancelled run finished is kept in the project's memos)
+                        continue
                 results.update(outcome.findings)
                 for key, value in outcome.counters_delta.items():
                     totals[key] = totals.get(key, 0) + value

@@ -6,6 +6,7 @@ measured here with the extractors API on just the edited function and its caller
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -102,3 +103,25 @@ async def test_an_edit_callers_cannot_tell_apart_runs_no_model_check(client: Lan
     after = await diagnostics(client, uri, lambda ds: True, "the second edit's diagnostics")
     shifted = [(d.code, d.range.start.line - (d.range.start.line > body + 1)) for d in after]
     assert shifted == [(d.code, d.range.start.line) for d in before]
+
+
+async def test_an_edit_stops_the_running_check_which_publishes_nothing(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """A keystroke during a long check stops it at its next function (the project's database
+    cancels the read when the new text is set) instead of letting it run to the end: the stopped
+    check publishes nothing and logs that it stopped; the new text's check publishes."""
+    pairs = 1500  # a check of some seconds: the edit surely lands while it runs
+    text = "#include <stdlib.h>\n" + "\n".join(helper(k) + "\n" + user(k) for k in range(pairs))
+    path = tmp_path / "big.c"
+    path.write_text(text)
+    await start(client, tmp_path, settings={"debounceMs": 0, "partialResultsMs": 600_000})
+    uri = open_doc(client, path)
+    await asyncio.sleep(1.0)  # the check of v1 is under way (it takes several seconds)
+    target = line_of(text, "void helper_7(") + 4
+    edit(client, uri, 2, (target + 1, 0, target + 1, 0), "    p[0] = 1;\n")
+    await until(lambda: counters_for(client, 2), "the edit's check")
+    assert any("check of big.c v1 stopped: the text changed" in m.message for m in client.log_messages)
+    # the first check never finished, so it published nothing (partial results are off here):
+    # the server publishes a check's findings just before it logs its counters
+    assert not counters_for(client, 1)
