@@ -13,7 +13,7 @@ import logging
 import traceback
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls import uris
@@ -36,6 +36,8 @@ FULL_CHECK_CHUNKS = 10
 
 
 class CtlspServer(LanguageServer):
+    protocol: CtlspProtocol
+
     def __init__(self) -> None:
         super().__init__(
             "ctlsp",
@@ -65,6 +67,17 @@ class CtlspServer(LanguageServer):
         self._full_again = False
         self._background: set[asyncio.Task[Any]] = set()
         self._idle_collection: asyncio.Task[None] | None = None
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio; on ``exit`` without ``shutdown`` end with status 1, as LSP asks.
+
+        pygls' exit handler calls ``sys.exit(1)``, but its stdio runner catches that ``SystemExit``
+        and returns normally, so the status is raised again once the session is over.
+        """
+        super().start_io(stdin, stdout)
+        status = self.protocol.exit_status
+        if status:
+            raise SystemExit(status)
 
     # ----- small helpers -------------------------------------------------------------------------
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:

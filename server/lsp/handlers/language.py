@@ -12,7 +12,7 @@ import traceback
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInternalError
+from pygls.exceptions import JsonRpcInvalidParams
 
 from extractors.api import NOT_CHECKED
 from server.lsp.actions import disable_rule_action, rule_of, suppress_action
@@ -63,13 +63,13 @@ def witness_target(args: tuple[Any, ...]) -> tuple[str, types.Position | str]:
     """The command's arguments: ``[uri, line, character]`` or ``[uri, fingerprint]``."""
     usage = f"{WITNESS_COMMAND} takes [uri, line, character] or [uri, fingerprint]"
     if len(args) not in (2, 3) or not isinstance(args[0], str):
-        raise JsonRpcInternalError(usage)
+        raise JsonRpcInvalidParams(usage)
     if len(args) == 2:
         return args[0], str(args[1])
     try:
         return args[0], types.Position(int(args[1]), int(args[2]))
     except (TypeError, ValueError) as e:
-        raise JsonRpcInternalError(f"{usage}: {e}") from e
+        raise JsonRpcInvalidParams(f"{usage}: {e}") from e
 
 
 @guarded("witness")
