@@ -3,12 +3,14 @@
 The server applies each LSP content change itself (rather than re-parsing the whole text) so that a
 keystroke in a 50k-line file costs a tree edit and an incremental re-parse; the byte ranges that changed
 are mapped to the top-level functions they touch so the log can say what was rebuilt and why.
+
+Lines are LSP's (``\\n``, ``\\r\\n`` or a lone ``\\r`` ends one); the tree is a parse of the text the
+front end reads, where each lone ``\\r`` is ``\\n`` (see ``line_ends``), so that its rows are those lines.
 """
 
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -17,9 +19,9 @@ from lsprotocol import types
 
 from extractors.api import function_name, top_level_functions
 from extractors.parse import LANGUAGE
+from server.lsp.line_ends import LINE_END, checked_bytes, line_starts
 from server.lsp.positions import UTF16, Columns
 
-_NEWLINE = re.compile(rb"\n")
 _ENCODING_ERRORS = "surrogatepass"
 
 Point = tuple[int, int]
@@ -38,8 +40,7 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", _ENCODING_ERRORS)
 
 
-def _line_starts(source: bytes) -> list[int]:
-    return [0, *(m.end() for m in _NEWLINE.finditer(source))]
+_line_starts = line_starts
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,11 @@ class ByteEdit:
 
 @dataclass
 class Document:
-    """One open C file: its text (bytes), version and current syntax tree."""
+    """One open C file: its text (bytes), version and current syntax tree.
+
+    ``source`` is the editor's text; ``checked`` the same bytes with each lone ``\\r`` made ``\\n``,
+    which is what ``tree`` parses and ``checked_text`` hands to the checks.
+    """
 
     uri: str
     path: str
@@ -64,13 +69,16 @@ class Document:
     source: bytes
     columns: Columns = field(default=UTF16, repr=False)
     parser: tree_sitter.Parser = field(default_factory=new_parser, repr=False)
+    checked: bytes = field(init=False, repr=False)
     tree: tree_sitter.Tree = field(init=False, repr=False)
     line_starts: list[int] = field(init=False, repr=False)
     _text: str | None = field(default=None, init=False, repr=False)
+    _checked_text: str | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.tree = self.parser.parse(self.source)
-        self.line_starts = _line_starts(self.source)
+        self.checked = checked_bytes(self.source)
+        self.tree = self.parser.parse(self.checked)
+        self.line_starts = line_starts(self.source)
 
     @classmethod
     def from_text(cls, uri: str, path: str, version: int, text: str, columns: Columns = UTF16) -> Document:
@@ -78,9 +86,24 @@ class Document:
 
     @property
     def text(self) -> str:
+        """The editor's text."""
         if self._text is None:
             self._text = decode(self.source)
         return self._text
+
+    @property
+    def checked_text(self) -> str:
+        """The text the checks read (with ``tree``): lone ``\\r`` made ``\\n``, rows are LSP lines."""
+        if self.checked is self.source:
+            return self.text
+        if self._checked_text is None:
+            self._checked_text = decode(self.checked)
+        return self._checked_text
+
+    def point(self, offset: int) -> Point:
+        """tree-sitter point (line, byte column) of a byte offset."""
+        line = bisect.bisect_right(self.line_starts, offset) - 1
+        return line, offset - self.line_starts[line]
 
     def line_text(self, line: int) -> str:
         """Text of ``line`` without its line break ('' past the end)."""
@@ -119,7 +142,8 @@ class Document:
         for change in changes:
             if isinstance(change, types.TextDocumentContentChangeWholeDocument):
                 self.source = encode(change.text)
-                self.line_starts = _line_starts(self.source)
+                self.checked = checked_bytes(self.source)
+                self.line_starts = line_starts(self.source)
                 full_reparse = True
                 ranges = [(0, len(self.source))]
                 continue
@@ -137,48 +161,58 @@ class Document:
             ranges.append((edit.start_byte, edit.new_end_byte))
         self.version = version
         self._text = None
+        self._checked_text = None
         if full_reparse:
-            self.tree = self.parser.parse(self.source)
+            self.tree = self.parser.parse(self.checked)
             return [(0, len(self.source))]
-        new_tree = self.parser.parse(self.source, old_tree)
+        new_tree = self.parser.parse(self.checked, old_tree)
         ranges.extend((r.start_byte, r.end_byte) for r in old_tree.changed_ranges(new_tree))
         self.tree = new_tree
         return ranges
 
     def _apply_one(self, change: types.TextDocumentContentChangePartial) -> ByteEdit:
-        start_byte, start_point = self.locate(change.range.start)
-        old_end_byte, old_end_point = self.locate(change.range.end)
-        if old_end_byte < start_byte:
-            start_byte, start_point, old_end_byte, old_end_point = (
-                old_end_byte,
-                old_end_point,
-                start_byte,
-                start_point,
-            )
+        start, _ = self.locate(change.range.start)
+        old_end, _ = self.locate(change.range.end)
+        start, old_end = min(start, old_end), max(start, old_end)
         inserted = encode(change.text)
-        self.source = self.source[:start_byte] + inserted + self.source[old_end_byte:]
-        self._update_line_starts(start_byte, old_end_byte, inserted)
-        newlines = inserted.count(b"\n")
-        if newlines:
-            new_end_point = (start_point[0] + newlines, len(inserted) - inserted.rfind(b"\n") - 1)
+        if self.source[start - 1 : start] == b"\r":
+            # A lone \r just before the edit becomes half of a \r\n if the new text starts with \n
+            # (or stops being one if a \n after it goes): its line end and its byte in the checked
+            # text change with the edit, so the edit starts at it.
+            start -= 1
+            inserted = b"\r" + inserted
+        start_point, old_end_point = self.point(start), self.point(old_end)
+        new_end = start + len(inserted)
+        no_lone_cr = self.checked is self.source
+        self.source = self.source[:start] + inserted + self.source[old_end:]
+        if no_lone_cr and b"\r" not in inserted:  # still none: a \r\n is never split by an edit
+            self.checked = self.source
         else:
-            new_end_point = (start_point[0], start_point[1] + len(inserted))
-        return ByteEdit(
-            start_byte,
-            old_end_byte,
-            start_byte + len(inserted),
-            start_point,
-            old_end_point,
-            new_end_point,
-        )
+            # One byte past the insertion is read too: a \r at its end is lone or not by what follows.
+            checked = checked_bytes(self.source[start : new_end + 1])[: len(inserted)]
+            self.checked = self.checked[:start] + checked + self.checked[old_end:]
+            if self.checked == self.source:  # the last lone \r went: share the bytes again
+                self.checked = self.source
+        self._update_line_starts(start, old_end, new_end)
+        return ByteEdit(start, old_end, new_end, start_point, old_end_point, self.point(new_end))
 
-    def _update_line_starts(self, start: int, old_end: int, inserted: bytes) -> None:
-        """Patch the line table around an edit instead of rescanning a possibly huge file."""
+    def _update_line_starts(self, start: int, old_end: int, new_end: int) -> None:
+        """Patch the line table around an edit (``self.source`` is already the new text) instead of
+        rescanning a possibly huge file.
+
+        Whether offset ``s`` starts a line depends on the bytes at ``s - 1`` and ``s`` only, so the
+        starts the edit can change are those in ``[start, old_end]`` before it, ``[start, new_end]``
+        after it; offset 0 always starts one.
+        """
         starts = self.line_starts
-        keep = bisect.bisect_right(starts, start)
+        first = max(start, 1)
+        keep = bisect.bisect_left(starts, first)
         after = bisect.bisect_right(starts, old_end)
-        delta = len(inserted) - (old_end - start)
-        new = [start + m.end() for m in _NEWLINE.finditer(inserted)]
+        delta = new_end - old_end
+        # From the byte before ``first`` to the byte after the insertion, which tells a \r\n from a
+        # lone \r at its end; a match ending past ``new_end`` starts a line the edit did not change.
+        ends = (m.end() for m in LINE_END.finditer(self.source, first - 1, new_end + 1))
+        new = [s for s in ends if s <= new_end]
         self.line_starts = starts[:keep] + new + [x + delta for x in starts[after:]]
 
     def functions_in(self, ranges: Iterable[tuple[int, int]]) -> set[str]:

@@ -23,6 +23,7 @@ from extractors.api import Cancelled, Config, Finding
 from server.lsp.analysis import Analysis, CheckOutcome
 from server.lsp.diagnostics import contains, path_to_uri, to_diagnostic
 from server.lsp.documents import Document
+from server.lsp.line_ends import checked_text, split_lines
 from server.lsp.memory import IDLE_SECONDS
 from server.lsp.positions import Columns
 from server.lsp.progress import WorkProgress
@@ -33,6 +34,13 @@ from server.workspace import C_SUFFIXES, read_source, scan_c_files
 log = logging.getLogger(__name__)
 VERSION = "0.1.0"
 FULL_CHECK_CHUNKS = 10
+
+
+def read_checked_source(path: Path) -> str | None:
+    """A C file on disk as the checks read it (see ``line_ends``): with a lone ``\\r`` read as a line
+    end, so that the rows of its findings are the lines the editor shows."""
+    text = read_source(path)
+    return None if text is None else checked_text(text)
 
 
 class CtlspServer(LanguageServer):
@@ -121,7 +129,7 @@ class CtlspServer(LanguageServer):
         cached = self._disk.get(path)
         if cached is None or cached[0] != mtime:
             text = read_source(Path(path)) or ""
-            cached = (mtime, text.splitlines())
+            cached = (mtime, split_lines(text))
             self._disk[path] = cached
         lines = cached[1]
         return lines[number] if 0 <= number < len(lines) else ""
@@ -169,9 +177,9 @@ class CtlspServer(LanguageServer):
         config = await self.load_configuration()
         if self.analysis is None:
             return
-        sources = {doc.path: doc.text for doc in self.docs.values()}
+        sources = {doc.path: doc.checked_text for doc in self.docs.values()}
         for path in sorted(self.analysis.files - set(sources)):
-            text = read_source(Path(path))
+            text = read_checked_source(Path(path))
             if text is not None:
                 sources[path] = text
         await self.analysis.run(self.analysis.reconfigure_sync, config, sources)
@@ -205,7 +213,7 @@ class CtlspServer(LanguageServer):
             old.cancel()  # still waiting: a check that runs is stopped through the project instead
         doc = self.docs.get(uri)
         if edited and doc is not None and self.analysis is not None:
-            self.analysis.announce(doc.path, doc.text, doc.tree)
+            self.analysis.announce(doc.path, doc.checked_text, doc.tree)
         self._pending[uri] = self.spawn(self._check_document(uri, delay), f"check of {uri}")
 
     async def _check_document(self, uri: str, delay: float) -> None:
@@ -215,7 +223,7 @@ class CtlspServer(LanguageServer):
         doc = self.docs.get(uri)
         if doc is None or self.analysis is None:
             return
-        version, tree, text, path = doc.version, doc.tree, doc.text, doc.path
+        version, tree, text, path = doc.version, doc.tree, doc.checked_text, doc.path
 
         def current() -> bool:
             d = self.docs.get(uri)
@@ -283,7 +291,7 @@ class CtlspServer(LanguageServer):
         """First findings of a long check (a large file just opened), while it goes on; only where
         they still describe the buffer the user sees and nothing newer was published."""
         doc = self.doc_for_path(path)
-        if doc is not None and (doc.text != text or self._checked.get(doc.uri, -1) >= doc.version):
+        if doc is not None and (doc.checked_text != text or self._checked.get(doc.uri, -1) >= doc.version):
             return
         self.publish(path, findings)
 
@@ -356,7 +364,7 @@ class CtlspServer(LanguageServer):
         progress = WorkProgress(self, "ctlsp: checking workspace")
         await progress.begin(reason)
         try:
-            open_docs = {d.path: (d.uri, d.version, d.text, d.tree) for d in self.docs.values()}
+            open_docs = {d.path: (d.uri, d.version, d.checked_text, d.tree) for d in self.docs.values()}
             disk_roots = [*self.roots, *(Path(p) for p in self.settings.include_paths)]
             paths = await analysis.run(self._sync_project, analysis, open_docs, disk_roots)
             if not paths:
@@ -417,7 +425,7 @@ class CtlspServer(LanguageServer):
             stamp = (stat.st_mtime_ns, stat.st_size)
             if analysis.disk_stamps.get(path) == stamp and path in analysis.files:
                 continue  # unchanged on disk since it was last read
-            text = read_source(Path(path))
+            text = read_checked_source(Path(path))
             if text is not None:
                 analysis.update_sync(path, text)
                 analysis.disk_stamps[path] = stamp

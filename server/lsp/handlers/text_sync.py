@@ -13,8 +13,8 @@ from lsprotocol import types
 
 from server.lsp.documents import Document
 from server.lsp.handlers.base import Feature, guarded
-from server.lsp.server import CtlspServer
-from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT, read_source
+from server.lsp.server import CtlspServer, read_checked_source
+from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT
 
 
 @guarded("didOpen")
@@ -51,7 +51,7 @@ def did_close(ls: CtlspServer, params: types.DidCloseTextDocumentParams) -> None
     doc = ls.forget(params.text_document.uri)
     if doc is not None and ls.analysis is not None:
         analysis = ls.analysis
-        text = read_source(Path(doc.path))
+        text = read_checked_source(Path(doc.path))
         if text is None:
             ls.spawn(analysis.run(analysis.remove_sync, doc.path), "close")
         else:
