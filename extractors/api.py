@@ -85,7 +85,6 @@ from extractors.queries import (
     file_items,
     file_model,
     file_scope,
-    function_row,
     header_path,
 )
 from extractors.rules import Rule, catalogue
@@ -282,7 +281,8 @@ class Project:
 
     def _row_of(self, function: str) -> int:
         path, name = function.rsplit(":", 1)
-        return self.db.get(function_row, (path, name))
+        item = self.db.get(file_items, path).functions.get(name)
+        return item.row if item is not None else 0
 
     def _placed(self, path: str, found: Iterable[Finding]) -> list[Finding]:
         """Findings on today's rows, less those silenced by a suppression comment, in order."""

@@ -19,7 +19,7 @@ from extractors.checking import FunctionChecker
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
 from extractors.projection import ProjectionStore, Projector, make_scope
-from extractors.queries import FrontDb, file_model
+from extractors.queries import FrontDb, file_items, function_context, function_model
 
 PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check
 
@@ -61,15 +61,22 @@ def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
     models: list[FunctionModel] = []
     globals_: set[str] = set()
     macros: dict[str, CallSpec] = {}
+    log = db if isinstance(db, FrontDb) else None
     for p in paths:
-        model = db.get(file_model, p).model
-        for name, fm in sorted(model.functions.items()):
-            parts.append(f"{p}|{name}|{fm.key}")
-        parts.append("globals:" + ",".join(sorted(model.globals)))
-        parts.append("macros:" + repr(sorted(model.macros.items())))
-        models.extend(model.functions.values())
-        globals_ |= model.globals
-        for m, spec in model.macros.items():
+        items = db.get(file_items, p)
+        for name, item in items.functions.items():  # in file order: partial results follow the file
+            before = (log.built + log.failed) if log is not None else 0
+            fm = db.get(function_model, (p, name, item.text))
+            if log is not None and log.built + log.failed == before:
+                log.reused += 1
+            if isinstance(fm, FunctionModel):
+                parts.append(f"{p}|{name}|{fm.key}")
+                models.append(fm)
+        parts.append("globals:" + ",".join(sorted(items.scope.globals)))
+        file_macros = db.get(function_context, p).macros
+        parts.append("macros:" + repr(sorted(file_macros.items())))
+        globals_ |= items.scope.globals
+        for m, spec in file_macros.items():
             macros.setdefault(m, spec)
     signature = hashlib.sha256("\n".join(parts).encode()).hexdigest()
     return _ScopeContent(signature, tuple(models), frozenset(globals_), tuple(macros.items()))
@@ -99,8 +106,7 @@ def file_findings(db: Database, key: tuple[str, tuple[str, ...]]) -> tuple[Findi
     path, paths = key
     proj = db.get(projector, paths)
     owner = cast(CheckDb, db)
-    functions = [proj.scope.functions[i] for i in proj.scope.by_file.get(path, {}).values()]
-    functions.sort(key=lambda m: m.start_row)
+    functions = [fm for fm in proj.scope.functions.values() if fm.file == path]
     return owner.checker.check_file(
         path, functions, proj, owner.partial, owner.partial_every, owner.check_cancelled
     )

@@ -15,17 +15,15 @@ Derived, each a pure function of what it reads:
     header_macros(header)        assigning macros of one header
     file_macros(path)            the assigning macros the file's functions see
     function_context(path)       what reading any function of the file depends on besides its text
-    function_text(path, name)    a definition's text, padded to its first column
-    function_row(path, name)     the row it starts at
-    function_model(path, name)   its CFG and facts, rows counted from its first line (0)
-    placed_model(path, name)     the model moved to its row
+    function_model(path, name, text)  a definition's CFG and facts from its text (padded to its
+                                 first column), rows counted from its first line (0)
     file_ignores(path)           its suppression comments
     file_model(path)             the file's placed models, suppressions and notes
 
-Invariant (rust-analyzer's): positions live only in ``file_items``, ``function_row`` and what
-places by them.  Typing inside one function changes ``file_items``; every other function's text and
-context are recomputed equal (backdated), so its model is verified without being rebuilt, and its
-placed model is the same object while its row holds.
+Invariant (rust-analyzer's): positions live only in ``file_items`` and ``file_model``, which places
+models for the API.  Typing inside one function changes ``file_items``; every other function keeps
+its text, so its model's key, and the context is recomputed equal (backdated): the model is
+verified without being rebuilt and is the same object, wherever the function moved.
 
 A function is parsed from its own text: the whole-file parse only finds where items are, so a model
 cannot depend on anything outside the definition but its file's context and the configuration.
@@ -96,7 +94,7 @@ class FrontDb(Database):
         super().__init__(max_weight)
         self.built = 0
         self.failed = 0
-        self.reused = 0  # placed models whose model was not rebuilt
+        self.reused = 0  # models a check found current (counted by ``scope_content``)
         self.errors: list[str] = []  # the last few messages behind ``failed``
 
 
@@ -269,18 +267,6 @@ def function_context(db: Database, path: str) -> Context:
 # ----- one function ------------------------------------------------------------------------------
 
 
-@derived("function_text")
-def function_text(db: Database, key: tuple[str, str]) -> bytes | None:
-    item = db.get(file_items, key[0]).functions.get(key[1])
-    return item.text if item is not None else None
-
-
-@derived("function_row")
-def function_row(db: Database, key: tuple[str, str]) -> int:
-    item = db.get(file_items, key[0]).functions.get(key[1])
-    return item.row if item is not None else 0
-
-
 def _same_model(a: FunctionModel | Unmodelled | None, b: FunctionModel | Unmodelled | None) -> bool:
     """Models with one key are built from one text and context: equal without comparing CFGs."""
     if isinstance(a, FunctionModel) and isinstance(b, FunctionModel):
@@ -292,13 +278,12 @@ _BUILD_ERRORS = (RecursionError, ValueError, AttributeError, IndexError, KeyErro
 
 
 @derived("function_model", eq=_same_model)
-def function_model(db: Database, key: tuple[str, str]) -> FunctionModel | Unmodelled | None:
-    """The function's model with rows counted from its first line, or the note saying why there
-    is none; None for a name the file no longer defines (or a declaration without a body)."""
-    path, name = key
-    text = db.get(function_text, key)
-    if text is None:
-        return None
+def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel | Unmodelled | None:
+    """The model of function ``name`` of ``path`` whose text (padded to its first column) is
+    ``text``, with rows counted from its first line, or the note saying why there is none; None
+    for a declaration without a body.  Keyed by the text itself: an edit elsewhere in the file
+    leaves the key, and the memo is verified by its context alone."""
+    path, name, text = key
     context = db.get(function_context, path)
     tree = parse_c(text)
     fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)
@@ -341,18 +326,6 @@ def _unmodelled(path: str, name: str, fn: TSNode | None, lines: list[bytes], err
     return Unmodelled(name, Location(path, row, start, row, end), reason)
 
 
-@derived("placed_model")
-def placed_model(db: Database, key: tuple[str, str]) -> FunctionModel | Unmodelled | None:
-    model = db.get(function_model, key)
-    if model is None:
-        return None
-    row = db.get(function_row, key)
-    if isinstance(model, Unmodelled):
-        at = model.location
-        return replace(model, location=replace(at, start_line=at.start_line + row, end_line=at.end_line + row))
-    return moved(model, key[0], row)
-
-
 # ----- the file again, placed --------------------------------------------------------------------
 
 
@@ -382,16 +355,14 @@ def file_model(db: Database, path: str) -> FileState:
     context = db.get(function_context, path)
     models: dict[str, FunctionModel] = {}
     notes: list[Unmodelled] = []
-    log = db if isinstance(db, FrontDb) else None
-    for name in items.functions:
-        before = (log.built + log.failed) if log is not None else 0
-        got = db.get(placed_model, (path, name))
-        if log is not None and log.built + log.failed == before:
-            log.reused += 1
+    for name, item in items.functions.items():
+        got = db.get(function_model, (path, name, item.text))
         if isinstance(got, FunctionModel):
-            models[name] = got
+            models[name] = moved(got, path, item.row)
         elif isinstance(got, Unmodelled):
-            notes.append(got)
+            at = got.location
+            shifted = replace(at, start_line=at.start_line + item.row, end_line=at.end_line + item.row)
+            notes.append(replace(got, location=shifted))
     consts = dict(items.scope.consts)
     model = FileModel(path, models, items.scope.globals, consts, context.macros)
     return FileState(text, model, db.get(file_ignores, path), tuple(notes))
