@@ -84,6 +84,7 @@ from extractors.queries import (
     file_ignores,
     file_items,
     file_model,
+    file_notes,
     file_scope,
     header_path,
 )
@@ -226,8 +227,10 @@ class Project:
 
     def unmodelled(self, path: str) -> list[Unmodelled]:
         """The functions of ``path`` that could not be modelled (and so were not checked)."""
-        st = self.files.get(path)
-        return list(st.unmodelled) if st is not None else []
+        if path not in self.files:
+            return []
+        notes: tuple[Unmodelled, ...] = self.db.get(file_notes, path)
+        return list(notes)
 
     def function_at(self, path: str, line: int) -> str | None:
         st = self.files.get(path)

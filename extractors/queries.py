@@ -18,6 +18,7 @@ Derived, each a pure function of what it reads:
     function_model(path, name, text)  a definition's CFG and facts from its text (padded to its
                                  first column), rows counted from its first line (0)
     file_ignores(path)           its suppression comments
+    file_notes(path)             its functions that could not be modelled, placed
     file_model(path)             the file's placed models, suppressions and notes
 
 Invariant (rust-analyzer's): positions live only in ``file_items`` and ``file_model``, which places
@@ -347,6 +348,23 @@ def file_ignores(db: Database, path: str) -> dict[int, frozenset[str]]:
     return suppressions(db.get(SOURCE, path).text)
 
 
+@derived("file_notes")
+def file_notes(db: Database, path: str) -> tuple[Unmodelled, ...]:
+    """The functions of the file that could not be modelled, placed: what a check reports besides
+    its findings, without placing every model of the file."""
+    notes: list[Unmodelled] = []
+    for name, item in db.get(file_items, path).functions.items():
+        got = db.get(function_model, (path, name, item.text))
+        if isinstance(got, Unmodelled):
+            notes.append(_placed_note(got, item.row))
+    return tuple(notes)
+
+
+def _placed_note(note: Unmodelled, row: int) -> Unmodelled:
+    at = note.location
+    return replace(note, location=replace(at, start_line=at.start_line + row, end_line=at.end_line + row))
+
+
 @derived("file_model")
 def file_model(db: Database, path: str) -> FileState:
     """The file's models in file order, placed; the functions that could not be modelled."""
@@ -360,9 +378,7 @@ def file_model(db: Database, path: str) -> FileState:
         if isinstance(got, FunctionModel):
             models[name] = moved(got, path, item.row)
         elif isinstance(got, Unmodelled):
-            at = got.location
-            shifted = replace(at, start_line=at.start_line + item.row, end_line=at.end_line + item.row)
-            notes.append(replace(got, location=shifted))
+            notes.append(_placed_note(got, item.row))
     consts = dict(items.scope.consts)
     model = FileModel(path, models, items.scope.globals, consts, context.macros)
     return FileState(text, model, db.get(file_ignores, path), tuple(notes))
