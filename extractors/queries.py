@@ -19,7 +19,7 @@ Derived, each a pure function of what it reads:
                                  first column), rows counted from its first line (0)
     file_ignores(path)           its suppression comments
     file_notes(path)             its functions that could not be modelled, placed
-    file_model(path)             the file's placed models, suppressions and notes
+    file_model(path)             the file's placed models and suppressions
 
 Invariant (rust-analyzer's): positions live only in ``file_items`` and ``file_model``, which places
 models for the API.  Typing inside one function changes ``file_items``; every other function keeps
@@ -247,7 +247,6 @@ class Context:
     digest: str
     consts: dict[str, int] = field(compare=False)
     table: dict[str, CallSpec] = field(compare=False)
-    globals: frozenset[str] = field(compare=False)
     macros: dict[str, CallSpec] = field(compare=False)
 
 
@@ -262,7 +261,7 @@ def function_context(db: Database, path: str) -> Context:
     table = {**settings.table, **dict(macros)} if macros else settings.table
     if scope.noreturn:
         table = {**table, **{n: CallSpec(noreturn=True) for n in scope.noreturn if n not in table}}
-    return Context(digest, consts, table, scope.globals, dict(macros))
+    return Context(digest, consts, table, dict(macros))
 
 
 # ----- one function ------------------------------------------------------------------------------
@@ -335,7 +334,6 @@ class FileState:
     text: str
     model: FileModel
     ignores: dict[int, frozenset[str]]
-    unmodelled: tuple[Unmodelled, ...]
 
     @property
     def ignores_digest(self) -> str:
@@ -367,18 +365,15 @@ def _placed_note(note: Unmodelled, row: int) -> Unmodelled:
 
 @derived("file_model")
 def file_model(db: Database, path: str) -> FileState:
-    """The file's models in file order, placed; the functions that could not be modelled."""
+    """The file's models in file order, placed (its unmodelled functions: :func:`file_notes`)."""
     text = db.get(SOURCE, path).text
     items = db.get(file_items, path)
     context = db.get(function_context, path)
     models: dict[str, FunctionModel] = {}
-    notes: list[Unmodelled] = []
     for name, item in items.functions.items():
         got = db.get(function_model, (path, name, item.text))
         if isinstance(got, FunctionModel):
             models[name] = moved(got, path, item.row)
-        elif isinstance(got, Unmodelled):
-            notes.append(_placed_note(got, item.row))
     consts = dict(items.scope.consts)
     model = FileModel(path, models, items.scope.globals, consts, context.macros)
-    return FileState(text, model, db.get(file_ignores, path), tuple(notes))
+    return FileState(text, model, db.get(file_ignores, path))
