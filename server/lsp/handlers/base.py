@@ -42,7 +42,7 @@ def guarded(what: str, default: Any = None) -> Callable[[F], F]:
                 except JsonRpcException:
                     raise
                 except Exception:
-                    ls.log(f"ctlsp: {what} failed:\n{traceback.format_exc()}", types.MessageType.Error)
+                    _report_failure(ls, what)
                     return default
 
             return cast(F, run_async)
@@ -54,12 +54,17 @@ def guarded(what: str, default: Any = None) -> Callable[[F], F]:
             except JsonRpcException:
                 raise
             except Exception:
-                ls.log(f"ctlsp: {what} failed:\n{traceback.format_exc()}", types.MessageType.Error)
+                _report_failure(ls, what)
                 return default
 
         return cast(F, run)
 
     return wrap
+
+
+def _report_failure(ls: CtlspServer, what: str) -> None:
+    """Log the exception being handled to the client, as an error naming the request."""
+    ls.log(f"ctlsp: {what} failed:\n{traceback.format_exc()}", types.MessageType.Error)
 
 
 class Feature(NamedTuple):
