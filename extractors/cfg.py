@@ -55,8 +55,11 @@ _LOOPS = ("while_statement", "do_statement", "for_statement")
 
 
 class CfgBuilder:
-    def __init__(self, lines: list[bytes], table: dict[str, CallSpec], consts: dict[str, int]) -> None:
-        self.lines = lines
+    def __init__(
+        self, lines: list[bytes], table: dict[str, CallSpec], consts: dict[str, int], row_base: int = 0
+    ) -> None:
+        self.lines = lines  # the function's own lines: row 0 is ``row_base`` of the parse tree
+        self.row_base = row_base
         self.table = table
         self.consts = consts
         self.cfg = Cfg()
@@ -75,6 +78,8 @@ class CfgBuilder:
         n = len(self.cfg.nodes)
         if pos is not None:
             (r0, c0), (r1, c1) = pos.start_point, pos.end_point
+            r0 -= self.row_base
+            r1 -= self.row_base
             node = CfgNode(n, kind, r0, self.col(r0, c0), r1, self.col(r1, c1), short(text_of(pos)))
         else:
             node = CfgNode(n, kind, 0, 0, 0, 0, "")

@@ -273,16 +273,26 @@ def function_name_node(fn: TSNode) -> TSNode | None:
 
 
 def build_function(
-    fn: TSNode, path: str, lines: list[bytes], table: dict[str, CallSpec], consts: dict[str, int], key: str
+    fn: TSNode,
+    path: str,
+    lines: list[bytes],
+    table: dict[str, CallSpec],
+    consts: dict[str, int],
+    key: str,
+    row_base: int = 0,
 ) -> FunctionModel | None:
+    """The model of definition ``fn``, whose first row in its parse tree is ``row_base`` and
+    ``lines[0]`` (rows of the model count from there)."""
     name = function_name(fn)
     fd = _declarator_name(fn.child_by_field_name("declarator"))
     if name is None or fd is None or fn.child_by_field_name("body") is None:
         return None
-    cfg = CfgBuilder(lines, table, consts).build(fn)
+    cfg = CfgBuilder(lines, table, consts, row_base).build(fn)
     params = _params(fd)
     graph = prune(cfg, consts, params)
-    return FunctionModel(name, path, params, cfg, graph, key, fn.start_point[0], fn.end_point[0])
+    return FunctionModel(
+        name, path, params, cfg, graph, key, fn.start_point[0] - row_base, fn.end_point[0] - row_base
+    )
 
 
 def moved(model: FunctionModel, path: str, start_row: int) -> FunctionModel:

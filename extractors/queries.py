@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node as TSNode
@@ -97,6 +98,14 @@ class FrontDb(Database):
         self.failed = 0
         self.reused = 0  # models a check found current (counted by ``scope_content``)
         self.errors: list[str] = []  # the last few messages behind ``failed``
+        # The definitions of the last parse of each file, by name and padded text, for
+        # :func:`function_model` to build from instead of parsing the text again. Not an input:
+        # a definition is taken only when parsing its text alone gives the same tree (see
+        # :func:`_reusable`), so what the query returns does not depend on whether it was there.
+        self.parsed: dict[str, dict[tuple[str, bytes], TSNode]] = {}
+
+    def take_parsed(self, path: str, name: str, text: bytes) -> TSNode | None:
+        return self.parsed.get(path, {}).pop((name, text), None)
 
 
 # ----- the file ----------------------------------------------------------------------------------
@@ -139,26 +148,73 @@ def file_items(db: Database, path: str) -> FileItems:
     includes: list[str] = []
     defines: list[bytes] = []
     functions: dict[str, FunctionItem] = {}
+    parsed: dict[tuple[str, bytes], TSNode] = {}
+    # where the rare texts are, found once in the file rather than once per item
+    define_at = _Hits(i for i in _find_all(data, b"define") if _starts_define(data, i))
+    noreturn_at = _Hits(_find_all(data, b"oreturn"))  # every spelling :func:`noreturn_names` reads
     for n in top_level_items(tree.root_node):
-        if n.type == "function_definition":
+        start, end = n.start_byte, n.end_byte
+        if noreturn_at.within(start, end):
             noreturn |= noreturn_names(n)
+        if n.type == "function_definition":
             name = function_name(n)
             if name is not None and name not in functions:
-                functions[name] = FunctionItem(_padded(data, n), n.start_point[0])
-            if _DEFINE_LINE.search(n.text or b""):
-                defines.append(n.text or b"")  # a #define inside a body still defines for the file
+                item = functions[name] = FunctionItem(_padded(data, n), n.start_point[0])
+                if _reusable(n, item):
+                    parsed[(name, item.text)] = n
+            if define_at.within(start, end):
+                defines.append(data[start:end])  # a #define inside a body still defines for the file
             continue
-        if _DEFINE_LINE.search(n.text or b""):
-            defines.append(_define_span(data, n.start_byte, n.end_byte))
-        item_consts, item_globals = file_constants([n])
-        consts.update(item_consts)
-        globals_ |= item_globals
-        noreturn |= noreturn_names(n)
+        if define_at.within(start, end):
+            defines.append(_define_span(data, start, end))
+        if n.type in _SCOPE_ITEMS:
+            item_consts, item_globals = file_constants([n])
+            consts.update(item_consts)
+            globals_ |= item_globals
         inc = n.child_by_field_name("path") if n.type == "preproc_include" else None
         if inc is not None and inc.type == "string_literal":
             includes.append(text_of(inc).strip('"'))
     scope = FileScope(tuple(sorted(consts.items())), frozenset(globals_), frozenset(noreturn), tuple(includes))
+    if isinstance(db, FrontDb):
+        db.parsed[path] = parsed
     return FileItems(functions, scope, tuple(defines))
+
+
+def _find_all(data: bytes, word: bytes) -> Iterator[int]:
+    at = data.find(word)
+    while at >= 0:
+        yield at
+        at = data.find(word, at + len(word))
+
+
+def _starts_define(data: bytes, at: int) -> bool:
+    """Whether the ``define`` at ``at`` is the directive of its line."""
+    found = _DEFINE_LINE.match(data, data.rfind(b"\n", 0, at) + 1)
+    return found is not None and found.end() == at + len(b"define")
+
+
+_SCOPE_ITEMS = frozenset({"preproc_def", "declaration", "type_definition", "enum_specifier"})
+
+
+class _Hits:
+    """Sorted byte offsets, asked about items in file order: is one of them inside this item?"""
+
+    def __init__(self, offsets: Iterable[int]) -> None:
+        self.offsets = list(offsets)
+        self.at = 0
+
+    def within(self, start: int, end: int) -> bool:
+        while self.at < len(self.offsets) and self.offsets[self.at] < start:
+            self.at += 1
+        return self.at < len(self.offsets) and self.offsets[self.at] < end
+
+
+def _reusable(n: TSNode, item: FunctionItem) -> bool:
+    """Whether the definition ``n`` is what parsing ``item.text`` alone gives, up to its first
+    row: a definition without syntax errors parses the same wherever it stands (its grammar rule
+    does not look outside it), and its byte columns are the padded text's when what precedes it on
+    its line is one byte per character."""
+    return not n.has_error and len(item.text) - len(n.text or b"") == n.start_point[1]
 
 
 def _padded(data: bytes, n: TSNode) -> bytes:
@@ -285,33 +341,40 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
     leaves the key, and the memo is verified by its context alone."""
     path, name, text = key
     context = db.get(function_context, path)
-    tree = parse_c(text)
-    fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)
-    lines = text.split(b"\n")
     log = db if isinstance(db, FrontDb) else None
+    fn = log.take_parsed(path, name, text) if log is not None else None
+    if fn is None:
+        tree = parse_c(text)
+        fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)
+    row_base = fn.start_point[0] if fn is not None else 0
+    lines = text.split(b"\n")
     if fn is None or function_name(fn) != name:
         if log is not None:
             log.failed += 1
-        return _unmodelled(path, name, None, lines, None)
+        return _unmodelled(path, name, None, lines, None, 0)
     model_key = function_key(hashlib.sha256(text).hexdigest(), context.digest)
     try:
-        model = build_function(fn, path, lines, context.table, context.consts, model_key)
+        model = build_function(fn, path, lines, context.table, context.consts, model_key, row_base)
     except _BUILD_ERRORS as e:
         # too deep to read, or a syntax shape the builder does not expect: say so, check the rest
         if log is not None:
             log.failed += 1
             log.errors.append(f"{path}:{name}: {type(e).__name__}: {e}")
             del log.errors[:-20]
-        return _unmodelled(path, name, fn, lines, e)
+        return _unmodelled(path, name, fn, lines, e, row_base)
     if log is not None and model is not None:
         log.built += 1
     return model
 
 
-def _unmodelled(path: str, name: str, fn: TSNode | None, lines: list[bytes], error: Exception | None) -> Unmodelled:
-    """The note on a function that could not be modelled, placed on its name."""
+def _unmodelled(
+    path: str, name: str, fn: TSNode | None, lines: list[bytes], error: Exception | None, row_base: int
+) -> Unmodelled:
+    """The note on a function that could not be modelled, placed on its name (rows from
+    ``row_base``, the function's first row in the tree ``fn`` is from)."""
     at = (function_name_node(fn) or fn) if fn is not None else None
     row, byte_col = at.start_point if at is not None else (0, 0)
+    row -= row_base if at is not None else 0
     line = lines[row] if row < len(lines) else b""
     start = len(line[:byte_col].decode("utf-8", "replace"))
     if at is None:

@@ -162,3 +162,52 @@ def test_a_new_text_cancels_a_running_check_which_returns_nothing() -> None:
     fresh = Project()
     fresh.update_file("big.c", fixed)
     assert p.check(["big.c"], interprocedural=False) == fresh.check(["big.c"], interprocedural=False) == {"big.c": []}
+
+
+_ODD_PLACES = """\
+int g; int after_a_global(char *p) { free(p); return *p; }
+/* é */ int after_a_wide_char(char *p) { free(p); return *p; }
+#ifdef X
+int in_a_conditional(int n)
+{
+    char *q = malloc(n);
+    if (n) { return 0; }
+    free(q);
+    return n;
+}
+#endif
+int broken(int n) { if (n { return 1; } return 0; }
+\tint tabbed(char *s)\r
+{\r
+    free(s);\r
+    free(s);\r
+    return 0;\r
+}\r
+"""
+
+
+@pytest.mark.parametrize(
+    "source",
+    [*sorted(EXAMPLES.glob("*.c")), Path(__file__).parent / "data" / "realistic.c", "odd places"],
+    ids=str,
+)
+def test_a_model_built_from_the_file_parse_is_the_model_of_its_text_alone(source: Path | str) -> None:
+    """``function_model`` builds from the definition in the file's parse when it may (no syntax
+    error, one byte per character before it on its line): that must be exactly the model parsing
+    the function's text alone gives, or a memo computed one way would differ from one computed
+    the other."""
+    text = _ODD_PLACES if source == "odd places" else Path(source).read_text()
+    from_file, alone = Project(), Project()
+    for p in (from_file, alone):
+        p.update_file("t.c", text)
+    items = from_file.db.get(file_items, "t.c").functions
+    alone.db.get(file_items, "t.c")
+    alone.db.parsed.clear()  # nothing to take: each function is parsed from its text
+    reused = 0
+    for name, item in items.items():
+        reused += (name, item.text) in from_file.db.parsed["t.c"]
+        a = from_file.db.get(function_model, ("t.c", name, item.text))
+        b = alone.db.get(function_model, ("t.c", name, item.text))
+        assert a == b, name
+    assert reused >= len(items) - (3 if source == "odd places" else 0)
+    assert not from_file.db.parsed["t.c"]  # each taken once, and let go
