@@ -52,6 +52,10 @@ inside its own write batch: both raise ``RuntimeError`` instead of waiting for t
 ``snapshot()`` tells a reader the revision its results belong to; the revision cannot change before
 the block ends.
 
+Content tables (:class:`Content`) hold memos whose key is their content (a digest), kept by
+computations for themselves: no revision and no deps, since such a value cannot go stale, but the
+same eviction order and bound as derived values.  They replace dicts with size limits of their own.
+
 Values are shared, never copied: whatever a query returns or an input holds must be treated as
 immutable by everyone who reads it.
 """
@@ -150,6 +154,63 @@ def _unit(value: object) -> int:
     return 1
 
 
+class Content(Query[K, V]):
+    """A table of values that are a pure function of their key, where the key is the content itself
+    (a digest, a text key): such a value never goes stale, so it has no revision and no deps, only a
+    place in the database's one eviction order (``weight`` as for :class:`Derived`).  For memos a
+    computation keeps by content while it runs inside a query (projections, compiled models,
+    findings by the content they were found in); read and write them through
+    :meth:`Database.content`, from the thread that holds the database."""
+
+    __slots__ = ("weight",)
+
+    def __init__(self, name: str, weight: Callable[[V], int] | None = None) -> None:
+        super().__init__(name)
+        self.weight: Callable[[V], int] = weight if weight is not None else _unit
+
+
+class ContentMemos(Generic[K, V]):
+    """The entries of one :class:`Content` table, as a small mapping: a hit moves the entry last
+    in the eviction order; an eviction removes it."""
+
+    __slots__ = ("_db", "_table", "_weight")
+
+    def __init__(self, db: Database, table: _Table) -> None:
+        self._db = db
+        self._table = table
+        self._weight = cast(Content[K, V], table.query).weight
+
+    @overload
+    def get(self, key: K) -> V | None: ...
+
+    @overload
+    def get(self, key: K, default: D) -> V | D: ...
+
+    def get(self, key: K, default: object = None) -> object:
+        memo = self._table.memos.get(key)
+        if memo is None:
+            return default
+        self._table.counters.hits += 1
+        self._db._lru.move_to_end(memo.slot)
+        return memo.value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        table = self._table
+        memo = table.memos.get(key)
+        if memo is None:
+            memo = table.memos[key] = _Memo(table, key, 0)
+        memo.value = value
+        memo.has_value = True
+        table.counters.executed += 1
+        self._db._list(memo, self._weight(value))
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._table.memos
+
+    def __len__(self) -> int:
+        return len(self._table.memos)
+
+
 @overload
 def derived(name: str, *, evict: bool = True) -> Callable[[Callable[[Database, K], V]], Derived[K, V]]: ...
 
@@ -206,11 +267,12 @@ class Snapshot:
 class _Table:
     """The memos of one query, keyed by key, and its counters."""
 
-    __slots__ = ("query", "derived", "memos", "counters")
+    __slots__ = ("query", "derived", "content", "memos", "counters")
 
     def __init__(self, query: Query[Any, Any]) -> None:
         self.query = query
         self.derived: Derived[Any, Any] | None = query if isinstance(query, Derived) else None
+        self.content = isinstance(query, Content)
         self.memos: dict[Hashable, _Memo] = {}
         self.counters = QueryCounters()
 
@@ -289,6 +351,10 @@ class Database:
     def get(self, query: Query[K, V], key: K) -> V:
         """The current value of ``query`` at ``key``; inside a query function, also a dependency."""
         return cast(V, self._read_held(query, key, False, None))
+
+    def content(self, query: Content[K, V]) -> ContentMemos[K, V]:
+        """The entries of a content table (made on first use), which share the database's bound."""
+        return ContentMemos(self, self._table(query))
 
     def get_or(self, query: Input[K, V], key: K, default: D) -> V | D:
         """Like ``get``, with ``default`` for a key that is not set; the absence is a dependency too,
@@ -414,6 +480,8 @@ class Database:
         dropped = 0
         with self.write():
             for table in self._tables.values():
+                if table.content:
+                    continue  # content never goes stale; only eviction removes it
                 is_input = table.derived is None
                 stale = [key for key, memo in table.memos.items()
                          if memo.read_at < before and not (is_input and memo.has_value)]
@@ -477,8 +545,8 @@ class Database:
     def _table(self, query: Query[Any, Any]) -> _Table:
         table = self._tables.get(query.name)
         if table is None:
-            if not isinstance(query, Input | Derived):
-                raise TypeError(f"{query!r} is neither an Input nor a Derived query")
+            if not isinstance(query, Input | Derived | Content):
+                raise TypeError(f"{query!r} is neither an Input, a Derived nor a Content query")
             with self._cond:
                 table = self._tables.setdefault(query.name, _Table(query))
         if table.query is not query:
@@ -491,6 +559,8 @@ class Database:
         if self._pending:
             self._cancel()
         table = self._table(query)
+        if table.content:
+            raise TypeError(f"{query!r} is a content table: read it through Database.content")
         if has_default and table.derived is not None:
             raise TypeError(f"get_or reads inputs only, not {query!r}")
         if self._frames:
@@ -669,6 +739,8 @@ class Database:
         memo.value = None
         memo.has_value = False
         memo.table.counters.evicted += 1
+        if memo.table.content:
+            del memo.table.memos[memo.key]  # nothing to verify through it: gone altogether
 
     def _forget(self, table: _Table, key: Hashable) -> None:
         memo = table.memos.pop(key, None)

@@ -71,7 +71,7 @@ from extractors.config import Config, ConfigError, config_from_text
 from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
 from extractors.functions import function_name, top_level_functions
 from extractors.parse import parse_c
-from extractors.projection import ProjectionStore, Projector, function_id
+from extractors.projection import Projector, function_id
 from extractors.queries import (
     HEADER,
     SETTINGS,
@@ -143,6 +143,11 @@ class _Files(Mapping[str, FileState]):
         return path in self.paths
 
 
+MAX_WEIGHT = 2_000_000
+"""The bound of a project's database: every memo and content entry, weighed in units of about one
+small record (a projection of a few dozen nodes weighs a few).  The one cache policy of a project."""
+
+
 class Project:
     def __init__(
         self,
@@ -151,7 +156,7 @@ class Project:
         kb: KnowledgeBase | None = None,
         cache: MutableMapping[str, bytes] | None = None,
         strategy: str = "kb",
-        max_weight: int = 200_000,
+        max_weight: int = MAX_WEIGHT,
     ) -> None:
         """``strategy="lazy"`` skips the knowledge base: a one-shot run (the CLI) never reuses it
         across edits, and recording it cost up to a third of the model checking."""
@@ -162,8 +167,12 @@ class Project:
         self.strategy = strategy
         self.cache: MutableMapping[str, bytes] = cache if cache is not None else {}
         self.errors: list[str] = []  # the last internal errors behind model_errors and extract_errors
-        self.checker = FunctionChecker(self.rules, self.kb, self.cache, strategy, self.errors)
-        self.db = CheckDb(self.checker, self.table, ProjectionStore(), max_weight)
+        self.db = CheckDb(
+            self.table,
+            max_weight,
+            lambda db: FunctionChecker(self.rules, self.kb, self.cache, strategy, self.errors, db),
+        )
+        self.checker = self.db.checker
         self.db.errors = self.errors
         self.db.set(SETTINGS, (), Settings(self.config.digest(), self.table))
         self.files = _Files(self.db)

@@ -30,12 +30,12 @@ class CheckDb(FrontDb):
     them is still a function of what it reads through the database)."""
 
     def __init__(
-        self, checker: FunctionChecker, table: dict[str, CallSpec], projections: ProjectionStore, max_weight: int
+        self, table: dict[str, CallSpec], max_weight: int, checker_of: Callable[[Database], FunctionChecker]
     ) -> None:
         super().__init__(max_weight)
-        self.checker = checker
         self.table = table
-        self.projections = projections
+        self.projections = ProjectionStore(self)  # its memos are content tables of this database
+        self.checker = checker_of(self)  # and so are the checker's
         self.partial: Callable[[str, list[Finding]], None] | None = None  # progress, not an input
         self.partial_every = PARTIAL_EVERY
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from checker import KnowledgeBase, check
-from checker.bounded import drop_oldest
 from checker.canonical import canonical
 from checker.contraction import contract, contractible
 from checker.model import RSM, ModelError
+from checker.querydb import Content, Database
 from checker.witness import Step
 from extractors.facts import root_of
 from extractors.findings import Finding, Location
@@ -33,8 +33,15 @@ from extractors.rules import Rule
 RESULT_VERSION = "r4"
 
 
+_FUNCTION_FINDINGS = Content[str, list[Finding]]("function_findings", weight=lambda found: 1 + len(found))
+_VALUE_RECORDS = Content[tuple[str, str, str], "_ValueRecord"](
+    "value_record", weight=lambda record: 2 + len(record.findings)
+)
+
+
 class FunctionChecker:
-    """Checks functions with reuse; one per project, its memos bounded by ``drop_oldest``."""
+    """Checks functions with reuse; one per project.  What it keeps (findings by the content they
+    were found in) is in content tables of the project's database ``db``, under its one bound."""
 
     def __init__(
         self,
@@ -43,6 +50,7 @@ class FunctionChecker:
         cache: MutableMapping[str, bytes],
         strategy: str,
         errors: list[str],
+        db: Database,
     ) -> None:
         self.rules = rules
         self.kb = kb
@@ -59,9 +67,9 @@ class FunctionChecker:
             "values_quiet": 0,
             "model_errors": 0,
         }
-        self._fn_results: dict[str, list[Finding]] = {}
+        self._fn_results = db.content(_FUNCTION_FINDINGS)  # by positional key
         # per value: the projections it read, the functions asked about a global, their stamp, findings
-        self._value_results: dict[tuple[str, str, str], _ValueRecord] = {}
+        self._value_results = db.content(_VALUE_RECORDS)
 
     def check_file(
         self,
@@ -90,7 +98,6 @@ class FunctionChecker:
             if found is None:
                 found = self._check_function(proj, fm)
                 self._fn_results[key] = found
-                drop_oldest(self._fn_results, 50_000)
             else:
                 self.counts["functions_check_reused"] += 1
             for f in found:
@@ -130,7 +137,6 @@ class FunctionChecker:
                     record = _ValueRecord.of(proj, *made_of, found, quiet_atoms)
                 if record is not None:
                     self._value_results[key] = record
-                    drop_oldest(self._value_results, 200_000)
             except (ModelError, RecursionError, ValueError, KeyError, IndexError, AssertionError) as e:
                 # an internal limit or defect must not cost the user the other findings: skip the value,
                 # count it, and keep the reason for whoever looks at the counters
@@ -299,16 +305,16 @@ class _ValueRecord:
     the :meth:`Projector.content_stamp` of each projection of it that was read; and the whole
     reach of the functions asked about a global.
 
-    Still right while every function read is the same model, or its projections that were read
-    keep their stamps (an edit elsewhere in it), and every function asked about a global keeps its
-    reach. ``models`` makes the first test one set inclusion, and the second one only for the
-    functions whose model changed."""
+    Still right while every function read has the same model (by its key: text and context), or
+    its projections that were read keep their stamps (an edit elsewhere in it), and every function
+    asked about a global keeps its reach. ``models`` makes the first test one set inclusion, and
+    the second one only for the functions whose model changed."""
 
     reads: dict[str, Group]
     mentioned: tuple[tuple[str, str], ...]
     findings: list[Finding]
     quiet: frozenset[str] | None = None  # atoms of its reach, when no rule in scope applies to them
-    models: frozenset[tuple[str, int]] = frozenset()  # (function id, id of the model read)
+    models: frozenset[tuple[str, str]] = frozenset()  # (function id, key of the model read)
 
     @staticmethod
     def of(
@@ -384,8 +390,8 @@ class _ValueRecord:
         return _ValueRecord(groups, self.mentioned, self.findings, self.quiet, _model_ids(groups))
 
 
-def _model_ids(groups: dict[str, Group]) -> frozenset[tuple[str, int]]:
-    return frozenset((ident, id(g.model)) for ident, g in groups.items())
+def _model_ids(groups: dict[str, Group]) -> frozenset[tuple[str, str]]:
+    return frozenset((ident, g.model.key) for ident, g in groups.items())
 
 
 def _quiet_atoms(proj: Projector, fm: FunctionModel, var: str, rules: list[Rule]) -> frozenset[str] | None:

@@ -18,9 +18,9 @@ from functools import cached_property
 from itertools import compress
 from typing import NamedTuple
 
-from checker.bounded import drop_oldest
 from checker.graphs import closure, reach_union, strongly_connected, through_passable
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
+from checker.querydb import Content, ContentMemos, Database
 from extractors.calls import CallSpec
 from extractors.facts import root_of
 from extractors.functions import FunctionModel
@@ -111,7 +111,7 @@ def returned_calls(fm: FunctionModel) -> frozenset[str]:
     return frozenset(names)
 
 
-def infer_allocators(scope: Scope, memo: dict[str, frozenset[str]] | None = None) -> frozenset[str]:
+def infer_allocators(scope: Scope, memo: ContentMemos[str, frozenset[str]] | None = None) -> frozenset[str]:
     """Project functions that return a fresh allocation (directly or from another such function).
 
     ``memo`` keeps each function's returned calls by its text key across scopes: a scope is made
@@ -190,7 +190,29 @@ class _Merkle:
     positional: dict[str, str]
 
 
-@dataclass
+def _stored_weight(stored: _Stored) -> int:
+    return 1 + (len(stored.component.nodes) // 8 if stored.component is not None else 0)
+
+
+# The store's tables; weights are rough sizes relative to a small record (see ``ProjectionStore``).
+_COMPONENTS = Content[tuple[str, str, str, str], _Stored]("projection", weight=_stored_weight)
+_BY_DEEP = Content[tuple[str, str, str], _Stored]("projection_by_deep_key")
+_INDEXES = Content[str, dict[str, list[int]]]("node_index", weight=lambda idx: 1 + len(idx) // 8)
+_SKELETONS = Content[str, "_Skeleton"]("skeleton", weight=lambda sk: 1 + len(sk.succ) // 8)
+_RSMS = Content[tuple[str, tuple[int, ...]], RSM]("checked_model", weight=lambda rsm: 1 + len(rsm.components))
+_RETURNED_CALLS = Content[str, frozenset[str]]("returned_calls")
+_SHAPES = Content[str, tuple[str, tuple[str, ...]]]("shape", weight=lambda got: 1 + len(got[1]) // 8)
+_CALLEES = Content[tuple[str, str, str], tuple[str, ...]]("callee_ids")
+_STORE_KEYS = Content[tuple[str, str, str, str], tuple[str, str, str, str]]("store_key")
+_MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) // 4)
+_MENTIONS = Content[str, frozenset[str]]("mentions")
+_VALUES = Content[tuple[str, str], tuple[str, ...]]("values")
+_STAMPS = Content[tuple[str, str, str, str], str]("content_stamp")
+_LAYOUTS = Content[str, tuple[tuple[str, ...], str]]("layout", weight=lambda got: 1 + len(got[0]) // 8)
+
+STORE_WEIGHT = 2_000_000  # the bound of a store that has no database of its own
+
+
 class ProjectionStore:
     """Projections kept across projectors, so that an edit re-projects only what it changed.
 
@@ -200,38 +222,29 @@ class ProjectionStore:
     function, value, scope digest) and are reused only after the questions the projection asked
     about callees (does ``g@q`` carry anything? does ``g`` mention this global?) get the same
     answers again.
+
+    Every table is a content table of the project's query database (:class:`Content`): the
+    database's one bound and least-recently-used order decide what is forgotten, for these and for
+    the queries' memos alike.
     """
 
-    limit: int = 200_000
-    components: dict[tuple[str, str, str, str], _Stored] = field(default_factory=dict)
-    indexes: dict[str, dict[str, list[int]]] = field(default_factory=dict)
-    skeletons: dict[str, _Skeleton] = field(default_factory=dict)
-    rsms: dict[tuple[str, tuple[int, ...]], RSM] = field(default_factory=dict)
-    returned_calls: dict[str, frozenset[str]] = field(default_factory=dict)
-    shapes: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # shape, node contents
-    callees: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
-    by_deep: dict[tuple[str, str, str], _Stored] = field(default_factory=dict)  # (deep key, value, scope)
-    store_keys: dict[tuple[str, str, str, str], tuple[str, str, str, str]] = field(default_factory=dict)
-    merkle: dict[str, _Merkle] = field(default_factory=dict)  # by resolution digest
-    mentions: dict[str, frozenset[str]] = field(default_factory=dict)  # by Merkle digest
-    values: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # by text key and scope
-    stamps: dict[tuple[str, str, str, str], str] = field(default_factory=dict)
-    layouts: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
-
-    def trim(self) -> None:
-        drop_oldest(self.rsms, self.limit // 10)
-        drop_oldest(self.returned_calls, self.limit)
-        drop_oldest(self.shapes, self.limit)
-        drop_oldest(self.callees, self.limit)
-        drop_oldest(self.components, self.limit)
-        drop_oldest(self.by_deep, self.limit)
-        drop_oldest(self.store_keys, self.limit)
-        drop_oldest(self.stamps, self.limit)
-        drop_oldest(self.layouts, self.limit)
-        drop_oldest(self.mentions, self.limit)
-        drop_oldest(self.values, self.limit)
-        drop_oldest(self.indexes, self.limit)
-        drop_oldest(self.skeletons, self.limit)
+    def __init__(self, db: Database | None = None) -> None:
+        self.db = db if db is not None else Database(STORE_WEIGHT)
+        d = self.db
+        self.components = d.content(_COMPONENTS)
+        self.by_deep = d.content(_BY_DEEP)  # (deep key, value, scope)
+        self.indexes = d.content(_INDEXES)
+        self.skeletons = d.content(_SKELETONS)
+        self.rsms = d.content(_RSMS)
+        self.returned_calls = d.content(_RETURNED_CALLS)
+        self.shapes = d.content(_SHAPES)  # shape, node contents
+        self.callees = d.content(_CALLEES)
+        self.store_keys = d.content(_STORE_KEYS)
+        self.merkle = d.content(_MERKLE)  # by resolution digest
+        self.mentions = d.content(_MENTIONS)  # by Merkle digest
+        self.values = d.content(_VALUES)  # by text key and scope
+        self.stamps = d.content(_STAMPS)
+        self.layouts = d.content(_LAYOUTS)
 
 
 @dataclass(frozen=True)
@@ -342,7 +355,6 @@ class Projector:
                 if last is None or last.deep[i] != digest or last.positional[i] != positional[i]:
                     changed.add(i)
         self.store.merkle[self.resolution_digest] = _Merkle(base, callees, snap, sccs, recursive, deep, positional)
-        drop_oldest(self.store.merkle, 8)
         return {i: k for i, k in deep.items() if i not in recursive}, positional, deep
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
@@ -672,11 +684,11 @@ class Projector:
         return got
 
     @cached_property
-    def model_ids(self) -> frozenset[tuple[str, int]]:
-        """(function id, id of its model) of every function: a record of what was read is still
-        right at once when its own such pairs are among these (it holds the models, so their ids
-        are not reused)."""
-        return frozenset((ident, id(fm)) for ident, fm in self.scope.functions.items())
+    def model_ids(self) -> frozenset[tuple[str, str]]:
+        """(function id, key of its model) of every function: a record of what was read is still
+        right at once when its own such pairs are among these (the key names the model's text and
+        context, and a record's stamps are of its scope: see ``FunctionChecker``)."""
+        return frozenset((ident, fm.key) for ident, fm in self.scope.functions.items())
 
     def _read_names(self, key: str) -> list[str]:
         names, functions = self._names, self.scope.functions
@@ -823,7 +835,6 @@ class Projector:
         if any(dep.kind == BY_REFERENCE for dep in deps):
             return comp
         self.store.components[skey] = _Stored(comp, self.meta.get(key, {}), tuple(deps))
-        self.store.trim()
         return comp
 
     def _build(self, fm: FunctionModel, v: str, key: str) -> Component | None:

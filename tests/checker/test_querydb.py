@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from checker.querydb import (
     Cancelled,
+    Content,
     Database,
     Derived,
     Input,
@@ -148,6 +149,9 @@ def scenarios(draw: st.DrawFn) -> Scenario:
     return n_inputs, spec, layers, initial, steps
 
 
+ECHO = Content[tuple[int, int, int], int]("echo", weight=lambda v: 1 + v % 2)
+
+
 def build(spec: Spec, layers: list[tuple[bool, int]], x: Input[int, int]) -> list[Derived[int, int]]:
     queries: list[Derived[int, int]] = []
 
@@ -160,7 +164,14 @@ def build(spec: Spec, layers: list[tuple[bool, int]], x: Input[int, int]) -> lis
                     return db.get_or(x, ref[1], -1)
                 return db.get(queries[ref[1]], ref[2])
 
-            return evaluate(spec[layer][index], read, MissingInput)
+            value = evaluate(spec[layer][index], read, MissingInput)
+            # through a content table too: its entries share the bound and the LRU order with the
+            # memos, and must come back only under their own key
+            memos = db.content(ECHO)
+            got = memos.get((layer, index, value))
+            if got is None:
+                got = memos[(layer, index, value)] = value
+            return got
 
         return fn
 
@@ -725,3 +736,45 @@ def test_reading_and_writing_from_the_wrong_place_is_refused() -> None:
     db.set(x, 0, 0)
     with pytest.raises(ValueError, match="two different queries"):
         db.get_or(Input[int, int]("x"), 0, 0)
+
+
+def test_content_entries_share_the_bound_and_the_order_with_derived_memos() -> None:
+    x = Input[int, int]("x")
+    blobs = Content[str, int]("blobs", weight=lambda v: v)
+
+    @derived("item")
+    def item(db: Database, key: int) -> int:
+        return db.get(x, key)
+
+    db = Database(max_weight=4)
+    db.set(x, 0, 0)
+    db.set(x, 1, 1)
+    memos = db.content(blobs)
+    db.get(item, 0)
+    memos["a"] = 1
+    memos["b"] = 1
+    db.get(item, 1)
+    assert db.weight == 4 and len(memos) == 2
+    assert memos.get("a") == 1  # a hit: "a" is now the most recent
+    memos["c"] = 2  # evicts item(0) and "b", the least recently used
+    assert "b" not in memos and memos.get("b") is None and len(memos) == 2
+    assert db.weight == 4
+    db.reset_counters()
+    db.get(item, 1)
+    assert executed(db) == {}
+    db.get(item, 0)
+    assert executed(db) == {"item": 1}
+    kept = len(memos)
+    memos["huge"] = 5  # heavier than the bound: not kept, and nothing else goes for it
+    assert "huge" not in memos and len(memos) == kept and db.weight == 4
+
+
+def test_content_is_read_only_through_its_table_and_survives_collection() -> None:
+    blobs = Content[str, int]("blobs")
+    db = Database()
+    db.content(blobs)["k"] = 1
+    with pytest.raises(TypeError):
+        db.get(blobs, "k")  # type: ignore[arg-type]
+    db.set(Input[int, int]("x"), 0, 0)
+    db.collect(db.revision + 1)
+    assert db.content(blobs).get("k") == 1
