@@ -28,6 +28,7 @@ from server.lsp.memory import IDLE_SECONDS
 from server.lsp.positions import Columns
 from server.lsp.progress import WorkProgress
 from server.lsp.protocol import CtlspProtocol
+from server.lsp.pulled import ResultIds
 from server.lsp.settings import ServerSettings, load_workspace_config, merge_settings
 from server.workspace import C_SUFFIXES, read_source, scan_c_files
 
@@ -58,6 +59,8 @@ class CtlspServer(LanguageServer):
         self.findings: dict[str, list[Finding]] = {}
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self._sent: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}  # last push per uri
+        self.result_ids = ResultIds()  # of self.diagnostics, for pulls
+        self.disk_checks: dict[str, asyncio.Task[None]] = {}  # uri -> re-check of a closed buffer's file
         self.settings = ServerSettings()
         self.init_settings: Any = None
         self.roots: list[Path] = []
@@ -190,9 +193,16 @@ class CtlspServer(LanguageServer):
         self._edited.setdefault(uri, set()).update(functions)
 
     def forget(self, uri: str) -> Document | None:
-        """Drop a closed document and any check still pending for it."""
+        """Drop a closed document and any check still pending for it. What was checked of it is
+        forgotten too (a reopened document starts again at version 1), and pulls waiting for its
+        check answer now."""
         self._edited.pop(uri, None)
         self._sent.pop(uri, None)
+        self._checked.pop(uri, None)
+        self._whole_checked.pop(uri, None)
+        for _version, fut in self._waiters.pop(uri, []):
+            if not fut.done():
+                fut.set_result(None)
         task = self._pending.pop(uri, None)
         if task is not None:
             task.cancel()
@@ -331,9 +341,10 @@ class CtlspServer(LanguageServer):
         uri = path_to_uri(path)
         diagnostics = [to_diagnostic(f, self.line, self.columns) for f in findings]
         self.findings[path] = findings
+        doc = self.docs.get(uri)
+        self.result_ids.update(uri, self.diagnostics.get(uri), diagnostics, doc.version if doc else None)
         self.diagnostics[uri] = diagnostics
         if not self.pull_mode:
-            doc = self.docs.get(uri)
             sent = (doc.version if doc else None, diagnostics)
             if self._sent.get(uri) == sent:
                 return  # the client has these for this version (a partial result, then the same final one)
@@ -396,7 +407,9 @@ class CtlspServer(LanguageServer):
                 info = open_docs.get(path)
                 doc = self.docs.get(info[0]) if info else None
                 if info is not None and (doc is None or doc.version != info[1]):
-                    continue  # edited during the check; the per-edit check publishes
+                    continue  # edited or closed during the check; the per-edit (or close) check publishes
+                if info is None and self.doc_for_path(path) is not None:
+                    continue  # opened during the check, which read the file on disk: its own check publishes
                 self.publish(path, results.get(path, []))
                 if info is not None:
                     self._whole_checked[info[0]] = info[1]
@@ -435,6 +448,13 @@ class CtlspServer(LanguageServer):
             analysis.remove_sync(gone)
         analysis.sync_headers_sync()
         return sorted(p for p in analysis.files if p.endswith(C_SUFFIXES))
+
+    async def settle_workspace_check(self, timeout: float) -> None:
+        """Wait at most ``timeout`` seconds for a workspace check that is running (never stopping it),
+        so that a workspace pull answers with its results when they are that close."""
+        task = self._full_task
+        if task is not None and not task.done():
+            await asyncio.wait({task}, timeout=timeout)
 
     def refresh_pulled_diagnostics(self) -> None:
         workspace = self.client_capabilities.workspace

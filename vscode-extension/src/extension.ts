@@ -9,6 +9,8 @@ import { StatusBar } from "./statusBar";
 import { WitnessController } from "./witnessController";
 
 let server: ServerClient | undefined;
+const FINDING_LANGUAGES: vscode.DocumentSelector = [{ language: "c" }, { language: "cpp" }];
+const RESTART_SETTINGS = ["ctlsp.interpreter", "ctlsp.serverArgs", "ctlsp.cExtensions"];
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("ctlsp", { log: true });
@@ -27,8 +29,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     client,
     client.onState((s) => status.setState(s)),
     client.onProgress((p) => status.setProgress(p)),
-    vscode.languages.registerCodeLensProvider({ language: "c" }, lens),
-    vscode.languages.registerCodeActionsProvider({ language: "c" }, new WitnessCodeActions(), {
+    // C and C++ documents: the providers act on ctlsp's diagnostics only, which only the documents
+    // the server is handed (C, and C++ headers by ctlsp.cExtensions) have.
+    vscode.languages.registerCodeLensProvider(FINDING_LANGUAGES, lens),
+    vscode.languages.registerCodeActionsProvider(FINDING_LANGUAGES, new WitnessCodeActions(), {
       providedCodeActionKinds: WitnessCodeActions.kinds,
     }),
     vscode.commands.registerCommand("ctlsp.restartServer", async () => {
@@ -44,7 +48,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("ctlsp.goToStep", (index: number) => witnesses.goTo(index)),
     vscode.commands.registerCommand("ctlsp.clearWitness", () => witnesses.clear()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("ctlsp.interpreter") || e.affectsConfiguration("ctlsp.serverArgs")) {
+      // cExtensions shapes the language client's document selector, which is fixed when it starts.
+      if (RESTART_SETTINGS.some((key) => e.affectsConfiguration(key))) {
         void client.restart();
       }
     }),

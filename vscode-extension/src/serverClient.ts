@@ -18,6 +18,7 @@ import {
   WorkDoneProgressBegin,
   WorkDoneProgressReport,
 } from "vscode-languageclient/node";
+import { cDocumentSelector, cExtensions } from "./model/documents";
 import { describeInterpreter, resolveInterpreter, serverArgs } from "./model/interpreter";
 import { serverSettings } from "./model/settings";
 import { diagnoseProbe, StartupProblem } from "./model/startup";
@@ -97,9 +98,9 @@ export class ServerClient implements vscode.Disposable {
       options: { cwd },
     };
     const clientOptions: LanguageClientOptions = {
+      // C documents, with the headers VS Code opens as C++ (`ctlsp.cExtensions`), and ctlsp.toml
       documentSelector: [
-        { scheme: "file", language: "c" },
-        { scheme: "untitled", language: "c" },
+        ...cDocumentSelector(cExtensions(config.get<unknown>("cExtensions"))),
         { scheme: "file", pattern: "**/ctlsp.toml" },
       ],
       synchronize: { configurationSection: "ctlsp" },

@@ -1,13 +1,17 @@
 """Language features over the findings: hover, quick fixes, the witness command and pulled
-diagnostics.
+diagnostics (of a document and of the workspace).
 
 All of them read the findings of the last check (``ls.findings``, ``ls.diagnostics``); none starts a
-check itself, except that the witness command and a diagnostic pull wait for the check of the
-current text so that they never answer about text the user no longer sees.
+check itself, except that the witness command and a document pull wait for the check of the
+current text so that they never answer about text the user no longer sees, and a pull of a document
+just closed waits (briefly) for the re-check of its file on disk. A workspace pull never waits long:
+it answers with what the checks have found, after at most a short wait for a workspace check that is
+running; when one ends, the server asks the client to pull again (``workspace/diagnostic/refresh``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import traceback
 from typing import Any
 
@@ -18,6 +22,7 @@ from extractors.api import NOT_CHECKED
 from server.lsp.actions import disable_rule_action, rule_of, suppress_action
 from server.lsp.diagnostics import path_to_uri
 from server.lsp.handlers.base import Command, Feature, guarded
+from server.lsp.pulled import DocumentReport, document_report, workspace_report
 from server.lsp.server import CtlspServer
 from server.lsp.witness import COMMAND as WITNESS_COMMAND
 from server.lsp.witness import hover_markdown, witness_payload
@@ -84,15 +89,33 @@ async def witness(ls: CtlspServer, *args: Any) -> dict[str, Any] | None:
     return witness_payload(finding, ls.line, ls.columns) if finding else None
 
 
+CLOSED_PULL_WAIT = 10.0  # seconds a pull of a just closed document waits for its file's re-check
+WORKSPACE_PULL_WAIT = 2.0  # seconds a workspace pull waits for a workspace check that is running
+
+
 @guarded("pull diagnostics", types.RelatedFullDocumentDiagnosticReport(items=[]))
-async def pull_diagnostics(
-    ls: CtlspServer, params: types.DocumentDiagnosticParams
-) -> types.RelatedFullDocumentDiagnosticReport:
+async def pull_diagnostics(ls: CtlspServer, params: types.DocumentDiagnosticParams) -> DocumentReport:
+    uri = params.text_document.uri
+    key = path_to_uri(ls.path_of(uri))  # the uri the diagnostics are kept under
     try:
-        await ls.wait_checked(params.text_document.uri)
+        await ls.wait_checked(uri)
+        disk_check = ls.disk_checks.get(key)
+        if uri not in ls.docs and disk_check is not None and not disk_check.done():
+            await asyncio.wait({disk_check}, timeout=CLOSED_PULL_WAIT)
     except Exception:  # answer with the diagnostics there are rather than none
         ls.log(f"ctlsp: pull diagnostics failed:\n{traceback.format_exc()}", types.MessageType.Error)
-    return types.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics.get(params.text_document.uri, []))
+    return document_report(ls.diagnostics.get(key, []), ls.result_ids.get(key), params.previous_result_id)
+
+
+@guarded("workspace diagnostics", types.WorkspaceDiagnosticReport(items=[]))
+async def pull_workspace_diagnostics(
+    ls: CtlspServer, params: types.WorkspaceDiagnosticParams
+) -> types.WorkspaceDiagnosticReport:
+    try:
+        await ls.settle_workspace_check(WORKSPACE_PULL_WAIT)
+    except Exception:  # answer with the diagnostics there are rather than none
+        ls.log(f"ctlsp: workspace diagnostics failed:\n{traceback.format_exc()}", types.MessageType.Error)
+    return workspace_report(ls.diagnostics, ls.result_ids, params.previous_result_ids)
 
 
 FEATURES = (
@@ -105,7 +128,8 @@ FEATURES = (
     Feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         pull_diagnostics,
-        types.DiagnosticOptions(identifier="ctlsp", inter_file_dependencies=True, workspace_diagnostics=False),
+        types.DiagnosticOptions(identifier="ctlsp", inter_file_dependencies=True, workspace_diagnostics=True),
     ),
+    Feature(types.WORKSPACE_DIAGNOSTIC, pull_workspace_diagnostics),
 )
 COMMANDS = (Command(WITNESS_COMMAND, witness),)

@@ -2,26 +2,41 @@
 
 Only C files become :class:`Document` s (bytes plus an incrementally re-parsed tree); an edit is
 applied at once and its check is debounced, a save re-checks the whole workspace (where calls into
-other files are followed), and closing hands the file on disk back to the project.
+other files are followed), and closing hands the file on disk back to the project and re-checks it,
+so that the findings shown for a closed file are those of its text on disk, as for every file nobody
+has open.
+
+Which documents are C is decided by the file's extension, the one rule the workspace scan follows
+too (``C_SUFFIXES``), not by the language id: editors open ``.h`` files as C++ (VS Code's ``cpp``),
+and a ``.cpp`` file is not C whatever the editor calls it.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
 
+from extractors.api import Cancelled, Finding
+from server.lsp.analysis import Analysis
+from server.lsp.diagnostics import path_to_uri
 from server.lsp.documents import Document
 from server.lsp.handlers.base import Feature, guarded
 from server.lsp.server import CtlspServer, read_checked_source
-from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT
+from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT, skipped_dir
+
+
+def is_c_document(path: str) -> bool:
+    return path.endswith(C_SUFFIXES)
 
 
 @guarded("didOpen")
 def did_open(ls: CtlspServer, params: types.DidOpenTextDocumentParams) -> None:
     item = params.text_document
     path = ls.path_of(item.uri)
-    if not path.endswith(C_SUFFIXES):
+    if not is_c_document(path):
         return
     ls.docs[item.uri] = Document.from_text(item.uri, path, item.version, item.text, ls.columns)
     ls.schedule_check(item.uri, 0)
@@ -49,13 +64,78 @@ def did_save(ls: CtlspServer, params: types.DidSaveTextDocumentParams) -> None:
 @guarded("didClose")
 def did_close(ls: CtlspServer, params: types.DidCloseTextDocumentParams) -> None:
     doc = ls.forget(params.text_document.uri)
-    if doc is not None and ls.analysis is not None:
-        analysis = ls.analysis
-        text = read_checked_source(Path(doc.path))
-        if text is None:
-            ls.spawn(analysis.run(analysis.remove_sync, doc.path), "close")
-        else:
-            ls.spawn(analysis.run(analysis.update_sync, doc.path, text), "close")
+    if doc is None or ls.analysis is None:
+        return
+    key = path_to_uri(doc.path)
+    task = ls.spawn(recheck_from_disk(ls, ls.analysis, doc), f"re-check of {Path(doc.path).name} on close")
+    ls.disk_checks[key] = task  # a pull of the closed document waits for it
+
+    def done(_: asyncio.Task[None]) -> None:
+        if ls.disk_checks.get(key) is task:
+            del ls.disk_checks[key]
+
+    task.add_done_callback(done)
+
+
+async def recheck_from_disk(ls: CtlspServer, analysis: Analysis, doc: Document) -> None:
+    """A closed document's file on disk goes back into the project in place of the buffer, and is
+    checked as the workspace check checks it (across files); its findings replace the buffer's. A
+    buffer closed with unsaved edits may have changed other files' findings too: the workspace is
+    checked again then. A file gone from disk, or one the workspace does not hold (opened from
+    elsewhere), leaves the project and its diagnostics are cleared, as the workspace check would.
+    Nothing is published if the document is opened again (or the configuration changes) meanwhile."""
+    path = doc.path
+    keep = in_workspace(path, [*ls.roots, *(Path(p) for p in ls.settings.include_paths)])
+
+    def wanted() -> bool:  # read on the worker thread too (one dict lookup, as the per-edit checks do)
+        return ls.analysis is analysis and doc.uri not in ls.docs
+
+    while True:
+        try:
+            result = await analysis.run(_check_disk_text_sync, analysis, path, doc.checked_text, keep, wanted)
+            break
+        except Cancelled:
+            continue  # an edit of another file came in: its check runs, then this one again
+    if result is None or not wanted() or ls.doc_for_path(path) is not None:
+        return
+    findings, differed = result
+    ls.publish(path, findings)
+    if ls.pull_mode:
+        ls.refresh_pulled_diagnostics()
+    if differed:
+        ls.request_full_check(f"{Path(path).name} closed without saving")
+
+
+def in_workspace(path: str, roots: list[Path]) -> bool:
+    """Whether the workspace check reads ``path``: a C file under one of the folders, in no folder
+    the walk skips (hidden, build output, dependencies) and not hidden itself."""
+    file = Path(path)
+    for root in roots:
+        try:
+            inside = file.relative_to(root.resolve())
+        except ValueError:
+            continue
+        folders, name = inside.parts[:-1], inside.name
+        if is_c_document(name) and not name.startswith(".") and not any(skipped_dir(d) for d in folders):
+            return True
+    return False
+
+
+def _check_disk_text_sync(
+    analysis: Analysis, path: str, buffer: str, keep: bool, wanted: Callable[[], bool]
+) -> tuple[list[Finding], bool] | None:
+    """Worker thread: the file on disk in place of the closed buffer, and its findings (None if the
+    document was opened again); with whether the project's text of it changed. ``keep``: the file
+    belongs to the workspace (else it leaves the project)."""
+    if not wanted():
+        return None
+    text = read_checked_source(Path(path)) if keep else None
+    if text is None:
+        analysis.remove_sync(path)
+        return [], True
+    analysis.update_sync(path, text)
+    outcome = analysis.check_paths_sync([path])
+    return outcome.findings.get(path, []), text != buffer
 
 
 FEATURES = (
