@@ -54,23 +54,22 @@ def _picker(positions: tuple[int, ...]) -> Callable[[list[int]], object]:
 
 
 _SHARED_LIMIT = 20_000
-_shared: dict[tuple[int, ...], tuple[tuple[Component, ...], Compiled]] = {}
+_shared: dict[tuple[Component, ...], Compiled] = {}
 
 
 def compile_shared(comp: Component, rsm: RSM) -> Compiled:
-    """``compile_component``, reused for the same component objects calling the same callee objects.
+    """``compile_component``, reused for equal components calling equal callees.
 
     A compiled component depends on nothing else, and after an edit most components of a changed
-    model are the very objects of the model before it; the entry keeps them alive, so their ids
-    cannot be taken by other objects while it exists.
+    model are those of the model before it. Keyed by the components themselves (equal and hashed
+    by content; the hash is computed once per component, and equal objects compare by identity
+    first), so an entry is right for as long as it exists.
     """
-    parts = (comp, *(rsm.component(b.component) for b in comp.boxes))
-    key = tuple(id(x) for x in parts)
+    key = (comp, *(rsm.component(b.component) for b in comp.boxes))
     hit = _shared.get(key)
     if hit is not None:
-        return hit[1]
-    compiled = compile_component(comp, rsm)
-    _shared[key] = (parts, compiled)
+        return hit
+    compiled = _shared[key] = compile_component(comp, rsm)
     drop_oldest(_shared, _SHARED_LIMIT)
     return compiled
 

@@ -59,8 +59,22 @@ class Component:
     _seen_digests: dict[frozenset[str], str] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _contracted: dict[frozenset[str], Component] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _views: dict[object, Component] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _hash: int = field(default=0, compare=False, hash=False, repr=False)
+
+    def __hash__(self) -> int:
+        """By content, like equality, and computed once: components are memo keys (a checked
+        model by its components, a compiled component by it and its callees)."""
+        return self._hash
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}  # hashes differ per process
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        object.__setattr__(self, "_hash", hash((self.name, self.nodes, self.boxes, self.edges)))
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.name, self.nodes, self.boxes, self.edges)))
         for i, n in enumerate(self.nodes):
             if n.name in self._index:
                 raise ModelError(f"component {self.name!r}: duplicate node {n.name!r}")

@@ -199,7 +199,7 @@ _COMPONENTS = Content[tuple[str, str, str, str], _Stored]("projection", weight=_
 _BY_DEEP = Content[tuple[str, str, str], _Stored]("projection_by_deep_key")
 _INDEXES = Content[str, dict[str, list[int]]]("node_index", weight=lambda idx: 1 + len(idx) // 8)
 _SKELETONS = Content[str, "_Skeleton"]("skeleton", weight=lambda sk: 1 + len(sk.succ) // 8)
-_RSMS = Content[tuple[str, tuple[int, ...]], RSM]("checked_model", weight=lambda rsm: 1 + len(rsm.components))
+_RSMS = Content[tuple[str, tuple[Component, ...]], RSM]("checked_model", weight=lambda rsm: 1 + len(rsm.components))
 _RETURNED_CALLS = Content[str, frozenset[str]]("returned_calls")
 _SHAPES = Content[str, tuple[str, tuple[str, ...]]]("shape", weight=lambda got: 1 + len(got[1]) // 8)
 _CALLEES = Content[tuple[str, str, str], tuple[str, ...]]("callee_ids")
@@ -957,9 +957,9 @@ class Projector:
         if validate:
             got = build_rsm((root, *closure), root.name, "start")
         else:
-            # the same component objects make the same model: its digests and compiled form are kept
-            # (the store holds the objects, so their ids are not reused while the entry lives)
-            key = (name, tuple(id(c) for c in closure))
+            # equal components make the same model: its digests and compiled form are kept
+            # (components hash by content, once each; the same objects compare by identity first)
+            key = (name, closure)
             got = self.store.rsms.get(key) or RSM((root, *closure), root.name, "start")
             self.store.rsms[key] = got
         self._rsms[name] = got
@@ -975,7 +975,7 @@ class Projector:
             comp = self.comps[name]
             assert comp is not None
             flat = comp.without_boxes
-            skey = (key, (id(flat),))  # the RSM holds ``flat``, so its id is not reused while kept
+            skey = (key, (flat,))
             got = self.store.rsms.get(skey) or RSM((_root(name), flat), f"{name}!root", "start")
             self.store.rsms[skey] = got
             self._rsms[key] = got

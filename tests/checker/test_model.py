@@ -127,3 +127,21 @@ def test_without_boxes_leads_each_call_straight_to_where_its_returns_lead() -> N
     assert flat.boxes == () and flat.nodes == built.nodes
     assert sorted(flat.edges) == [("m0", "m1"), ("m0", "m2"), ("m1", "m3"), ("m2", "m3")]
     assert g.without_boxes is g
+
+
+def test_components_are_memo_keys_by_content_not_identity() -> None:
+    """The compiled-component memo is keyed by the components themselves: an equal component built
+    again (another object) finds the same entry, and a different one does not."""
+    from checker.compiled import compile_shared
+    from checker.model import RSM, Component, Node
+
+    def build(label: str) -> RSM:
+        comp = Component("f", (Node("en", frozenset({label}), True, False), Node("ex", frozenset(), False, True)),
+                         (), (("en", "ex"),))
+        return RSM((comp,), "f", "en")
+
+    a, b, c = build("p"), build("p"), build("q")
+    assert a.component("f") is not b.component("f")
+    assert hash(a.component("f")) == hash(b.component("f"))
+    assert compile_shared(a.component("f"), a) is compile_shared(b.component("f"), b)
+    assert compile_shared(c.component("f"), c) is not compile_shared(a.component("f"), a)
