@@ -285,10 +285,15 @@ class Projector:
     )
 
     @cached_property
+    def table_digest(self) -> str:
+        """The call table calls are read with: the configuration's and every macro of the scope."""
+        return hashlib.sha256(repr(sorted(self.scope.table.items())).encode()).hexdigest()[:32]
+
+    @cached_property
     def scope_digest(self) -> str:
         """Everything about the scope a projection may depend on besides the answers in its deps."""
         sc = self.scope
-        h = hashlib.sha256(repr(sorted(sc.table.items())).encode())
+        h = hashlib.sha256(self.table_digest.encode())
         h.update(repr((sorted(sc.allocators), sorted(sc.globals))).encode())
         for ident in sorted(sc.functions):
             h.update(f"|{ident}:{','.join(sc.functions[ident].params)}".encode())
@@ -307,8 +312,9 @@ class Projector:
     @property
     def positional_keys(self) -> dict[str, str]:
         """Per function id, everything its (unplaced) findings depend on: the deep key's content,
-        for recursive functions too, and the scope's allocators and globals. No rows: findings
-        name places relative to the functions they are in."""
+        for recursive functions too, and the scope's allocators, globals and call table (which
+        holds the macros of every file of the scope). No rows: findings name places relative to
+        the functions they are in."""
         return self._merkle[1]
 
     @cached_property
@@ -319,7 +325,7 @@ class Projector:
         only those whose members or callees changed are hashed again."""
         sc = self.scope
         fns = sc.functions
-        base = (",".join(sorted(sc.allocators)) + "|" + ",".join(sorted(sc.globals))).encode()
+        base = "|".join((",".join(sorted(sc.allocators)), ",".join(sorted(sc.globals)), self.table_digest)).encode()
         callees = {i: self.callee_ids(fm, i) for i, fm in fns.items()}
         snap = {i: fm.key for i, fm in fns.items()}
         last = self.store.merkle.get(self.resolution_digest)
