@@ -135,3 +135,17 @@ async def code_actions(client: LanguageClient, uri: str, diagnostic: types.Diagn
 
 def line_of(text: str, needle: str) -> int:
     return next(i for i, line in enumerate(text.splitlines()) if needle in line)
+
+
+# A leak on the early return: the finding most server tests look for.
+LEAK = """#include <stdlib.h>
+
+int work(int n)
+{
+    char *p = malloc(n);
+    if (p == NULL)
+        return -1;
+    p[0] = 1;
+    return 0;
+}
+"""

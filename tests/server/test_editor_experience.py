@@ -16,19 +16,8 @@ from server.lsp.features import create_server
 from server.lsp.handlers import language
 from server.lsp.handlers.text_sync import in_workspace
 from server.lsp.settings import merge_settings
-from tests.server.lsp_helpers import codes, diagnostics, edit, line_of, open_doc, start, until
+from tests.server.lsp_helpers import LEAK, codes, diagnostics, edit, line_of, open_doc, start, until
 
-LEAK = """#include <stdlib.h>
-
-int work(int n)
-{
-    char *p = malloc(n);
-    if (p == NULL)
-        return -1;
-    p[0] = 1;
-    return 0;
-}
-"""
 FIXED = LEAK.replace("    return 0;\n", "    free(p);\n    return 0;\n")
 # b.c hands its buffer to a.c's keep(): whether it leaks depends on a.c (a workspace check's finding).
 KEEP_FREES = "#include <stdlib.h>\nvoid keep(char *p)\n{\n    free(p);\n}\n"

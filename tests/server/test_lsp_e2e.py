@@ -8,19 +8,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.server.lsp_helpers import code_actions, codes, diagnostics, edit, line_of, open_doc, start, until
-
-LEAK = """#include <stdlib.h>
-
-int work(int n)
-{
-    char *p = malloc(n);
-    if (p == NULL)
-        return -1;
-    p[0] = 1;
-    return 0;
-}
-"""
+from tests.server.lsp_helpers import LEAK, code_actions, codes, diagnostics, edit, line_of, open_doc, start, until
 
 
 async def open_leak(client: LanguageClient, folder: Path) -> tuple[str, types.Diagnostic]:
