@@ -215,6 +215,7 @@ class Project:
         if path in self.files.paths:
             self.files.paths.discard(path)
             self.db.remove(SOURCE, path)
+        self.db.parsed.pop(path, None)  # the definitions of its last parse, and so the tree
 
     def header_paths(self, paths: Iterable[str] | None = None) -> list[str]:
         """Every local header (``#include "x.h"``, next to the including file) the files (of
