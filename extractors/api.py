@@ -57,6 +57,7 @@ before silence it.
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 
@@ -178,6 +179,8 @@ class Project:
         self.files = _Files(self.db)
         self._headers: set[str] = set()
         self._updated: dict[str, FileItems] = {}  # per file, its items when update_file last saw it
+        # The database's memos are freed with the project, not at the next full collection.
+        weakref.finalize(self, self.db.release).atexit = False
 
     @property
     def counters(self) -> dict[str, int]:

@@ -211,3 +211,27 @@ def test_a_model_built_from_the_file_parse_is_the_model_of_its_text_alone(source
         assert a == b, name
     assert reused >= len(items) - (3 if source == "odd places" else 0)
     assert not from_file.db.parsed["t.c"]  # each taken once, and let go
+
+
+def test_a_dropped_project_frees_its_models_without_a_garbage_collection() -> None:
+    """Memos point back at their tables; the project releases them when it goes, so that the next
+    full collection does not have to find a whole database of cyclic garbage."""
+    import gc
+    import weakref
+
+    from extractors.functions import FunctionModel
+
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        p = Project()
+        p.update_file("/a.c", "#include <stdlib.h>\nvoid f(void) { char *q = malloc(1); }\nvoid g(void) { f(); }\n")
+        assert p.check(["/a.c"])
+        models = [weakref.ref(o) for o in gc.get_objects() if isinstance(o, FunctionModel)]
+        assert len(models) >= 2
+        del p
+        assert [r() for r in models if r() is not None] == []
+    finally:
+        if was_enabled:
+            gc.enable()
