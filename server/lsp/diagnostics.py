@@ -7,17 +7,16 @@ a ``LineSource`` that can give the text of any line of any file (open buffer fir
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from lsprotocol import types
 from pygls import uris
 
 from extractors.findings import Finding, Location
 from server.lsp.positions import UTF16, Columns
+from server.lsp.rule_docs import rule_href
 
 LineSource = Callable[[str, int], str]
 SOURCE = "ctlsp"
-_README = Path(__file__).resolve().parents[2] / "README.md"
 
 UNNECESSARY = frozenset({"dead-store"})  # findings about code that does nothing: shown greyed out
 
@@ -42,11 +41,6 @@ def to_range(location: Location, lines: LineSource, columns: Columns = UTF16) ->
     return types.Range(types.Position(start_line, start), types.Position(end_line, end))
 
 
-def rule_href(rule_id: str) -> str:
-    """Where the rule is documented: the README section named after the rule."""
-    return f"{path_to_uri(str(_README))}#{rule_id}"
-
-
 def to_diagnostic(finding: Finding, lines: LineSource, columns: Columns = UTF16) -> types.Diagnostic:
     related = [
         types.DiagnosticRelatedInformation(
@@ -57,11 +51,12 @@ def to_diagnostic(finding: Finding, lines: LineSource, columns: Columns = UTF16)
         )
         for index, step in enumerate(finding.witness, start=1)
     ]
+    href = rule_href(finding.rule_id)
     return types.Diagnostic(
         range=to_range(finding.location, lines, columns),
         severity=_SEVERITY.get(finding.severity, types.DiagnosticSeverity.Warning),
         code=finding.rule_id,
-        code_description=types.CodeDescription(href=rule_href(finding.rule_id)),
+        code_description=types.CodeDescription(href=href) if href else None,
         source=SOURCE,
         message=finding.message,
         related_information=related or None,

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from extractors.findings import Finding
-from server.lsp.diagnostics import LineSource, path_to_uri, rule_href, to_range
+from server.lsp.diagnostics import LineSource, path_to_uri, to_range
 from server.lsp.positions import UTF16, Columns
+from server.lsp.rule_docs import rule_href
 
 COMMAND = "ctlsp.witness"
 
@@ -43,7 +44,9 @@ def witness_payload(finding: Finding, lines: LineSource, columns: Columns = UTF1
 
 def hover_markdown(finding: Finding, lines: LineSource, rule_doc: str | None = None) -> str:
     cwe = f" (CWE-{finding.cwe})" if finding.cwe else ""
-    out = [f"**ctlsp [{finding.rule_id}]({rule_href(finding.rule_id)})**{cwe}: {finding.message}", ""]
+    href = rule_href(finding.rule_id)
+    rule = f"[{finding.rule_id}]({href})" if href else finding.rule_id
+    out = [f"**ctlsp {rule}**{cwe}: {finding.message}", ""]
     if finding.witness:
         out.append("Witness path:")
         out.append("")

@@ -45,7 +45,7 @@ def test_diagnostic_fields() -> None:
     d = to_diagnostic(finding(), line)
     assert (d.code, d.source, d.severity) == ("memory-leak", "ctlsp", types.DiagnosticSeverity.Warning)
     assert d.data == {"fingerprint": "fp1", "rule": "memory-leak"}
-    assert d.code_description and d.code_description.href.endswith("README.md#memory-leak")
+    assert d.code_description and d.code_description.href.endswith("/server/lsp/docs/memory-leak.md")
     assert d.related_information and [r.message for r in d.related_information] == [
         "1. memory allocated to 'p' here",
         "2. returns without freeing 'p' (in g, called from f)",  # the call stack, as the CLI says it

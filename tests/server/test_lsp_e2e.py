@@ -28,7 +28,7 @@ async def test_leak_is_reported_with_witness_and_goes_away_when_fixed(
     assert leak.source == "ctlsp"
     assert leak.severity == types.DiagnosticSeverity.Warning
     assert leak.range.start.line == line_of(LEAK, "malloc")
-    assert leak.code_description and "#memory-leak" in leak.code_description.href
+    assert leak.code_description and leak.code_description.href.endswith("/docs/memory-leak.md")
     assert isinstance(leak.data, dict) and leak.data["rule"] == "memory-leak" and leak.data["fingerprint"]
     assert leak.related_information
     related_lines = [r.location.range.start.line for r in leak.related_information]
