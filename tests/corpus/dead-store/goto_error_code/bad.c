@@ -1,0 +1,21 @@
+#include <stdlib.h>
+
+struct pair { int *a; int *b; };
+
+int pair_init(struct pair *p, size_t n)
+{
+    int err = 0;
+    p->a = malloc(n * sizeof(int));
+    if (p->a == NULL) {
+        err = -1; /* BUG(dead-store) */
+        goto fail;
+    }
+    p->b = malloc(n * sizeof(int));
+    if (p->b == NULL)
+        goto fail_a;
+    return err;
+fail_a:
+    free(p->a);
+fail:
+    return -12;
+}

@@ -1,0 +1,18 @@
+#include <stdlib.h>
+
+struct conn { char *rbuf; char *wbuf; int fd; };
+
+void conn_reset(struct conn *c)
+{
+    free(c->rbuf);
+    c->rbuf = NULL;
+    free(c->wbuf);
+    c->wbuf = NULL;
+}
+
+void conn_close(struct conn *c)
+{
+    conn_reset(c);
+    free(c->rbuf);
+    free(c);
+}

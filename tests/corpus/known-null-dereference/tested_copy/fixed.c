@@ -1,0 +1,9 @@
+struct buf { char *data; int len; };
+
+int buf_len(struct buf *b)
+{
+    struct buf *cur = b;
+    if (!cur)
+        return 0;
+    return cur->len;
+}

@@ -1,0 +1,14 @@
+#include <pthread.h>
+
+static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static int registry[64];
+
+int reg_set(int slot, int value)
+{
+    pthread_mutex_lock(&reg_mu); /* BUG(lock-not-released) */
+    if (slot < 0 || slot >= 64)
+        return -1;
+    registry[slot] = value;
+    pthread_mutex_unlock(&reg_mu);
+    return 0;
+}

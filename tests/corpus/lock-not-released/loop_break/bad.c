@@ -1,0 +1,17 @@
+#include <pthread.h>
+
+static pthread_mutex_t slots_mu = PTHREAD_MUTEX_INITIALIZER;
+static int slots[32];
+
+int claim_slot(void)
+{
+    for (int i = 0; i < 32; i++) {
+        pthread_mutex_lock(&slots_mu); /* BUG(lock-not-released) */
+        if (slots[i] == 0) {
+            slots[i] = 1;
+            return i;
+        }
+        pthread_mutex_unlock(&slots_mu);
+    }
+    return -1;
+}

@@ -1,0 +1,14 @@
+void cfg_lock(void);
+void cfg_unlock(void);
+
+static int cfg_level;
+
+int cfg_set_level(int level)
+{
+    cfg_lock(); /* BUG(lock-not-released) */
+    if (level > 9)
+        return -1;
+    cfg_level = level;
+    cfg_unlock();
+    return 0;
+}

@@ -1,0 +1,20 @@
+#include <stdlib.h>
+
+int **grid_new(int rows, int cols)
+{
+    int **g = calloc((size_t)rows, sizeof *g);
+    if (g == NULL)
+        return NULL;
+    for (int r = 0; r < rows; r++) {
+        int *row = calloc((size_t)cols, sizeof *row);
+        if (row == NULL) {
+            while (r-- > 0)
+                free(g[r]);
+            free(g);
+            return NULL;
+        }
+        row[0] = r;
+        g[r] = row;
+    }
+    return g;
+}

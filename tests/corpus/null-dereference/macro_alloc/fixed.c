@@ -1,0 +1,15 @@
+#include <stdlib.h>
+
+#define NEW(T) ((T *)malloc(sizeof(T)))
+
+struct timer { long deadline; int armed; };
+
+struct timer *timer_new(long deadline)
+{
+    struct timer *t = NEW(struct timer);
+    if (t == NULL)
+        return NULL;
+    t->deadline = deadline;
+    t->armed = 0;
+    return t;
+}

@@ -1,0 +1,14 @@
+#include <stdlib.h>
+#include <string.h>
+
+size_t trimmed_len(const char *s)
+{
+    char *copy = strdup(s);
+    if (copy == NULL)
+        return 0;
+    size_t n = strlen(copy);
+    while (n > 0 && copy[n - 1] == ' ')
+        n--;
+    free(copy);
+    return n;
+}

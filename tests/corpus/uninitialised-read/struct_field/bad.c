@@ -1,0 +1,11 @@
+struct range { int lo, hi; };
+
+int range_width(const int *xs, int n)
+{
+    struct range r;
+    r.lo = xs[0];
+    for (int i = 1; i < n; i++)
+        if (xs[i] < r.lo)
+            r.lo = xs[i];
+    return r.hi - r.lo; /* BUG(uninitialised-read) */
+}

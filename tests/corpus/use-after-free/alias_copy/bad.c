@@ -1,0 +1,12 @@
+#include <stdlib.h>
+
+struct item { int key; struct item *next; };
+
+int pop_key(struct item **stack)
+{
+    struct item *top = *stack;
+    struct item *it = top;
+    *stack = top->next;
+    free(top);
+    return it->key; /* BUG(use-after-free) */
+}

@@ -1,0 +1,2 @@
+struct session { int id; char *user; };
+void session_end(struct session *s);
