@@ -175,7 +175,7 @@ class Project:
         )
         self.checker = self.db.checker
         self.db.errors = self.errors
-        self.db.set(SETTINGS, (), Settings(self.config.digest(), self.table))
+        self.db.set(SETTINGS, (), Settings(self.config.digest(), self.table, self.config.preprocessor()))
         self.files = _Files(self.db)
         self._headers: set[str] = set()
         self._updated: dict[str, FileItems] = {}  # per file, its items when update_file last saw it

@@ -8,13 +8,14 @@ Code the builder cannot read (ERROR nodes, odd macros) is skipped, never raised 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
 from extractors.facts import Call, Facts, FactWalker, args_of, call_name, null_test, path_of, root_of
 from extractors.parse import short, strip_parens, text_of
+from extractors.preprocessor import NO_DEFINES, Defines, condition
 
 Pred = tuple[int, bool | None]
 CondExpr = tuple[object, ...] | None
@@ -51,14 +52,52 @@ class Cfg:
         return [t for t, _ in self.succ[n]]
 
 
+def choice_of(cfgs: list[Cfg]) -> Cfg:
+    """One CFG that runs one of ``cfgs`` (the models of one function's preprocessor variants): their
+    entries and exits are shared, their other nodes renumbered after the first's."""
+    out = Cfg(
+        list(cfgs[0].nodes),
+        [list(s) for s in cfgs[0].succ],
+        cfgs[0].entry,
+        cfgs[0].exit,
+        set(cfgs[0].addr_taken),
+        dict(cfgs[0].declared),
+        set(cfgs[0].static_locals),
+        list(cfgs[0].returns),
+    )
+    for other in cfgs[1:]:
+        offset = len(out.nodes) - 2
+
+        def at(i: int, other: Cfg = other, offset: int = offset) -> int:
+            return out.entry if i == other.entry else out.exit if i == other.exit else i + offset
+
+        for node in other.nodes:
+            if node.id not in (other.entry, other.exit):
+                out.nodes.append(replace(node, id=at(node.id)))
+                out.succ.append([(at(t), b) for t, b in other.succ[node.id]])
+        out.succ[out.entry] += [(at(t), b) for t, b in other.succ[other.entry] if (at(t), b) not in out.succ[out.entry]]
+        out.addr_taken |= other.addr_taken
+        for name, bare in other.declared.items():
+            out.declared[name] = out.declared.get(name, False) or bare
+        out.static_locals |= other.static_locals
+        out.returns += [r for r in other.returns if r not in out.returns]
+    return out
+
+
 _LOOPS = ("while_statement", "do_statement", "for_statement")
 
 
 class CfgBuilder:
     def __init__(
-        self, lines: list[bytes], table: dict[str, CallSpec], consts: dict[str, int], row_base: int = 0
+        self,
+        lines: list[bytes],
+        table: dict[str, CallSpec],
+        consts: dict[str, int],
+        row_base: int = 0,
+        defines: Defines = NO_DEFINES,
     ) -> None:
         self.lines = lines  # the function's own lines: row 0 is ``row_base`` of the parse tree
+        self.defines = defines  # what decides preprocessor conditionals
         self.row_base = row_base
         self.table = table
         self.consts = consts
@@ -277,25 +316,35 @@ class CfgBuilder:
                     preds = self.stmt(c, preds)
             return preds
         if t in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_else", "preproc_elifdef"):
-            alt = s.child_by_field_name("alternative")
-            cur = preds
-            for c in s.named_children:
-                if alt is not None and c == alt:
-                    continue
-                if (
-                    c.type.endswith("statement")
-                    or c.type in ("declaration", "labeled_statement")
-                    or c.type.startswith("preproc_if")
-                ):
-                    cur = self.stmt(c, cur)
-            other = self.stmt(alt, preds) if alt is not None else preds
-            return cur + [p for p in other if p not in cur]
+            return self.conditional(s, preds)
         if t in ("ERROR", "attributed_statement", "case_statement"):
             for c in s.named_children:
                 if c.type.endswith("statement") or c.type == "declaration":
                     preds = self.stmt(c, preds)
             return preds
         return preds
+
+    def conditional(self, s: TSNode, preds: list[Pred]) -> list[Pred]:
+        """A preprocessor conditional: the branch the defines select, or the choice of its branches
+        when they do not decide (no ``#else``: the branch or nothing)."""
+        alt = s.child_by_field_name("alternative")
+        selected = True if s.type == "preproc_else" else directive_condition(s, self.defines)
+        if selected is False:
+            return self.stmt(alt, preds) if alt is not None else preds
+        cur = preds
+        for c in s.named_children:
+            if alt is not None and c == alt:
+                continue
+            if (
+                c.type.endswith("statement")
+                or c.type in ("declaration", "labeled_statement")
+                or c.type.startswith("preproc_if")
+            ):
+                cur = self.stmt(c, cur)
+        if selected is True:
+            return cur
+        other = self.stmt(alt, preds) if alt is not None else preds
+        return cur + [p for p in other if p not in cur]
 
     def expr_node(self, e: TSNode | None, preds: list[Pred]) -> list[Pred]:
         """A node per operand of a comma expression, in order: the events of one node are a set,
@@ -379,6 +428,17 @@ class CfgBuilder:
 
 
 _BINOPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||", "+", "-", "*", "&", "|"}
+
+
+def directive_condition(s: TSNode, defines: Defines) -> bool | None:
+    """Whether the defines select the branch of ``#if``/``#ifdef``/``#ifndef``/``#elif``/
+    ``#elifdef`` node ``s`` (None: they do not decide)."""
+    first = s.children[0] if s.children else None
+    kind = text_of(first).lstrip("#").strip() if first is not None else ""
+    arg = s.child_by_field_name("condition") or s.child_by_field_name("name")
+    if arg is None or kind not in ("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"):
+        return None
+    return condition(kind, text_of(arg), defines)
 
 
 def cond_expr(e: TSNode | None) -> CondExpr:

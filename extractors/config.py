@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from checker.ctl import CTLSyntaxError, parse
+from extractors.preprocessor import Defines, parse_define
 
 SEVERITIES = ("error", "warning", "info")
 _EXTRACT_LISTS = ("allocators", "nonnull_allocators", "deallocators", "uses", "must_check", "noreturn")
@@ -78,7 +79,16 @@ class Config:
     noreturn: tuple[str, ...] = ()
     rules: dict[str, RuleSetting] = field(default_factory=dict, compare=False, hash=False)
     custom_rules: tuple[CustomRule, ...] = ()
+    defines: tuple[tuple[str, int | None], ...] = ()  # [preprocessor] defines and -D, in order
+    undefines: tuple[str, ...] = ()  # [preprocessor] undefines and -U
     source: str | None = None
+
+    def preprocessor(self) -> Defines:
+        """The defines that decide preprocessor conditionals (a later -U or -D of a name wins)."""
+        defined: dict[str, int | None] = {}
+        for name, value in self.defines:
+            defined[name] = value
+        return Defines(defined, frozenset(n for n in self.undefines if n not in defined))
 
     def digest(self) -> str:
         """Hash of everything that changes findings, so cached results die with a config change."""
@@ -95,6 +105,7 @@ class Config:
             ],
             "rules": {k: [v.enabled, v.severity] for k, v in sorted(self.rules.items())},
             "custom": [[r.id, r.formula, r.message, r.severity, r.cwe] for r in self.custom_rules],
+            "preprocessor": self.preprocessor().key(),
         }
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -140,14 +151,15 @@ def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: 
     def err(table: str, key: str | None, message: str, nth: int = 0) -> ConfigError:
         return ConfigError(path, _line_of(text, prefix + table, key, nth), message)
 
-    unknown = set(data) - {"extract", "rules"}
+    unknown = set(data) - {"extract", "rules", "preprocessor"}
     if unknown:
         name = sorted(unknown)[0]
         raise ConfigError(
             path,
             _line_of(text, prefix + name) or _find_key(text, name),
-            f"unknown section or key {name!r} (expected 'extract' or 'rules')",
+            f"unknown section or key {name!r} (expected 'extract', 'rules' or 'preprocessor')",
         )
+    defines, undefines = _preprocessor(data.get("preprocessor", {}), err)
     extract = data.get("extract", {})
     if not isinstance(extract, dict):
         raise err("extract", None, "'extract' must be a table")
@@ -217,8 +229,36 @@ def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: 
         resources=pairs.get("resources", ()),
         rules=settings,
         custom_rules=tuple(customs),
+        defines=defines,
+        undefines=undefines,
         source=str(path),
     )
+
+
+def _preprocessor(table: Any, err: Any) -> tuple[tuple[tuple[str, int | None], ...], tuple[str, ...]]:
+    """``[preprocessor]``: ``defines = ["NAME", "NAME=VALUE"]`` and ``undefines = ["NAME"]``."""
+    if not isinstance(table, dict):
+        raise err("preprocessor", None, "'preprocessor' must be a table")
+    extra = set(table) - {"defines", "undefines"}
+    if extra:
+        key = sorted(extra)[0]
+        raise err("preprocessor", key, f"unknown key preprocessor.{key} (known: defines, undefines)")
+    out: dict[str, list[str]] = {}
+    for key in ("defines", "undefines"):
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise err("preprocessor", key, f'preprocessor.{key} must be a list of strings like "NAME" or "NAME=1"')
+        out[key] = value
+    defines: list[tuple[str, int | None]] = []
+    for d in out["defines"]:
+        try:
+            defines.append(parse_define(d))
+        except ValueError as e:
+            raise err("preprocessor", "defines", f"preprocessor.defines: {e}") from None
+    for u in out["undefines"]:
+        if not re.fullmatch(r"[A-Za-z_]\w*", u):
+            raise err("preprocessor", "undefines", f"preprocessor.undefines: not a macro name: {u!r}")
+    return tuple(defines), tuple(out["undefines"])
 
 
 def _find_key(text: str, key: str) -> int:

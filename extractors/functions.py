@@ -16,9 +16,10 @@ from functools import cached_property, lru_cache
 from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
-from extractors.cfg import Cfg, CfgBuilder
+from extractors.cfg import Cfg, CfgBuilder, choice_of
 from extractors.facts import const_value
-from extractors.parse import text_of
+from extractors.parse import parse_c, text_of
+from extractors.preprocessor import NO_DEFINES, Defines, variants
 from extractors.prune import Graph, prune
 
 
@@ -280,6 +281,7 @@ def build_function(
     consts: dict[str, int],
     key: str,
     row_base: int = 0,
+    defines: Defines = NO_DEFINES,
 ) -> FunctionModel | None:
     """The model of definition ``fn``, whose first row in its parse tree is ``row_base`` and
     ``lines[0]`` (rows of the model count from there)."""
@@ -287,12 +289,45 @@ def build_function(
     fd = _declarator_name(fn.child_by_field_name("declarator"))
     if name is None or fd is None or fn.child_by_field_name("body") is None:
         return None
-    cfg = CfgBuilder(lines, table, consts, row_base).build(fn)
+    cfg = CfgBuilder(lines, table, consts, row_base, defines).build(fn)
     params = _params(fd)
     graph = prune(cfg, consts, params)
     return FunctionModel(
         name, path, params, cfg, graph, key, fn.start_point[0] - row_base, fn.end_point[0] - row_base
     )
+
+
+def build_variants(
+    text: bytes,
+    name: str,
+    path: str,
+    table: dict[str, CallSpec],
+    consts: dict[str, int],
+    key: str,
+    defines: Defines = NO_DEFINES,
+) -> FunctionModel | None:
+    """The model of function ``name`` whose text ``text`` does not parse as written because of
+    preprocessor conditionals: the choice of the models of its variants (see
+    :mod:`extractors.preprocessor`) that parse without error; None when none does.  The variants
+    keep every position, so the model's rows and columns are those of ``text``."""
+    lines = text.split(b"\n")
+    cfgs: list[Cfg] = []
+    first: TSNode | None = None
+    for variant in variants(text, defines):
+        fn = next(
+            (n for n in top_level_items(parse_c(variant).root_node) if n.type == "function_definition"), None
+        )
+        if fn is None or fn.has_error or function_name(fn) != name or fn.child_by_field_name("body") is None:
+            continue
+        first = first or fn
+        cfgs.append(CfgBuilder(lines, table, consts, 0, defines).build(fn))
+    fd = _declarator_name(first.child_by_field_name("declarator")) if first is not None else None
+    if first is None or fd is None:
+        return None
+    cfg = choice_of(cfgs)
+    params = _params(fd)
+    graph = prune(cfg, consts, params)
+    return FunctionModel(name, path, params, cfg, graph, key, first.start_point[0], first.end_point[0])
 
 
 def moved(model: FunctionModel, path: str, start_row: int) -> FunctionModel:

@@ -48,6 +48,7 @@ from extractors.functions import (
     FileModel,
     FunctionModel,
     build_function,
+    build_variants,
     consts_digest,
     file_constants,
     function_key,
@@ -59,6 +60,7 @@ from extractors.functions import (
     top_level_items,
 )
 from extractors.parse import parse_c, text_of
+from extractors.preprocessor import NO_DEFINES, Defines, has_conditionals, variants
 from extractors.suppress import suppressions
 
 # ----- inputs ------------------------------------------------------------------------------------
@@ -75,8 +77,9 @@ class Source:
 
 @dataclass(frozen=True)
 class Settings:
-    config_digest: str
+    config_digest: str  # names all of the configuration, the defines included
     table: dict[str, CallSpec] = field(compare=False)
+    defines: Defines = field(default=NO_DEFINES, compare=False)
 
 
 def _same_text(a: Source, b: Source) -> bool:
@@ -142,6 +145,9 @@ def file_items(db: Database, path: str) -> FileItems:
     source = db.get(SOURCE, path)
     data = source.text.encode("utf-8", "surrogatepass")
     tree = source.tree if source.tree is not None else parse_c(data)
+    original = tree
+    if tree.root_node.has_error and has_conditionals(data):
+        tree = _least_broken(data, tree, db.get(SETTINGS, ()).defines)
     consts: dict[str, int] = {}
     globals_: set[str] = set()
     noreturn: set[str] = set()
@@ -160,7 +166,7 @@ def file_items(db: Database, path: str) -> FileItems:
             name = function_name(n)
             if name is not None and name not in functions:
                 item = functions[name] = FunctionItem(_padded(data, n), n.start_point[0])
-                if _reusable(n, item):
+                if tree is original and _reusable(n, item):
                     parsed[(name, item.text)] = n
             if define_at.within(start, end):
                 defines.append(data[start:end])  # a #define inside a body still defines for the file
@@ -178,6 +184,27 @@ def file_items(db: Database, path: str) -> FileItems:
     if isinstance(db, FrontDb):
         db.parsed[path] = parsed
     return FileItems(functions, scope, tuple(defines))
+
+
+def _least_broken(data: bytes, tree: Tree, defines: Defines) -> Tree:
+    """The parse to find a file's items in: ``tree``, or the parse of a variant of the file (one
+    branch of each conditional kept, positions unchanged) when conditionals break ``tree`` and the
+    variant reads more definitions whole.  Without this, a conditional splitting a brace pair can
+    make the rest of the file one syntax error, silently without functions.  The items' texts stay
+    the file's own: a function's model reads the variants of its text itself."""
+    broken = [n for n in top_level_items(tree.root_node) if n.has_error]
+    if not any(has_conditionals(data[n.start_byte : n.end_byte]) for n in broken):
+        return tree
+
+    def whole(t: Tree) -> int:
+        return sum(1 for n in top_level_items(t.root_node) if n.type == "function_definition" and not n.has_error)
+
+    best, score = tree, whole(tree)
+    for variant in variants(data, defines, implicit_else=False):
+        candidate = parse_c(variant)
+        if (s := whole(candidate)) > score:
+            best, score = candidate, s
+    return best
 
 
 def _find_all(data: bytes, word: bytes) -> Iterator[int]:
@@ -222,7 +249,7 @@ def _padded(data: bytes, n: TSNode) -> bytes:
     that columns read from it alone are the file's."""
     row_start = data.rfind(b"\n", 0, n.start_byte) + 1
     before = data[row_start : n.start_byte].decode("utf-8", "replace")
-    return b" " * len(before) + (n.text or b"")
+    return b" " * len(before) + data[n.start_byte : n.end_byte]  # not n.text: n may be a variant's
 
 
 def _define_span(data: bytes, start: int, end: int) -> bytes:
@@ -304,6 +331,7 @@ class Context:
     consts: dict[str, int] = field(compare=False)
     table: dict[str, CallSpec] = field(compare=False)
     macros: dict[str, CallSpec] = field(compare=False)
+    defines: Defines = field(default=NO_DEFINES, compare=False)  # the configuration's and the file's
 
 
 @derived("function_context")
@@ -317,7 +345,7 @@ def function_context(db: Database, path: str) -> Context:
     table = {**settings.table, **dict(macros)} if macros else settings.table
     if scope.noreturn:
         table = {**table, **{n: CallSpec(noreturn=True) for n in scope.noreturn if n not in table}}
-    return Context(digest, consts, table, dict(macros))
+    return Context(digest, consts, table, dict(macros), settings.defines.with_file(consts))
 
 
 # ----- one function ------------------------------------------------------------------------------
@@ -348,13 +376,25 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)
     row_base = fn.start_point[0] if fn is not None else 0
     lines = text.split(b"\n")
+    model_key = function_key(hashlib.sha256(text).hexdigest(), context.digest)
+    if (fn is None or fn.has_error or function_name(fn) != name) and has_conditionals(text):
+        # conditionals splitting a brace pair or an expression: model the choice of the variants
+        try:
+            chosen = build_variants(text, name, path, context.table, context.consts, model_key, context.defines)
+        except _BUILD_ERRORS:
+            chosen = None
+        if chosen is not None:
+            if log is not None:
+                log.built += 1
+            return chosen
     if fn is None or function_name(fn) != name:
         if log is not None:
             log.failed += 1
         return _unmodelled(path, name, None, lines, None, 0)
-    model_key = function_key(hashlib.sha256(text).hexdigest(), context.digest)
     try:
-        model = build_function(fn, path, lines, context.table, context.consts, model_key, row_base)
+        model = build_function(
+            fn, path, lines, context.table, context.consts, model_key, row_base, context.defines
+        )
     except _BUILD_ERRORS as e:
         # too deep to read, or a syntax shape the builder does not expect: say so, check the rest
         if log is not None:

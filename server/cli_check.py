@@ -17,6 +17,7 @@ from pathlib import Path
 
 from extractors.api import Config, ConfigError, Finding, Rule, catalogue
 from extractors.config import RuleSetting
+from extractors.preprocessor import parse_define
 from server.baseline import BaselineError, apply_baseline, read_baseline, write_baseline
 from server.check_runner import default_jobs, run_check
 from server.disk_cache import CACHE_DIR_NAME, DiskCache
@@ -61,6 +62,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--disable", action="append", default=[], metavar="ID", help="skip this rule (repeatable)"
     )
+    parser.add_argument(
+        "-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+        help="a macro defined for #if/#ifdef, as for the compiler (repeatable)",
+    )
+    parser.add_argument(
+        "-U", dest="undefines", action="append", default=[], metavar="NAME",
+        help="a macro known not to be defined (repeatable)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("-v", "--verbose", action="store_true", help="show checked/reused counters")
 
@@ -88,9 +97,34 @@ def select_rules(config: Config, only: Sequence[str], disable: Sequence[str]) ->
     return dataclasses.replace(config, rules=settings)
 
 
+def with_defines(config: Config, defines: Sequence[str], undefines: Sequence[str]) -> Config:
+    """``-D``/``-U`` on top of ``[preprocessor]``: the command line comes last, so it wins."""
+    if not defines and not undefines:
+        return config
+    parsed = []
+    for d in defines:
+        try:
+            parsed.append(parse_define(d))
+        except ValueError as e:
+            raise UsageError(f"-D {d}: {e}") from None
+    for u in undefines:
+        try:
+            parse_define(u)
+        except ValueError as e:
+            raise UsageError(f"-U {u}: {e}") from None
+    undefined = set(u.strip() for u in undefines)
+    kept = tuple(d for d in config.defines if d[0] not in undefined)
+    return dataclasses.replace(
+        config,
+        defines=kept + tuple(parsed),
+        undefines=tuple(u for u in (*config.undefines, *undefined) if u not in {n for n, _ in parsed}),
+    )
+
+
 def resolve_config(args: argparse.Namespace, first: Path) -> Config:
     try:
         config = config_from_file(Path(args.config)) if args.config else find_config(first)
+        config = with_defines(config, args.defines, args.undefines)
         return select_rules(config, _split_ids(args.rule), _split_ids(args.disable))
     except ConfigError as e:
         where = f"{e.path}:{e.line}" if e.line else e.path

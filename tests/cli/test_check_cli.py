@@ -429,3 +429,21 @@ def test_unwritable_outputs_are_usage_errors(
     assert r.code == 2 and "cannot write report" in r.err
     r = run_inproc(capsys, str(proj), "--no-cache", "--write-baseline", str(tmp_path / "file" / "b.json"))
     assert r.code == 2 and "cannot write baseline" in r.err
+
+
+def test_defines_on_the_command_line_decide_conditionals_over_the_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "ctlsp.toml").write_text('[preprocessor]\ndefines = ["CHECKED"]\n')
+    (tmp_path / "a.c").write_text(
+        "#include <stdlib.h>\nint f(int n) {\n    char *p = malloc(n);\n#ifdef CHECKED\n"
+        "    if (!p) return 0;\n#endif\n    p[0] = 1;\n    free(p);\n    return 1;\n}\n"
+    )
+    src = str(tmp_path / "a.c")
+    assert run_inproc(capsys, src, "--no-cache").code == 0
+    undefined = run_inproc(capsys, src, "--no-cache", "-U", "CHECKED", "--format", "json")
+    assert undefined.code == 1
+    assert [f["rule_id"] for f in undefined.json()["findings"]] == ["null-dereference"]
+    assert run_inproc(capsys, src, "--no-cache", "-U", "CHECKED", "-D", "CHECKED=1").code == 0
+    bad = run_inproc(capsys, src, "-D", "2BAD")
+    assert bad.code == 2 and "-D 2BAD: not a macro name" in bad.err

@@ -107,6 +107,7 @@ CONFIGS: tuple[Config, ...] = (
         '[rules.dead-store]\nenabled = false\n[[rules.custom]]\nid = "frees-param"\nformula = "E F free"\n'
         'message = "frees {var}"\nseverity = "info"\n'
     ),
+    config_from_text('[preprocessor]\ndefines = ["FAST", "DEBUG=0"]\n'),
 )
 
 STMTS = (
@@ -139,6 +140,11 @@ STMTS = (
     "pthread_mutex_lock(&m);",  # a global: callers ask what callees in any file do to it
     "pthread_mutex_unlock(&m);",
     "return malloc(n);",  # the function becomes an inferred allocator, for its callers too
+    "#ifdef FAST",  # conditionals, balanced or not: brace pairs they split are read per variant
+    "#else",
+    "#endif",
+    "if (n > 1) {",
+    "}",
 ) + (("#define RESET() (n = 0)",) if MIXED_MACROS else ())  # a file's macro, in a body
 CALLS = (
     *(f"{n}(p, n);" for n in RENAMES),

@@ -1,0 +1,322 @@
+"""Preprocessor conditionals: which branch is active under the known defines, and position-keeping
+variants of a text with one branch of each conditional kept.
+
+Why variants: tree-sitter parses ``#if``/``#else`` inside a function only when each branch is whole
+statements.  A conditional that splits a brace pair (``#ifdef X  if (a) {  #else  if (b) {  #endif``)
+or sits inside an expression leaves an ERROR node, and at top level the error can swallow the rest
+of the file.  A *variant* keeps one branch of every conditional and blanks the directives and the
+other branches with spaces, byte for byte, so rows, columns and offsets of what is kept are those of
+the original text.  Variant 0 keeps the first branch of every conditional, variant 1 the last one
+(the ``#else``); a conditional the defines decide keeps its active branch in both.  A function
+modelled from several variants is their choice: the code runs one of them.
+
+Defines are tri-state: a name listed as defined (``-D``, ``[preprocessor] defines``, a file's own
+``#define NAME value``), listed as undefined (``-U``, ``[preprocessor] undefines``), or unknown (a
+header ctlsp did not read may define it).  A condition over an unknown name is undecided and both
+branches stay.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b", re.MULTILINE)
+_TOKEN = re.compile(r"\s*(?:(\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|[!()<>+\-*/%]))")
+
+
+@dataclass(frozen=True)
+class Defines:
+    """What the configuration says of macro names: ``defined`` maps a name to its value (None when
+    it is defined without an integer value), ``undefined`` names those known not to be defined."""
+
+    defined: Mapping[str, int | None] = field(default_factory=dict)
+    undefined: frozenset[str] = frozenset()
+
+    def with_file(self, consts: Mapping[str, int]) -> Defines:
+        """These defines, and a file's own ``#define NAME number`` lines (the configuration wins)."""
+        if not consts:
+            return self
+        return Defines({**consts, **self.defined}, self.undefined)
+
+    def key(self) -> str:
+        """A stable text naming these defines, for digests."""
+        return repr((sorted(self.defined.items()), sorted(self.undefined)))
+
+
+NO_DEFINES = Defines()
+
+
+def parse_define(text: str) -> tuple[str, int | None]:
+    """``NAME`` or ``NAME=VALUE`` as on a compiler's command line (``-DNAME`` means ``NAME=1``);
+    ValueError when the name is not an identifier."""
+    name, eq, value = text.partition("=")
+    name = name.strip()
+    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        raise ValueError(f"not a macro name: {name!r}")
+    if not eq:
+        return name, 1
+    try:
+        return name, int(value.strip().rstrip("uUlL"), 0)
+    except ValueError:
+        return name, None
+
+
+class _Undecided(Exception):
+    pass
+
+
+def condition(kind: str, rest: str, defines: Defines) -> bool | None:
+    """Whether the directive ``#kind rest`` selects its branch: True, False, or None (undecided).
+    ``kind`` is ``if``, ``ifdef``, ``ifndef``, ``elif``, ``elifdef`` or ``elifndef``."""
+    rest = re.sub(r"/\*.*?\*/|//.*", " ", rest.replace("\\\n", " ")).strip()
+    if kind in ("ifdef", "ifndef", "elifdef", "elifndef"):
+        m = re.match(r"[A-Za-z_]\w*", rest)
+        d = _defined(m.group(0), defines) if m else None
+        if d is None:
+            return None
+        return d if kind in ("ifdef", "elifdef") else not d
+    try:
+        return _Evaluator(rest, defines).run() != 0
+    except _Undecided:
+        return None
+
+
+def _defined(name: str, defines: Defines) -> bool | None:
+    if name in defines.defined:
+        return True
+    if name in defines.undefined:
+        return False
+    return None
+
+
+_ARITH = {
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    "<": lambda a, b: int(a < b),
+    ">": lambda a, b: int(a > b),
+    "<=": lambda a, b: int(a <= b),
+    ">=": lambda a, b: int(a >= b),
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: int(a / b),
+    "%": lambda a, b: a - b * int(a / b),
+}
+
+
+class _Evaluator:
+    """``#if`` expressions: integers, names, ``defined``, ``! - + * / % < > <= >= == != && ||`` and
+    parentheses.  Unknown names and anything else raise :class:`_Undecided`; ``&&`` and ``||`` decide
+    when one side does."""
+
+    _PREC = {"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, ">": 4, "<=": 4, ">=": 4,
+             "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
+
+    def __init__(self, text: str, defines: Defines) -> None:
+        self.tokens: list[str] = []
+        pos = 0
+        text = text.rstrip()
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if m is None or m.end() == pos:
+                raise _Undecided
+            self.tokens.append(m.group(1) or m.group(2) or m.group(3))
+            pos = m.end()
+        self.defines = defines
+        self.i = 0
+
+    def run(self) -> int:
+        v = self.expr(0)
+        if v is None or self.i != len(self.tokens):
+            raise _Undecided
+        return v
+
+    def peek(self) -> str | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self) -> str:
+        t = self.peek()
+        if t is None:
+            raise _Undecided
+        self.i += 1
+        return t
+
+    def expr(self, min_prec: int) -> int | None:
+        """The value, or None when it depends on an unknown name."""
+        left = self.unary()
+        while (op := self.peek()) in self._PREC and self._PREC[op] > min_prec:
+            self.take()
+            right = self.expr(self._PREC[op])
+            left = self.apply(op, left, right)
+        return left
+
+    def apply(self, op: str, a: int | None, b: int | None) -> int | None:
+        if op == "&&":
+            return 0 if a == 0 or b == 0 else (None if a is None or b is None else 1)
+        if op == "||":
+            return 1 if (a not in (None, 0)) or (b not in (None, 0)) else (None if a is None or b is None else 0)
+        if a is None or b is None:
+            return None
+        if op in ("/", "%") and b == 0:
+            raise _Undecided
+        return _ARITH[op](a, b)
+
+    def unary(self) -> int | None:
+        t = self.take()
+        if t == "!":
+            v = self.unary()
+            return None if v is None else int(not v)
+        if t == "-":
+            v = self.unary()
+            return None if v is None else -v
+        if t == "+":
+            return self.unary()
+        if t == "(":
+            v = self.expr(0)
+            if self.take() != ")":
+                raise _Undecided
+            return v
+        if t == "defined":
+            paren = self.peek() == "("
+            if paren:
+                self.take()
+            name = self.take()
+            if paren and self.take() != ")":
+                raise _Undecided
+            d = _defined(name, self.defines)
+            return None if d is None else int(d)
+        if t[0].isdigit():
+            return int(t)
+        if t[0].isalpha() or t[0] == "_":
+            if self.peek() == "(":
+                raise _Undecided  # a function-like macro ctlsp does not expand
+            value = self.defines.defined.get(t)
+            if t in self.defines.undefined:
+                return 0  # the preprocessor reads an undefined name as 0
+            return value
+        raise _Undecided
+
+
+def has_conditionals(data: bytes) -> bool:
+    return _DIRECTIVE.search(data) is not None
+
+
+def variants(data: bytes, defines: Defines = NO_DEFINES, *, implicit_else: bool = True) -> list[bytes]:
+    """The distinct position-keeping variants of ``data`` (see the module docstring), variant 0
+    first.  A ``#else``/``#elif``/``#endif`` without its ``#if`` (a text cut out of a file) closes a
+    conditional opened at the start of the text.  ``implicit_else``: variant 1 of a conditional
+    without ``#else`` keeps none of its branches (inside a function: the code may be compiled out);
+    off for a whole file, where such a conditional is most often an include guard."""
+    out: list[bytes] = []
+    for pick_last in (False, True):
+        v = _variant(data, defines, pick_last, implicit_else)
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def _variant(data: bytes, defines: Defines, pick_last: bool, implicit_else: bool) -> bytes:
+    out = bytearray(data)
+    lines = _logical_lines(data)
+    # First pass: each group's branches and their conditions, so "last branch" is known up front.
+    branches: dict[int, list[bool | None]] = {}  # group start line -> branch conditions
+    stack: list[int] = []
+    opened_at_start = 0
+    for i, (start, end) in enumerate(lines):
+        d = _directive(data, start, end)
+        if d is None:
+            continue
+        kind, rest = d
+        if kind in ("if", "ifdef", "ifndef"):
+            stack.append(i)
+            branches[i] = [condition(kind, rest, defines)]
+        elif kind in ("elif", "elifdef", "elifndef", "else"):
+            if not stack:
+                opened_at_start += 1
+                stack.append(-opened_at_start)
+                branches[-opened_at_start] = [None]
+            branches[stack[-1]].append(True if kind == "else" else condition(kind, rest, defines))
+        elif kind == "endif" and stack:
+            stack.pop()
+    choice = {g: _choose(conds, pick_last, implicit_else) for g, conds in branches.items()}
+    # Second pass: blank directives and the branches not chosen.
+    on_stack: list[tuple[int, int, bool]] = []  # (group, branch index, parent on)
+    for g in sorted((g for g in branches if g < 0), reverse=True):
+        on_stack.append((g, 0, True))
+    on = all(choice[g] == 0 for g, _, _ in on_stack)
+    for i, (start, end) in enumerate(lines):
+        d = _directive(data, start, end)
+        if d is None:
+            if not on:
+                _blank(out, start, end)
+            continue
+        kind = d[0]
+        _blank(out, start, end)
+        if kind in ("if", "ifdef", "ifndef"):
+            on_stack.append((i, 0, on))
+            on = on and choice[i] == 0
+        elif kind in ("elif", "elifdef", "elifndef", "else") and on_stack:
+            g, b, parent = on_stack[-1]
+            on_stack[-1] = (g, b + 1, parent)
+            on = parent and choice[g] == b + 1
+        elif kind == "endif" and on_stack:
+            _, _, on = on_stack.pop()
+    return bytes(out)
+
+
+def _choose(conds: list[bool | None], pick_last: bool, implicit_else: bool) -> int | None:
+    """The branch kept: the first the defines select, else (none decided true) the first or last of
+    those still possible; None when none is kept (every branch ruled out, or the last pick of a
+    conditional without ``#else`` under ``implicit_else``)."""
+    if pick_last and implicit_else and conds[-1] is not True and True not in conds:
+        return None
+    possible: list[int] = []
+    for b, c in enumerate(conds):
+        if c is True:
+            if not possible:
+                return b
+            possible.append(b)
+            break
+        if c is None:
+            possible.append(b)
+    if not possible:
+        return None
+    return possible[-1] if pick_last else possible[0]
+
+
+def _logical_lines(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) byte spans of the lines, a backslash-newline joining a line to the next; the end
+    excludes the newline."""
+    spans = []
+    start, n = 0, len(data)
+    while start <= n:
+        end = data.find(b"\n", start)
+        end = n if end < 0 else end
+        while end < n and _continued(data, start, end):
+            nxt = data.find(b"\n", end + 1)
+            end = n if nxt < 0 else nxt
+        spans.append((start, end))
+        start = end + 1
+    return spans
+
+
+def _continued(data: bytes, start: int, end: int) -> bool:
+    j = end - 1
+    if j >= start and data[j] == 0x0D:
+        j -= 1
+    return j >= start and data[j] == 0x5C
+
+
+def _directive(data: bytes, start: int, end: int) -> tuple[str, str] | None:
+    m = _DIRECTIVE.match(data, start, end)
+    if m is None:
+        return None
+    return m.group(1).decode(), data[m.end() : end].decode("utf-8", "replace")
+
+
+def _blank(out: bytearray, start: int, end: int) -> None:
+    for k in range(start, end):
+        if out[k] not in (0x0A, 0x0D):
+            out[k] = 0x20

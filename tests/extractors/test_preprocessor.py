@@ -1,0 +1,169 @@
+"""Preprocessor conditionals: a choice of their branches, decided by known defines, and parsed per
+variant when they split a brace pair or an expression (``extractors.preprocessor``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from extractors.config import ConfigError, config_from_text
+from extractors.preprocessor import Defines, condition, variants
+from tests.extractors.helpers import check_src, line_of, of_rule
+
+D = Defines({"ON": 1, "LEVEL": 3, "OFF": 0}, frozenset({"GONE"}))
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "want"),
+    [
+        ("ifdef", "ON", True),
+        ("ifndef", "ON", False),
+        ("ifdef", "GONE", False),
+        ("ifdef", "MAYBE", None),
+        ("if", "defined(ON) && !defined(GONE)", True),
+        ("if", "defined MAYBE", None),
+        ("if", "MAYBE && OFF", False),  # one side decides
+        ("if", "MAYBE || LEVEL > 2", True),
+        ("if", "MAYBE || OFF", None),
+        ("if", "(LEVEL + 1) * 2 == 8 /* comment */", True),
+        ("if", "GONE", False),  # an undefined name reads as 0
+        ("if", "VERSION(2)", None),  # a function-like macro is not expanded
+        ("if", "1 / OFF", None),
+        ("elif", "LEVEL >= 4", False),
+    ],
+)
+def test_a_condition_is_decided_only_by_what_the_defines_say(kind: str, text: str, want: bool | None) -> None:
+    assert condition(kind, text, D) is want
+
+
+_LINE = st.sampled_from(
+    ["#if A", "#ifdef B", "#ifndef C", "#elif D", "#else", "#endif", "x = 1;", "  y(2);", "#define E \\", "}", "{"]
+)
+
+
+@given(st.lists(_LINE, max_size=30))
+def test_variants_keep_every_position_and_every_line_they_keep(lines: list[str]) -> None:
+    text = "\n".join(lines).encode()
+    for v in variants(text):
+        assert len(v) == len(text)
+        assert [m.start() for m in re.finditer(b"\n", v)] == [m.start() for m in re.finditer(b"\n", text)]
+        continued = False  # a line after a backslash belongs to the #define before it
+        for kept, line in zip(v.split(b"\n"), text.split(b"\n"), strict=True):
+            assert kept.strip() in (b"", line.strip())
+            if not continued:
+                assert not kept.lstrip().startswith((b"#if", b"#el", b"#endif"))
+            continued = line.endswith(b"\\")
+
+
+ELSE_BAD = """
+int use(int);
+int f(int n) {
+    int x;
+#ifdef FAST
+    x = 1;
+#elif defined(SLOW)
+    x = 2;
+#else
+    n = 3;
+#endif
+    return use(x); /*R*/
+}
+"""
+
+
+def test_an_else_branch_is_one_of_the_choices_not_a_skip() -> None:
+    good = ELSE_BAD.replace("n = 3;", "x = n;")
+    assert of_rule(check_src(good), "uninitialised-read") == []
+    (bad,) = of_rule(check_src(ELSE_BAD), "uninitialised-read")
+    assert bad.location.start_line == line_of(ELSE_BAD, "/*R*/")
+
+
+def test_known_defines_keep_only_the_active_branch() -> None:
+    on = config_from_text('[preprocessor]\ndefines = ["FAST"]\n')
+    slow = config_from_text('[preprocessor]\ndefines = ["SLOW=1"]\nundefines = ["FAST"]\n')
+    off = config_from_text('[preprocessor]\nundefines = ["FAST", "SLOW"]\n')
+    assert of_rule(check_src(ELSE_BAD, on), "uninitialised-read") == []
+    assert of_rule(check_src(ELSE_BAD, slow), "uninitialised-read") == []
+    assert len(of_rule(check_src(ELSE_BAD, off), "uninitialised-read")) == 1
+
+
+def test_a_file_define_decides_its_conditionals() -> None:
+    src = "#define USE_CHECK 1\n" + """
+#include <stdlib.h>
+int f(int n) {
+    char *p = malloc(n);
+#if USE_CHECK
+    if (!p) return 0;
+#endif
+    p[0] = 1;
+    free(p);
+    return 1;
+}
+"""
+    assert of_rule(check_src(src), "null-dereference") == []
+    assert len(of_rule(check_src(src.replace("USE_CHECK 1", "USE_CHECK 0")), "null-dereference")) == 1
+
+
+SPLIT = """
+#include <stdlib.h>
+int split(int n) {
+    char *p = malloc(4);
+    if (!p) return 0;
+#ifdef NEW_API
+    if (n) { free(p);
+#else
+    if (n > 1) {
+#endif
+        return 1; /*LEAK*/
+    }
+    free(p);
+    return 0;
+}
+int after(void) {
+    int *q = malloc(4);
+    free(q);
+    free(q); /*DF*/
+    return 0;
+}
+"""
+
+
+def test_a_conditional_splitting_a_brace_pair_is_modelled_per_variant_and_drops_nothing() -> None:
+    found = check_src(SPLIT)
+    assert [f.location.start_line for f in of_rule(found, "double-free")] == [line_of(SPLIT, "/*DF*/")]
+    (leak,) = of_rule(found, "memory-leak")  # the #else variant returns without freeing
+    assert leak.location.start_line == line_of(SPLIT, "p = malloc(4)")
+    fixed = SPLIT.replace("    if (n > 1) {\n", "    if (n > 1) { free(p);\n")
+    assert of_rule(check_src(fixed), "memory-leak") == []
+    assert of_rule(check_src(SPLIT, config_from_text('[preprocessor]\ndefines = ["NEW_API"]\n')), "memory-leak") == []
+
+
+def test_a_conditional_inside_an_expression_is_modelled_per_variant() -> None:
+    src = """
+int use(int);
+int k(int n) {
+    int r;
+    if (n
+#ifdef EXTRA
+        && n > 2
+#endif
+       ) { r = 1; }
+    return use(r); /*R*/
+}
+"""
+    (bad,) = of_rule(check_src(src), "uninitialised-read")
+    assert bad.location.start_line == line_of(src, "/*R*/")
+    assert of_rule(check_src(src.replace("{ r = 1; }", "{ r = 1; } else { r = 2; }")), "uninitialised-read") == []
+
+
+def test_bad_preprocessor_settings_are_named() -> None:
+    with pytest.raises(ConfigError, match="not a macro name"):
+        config_from_text('[preprocessor]\ndefines = ["1X"]\n')
+    with pytest.raises(ConfigError, match="unknown key preprocessor.include"):
+        config_from_text('[preprocessor]\ninclude = ["x"]\n')
+    with pytest.raises(ConfigError, match="must be a list"):
+        config_from_text('[preprocessor]\nundefines = "X"\n')
+    assert config_from_text('[preprocessor]\ndefines = ["A"]\n').digest() != config_from_text("").digest()
