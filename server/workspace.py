@@ -21,6 +21,7 @@ from pathlib import Path
 
 from extractors.api import Project
 from extractors.config import Config, ConfigError, config_from_data, config_from_text, load_toml
+from server.line_ends import checked_text
 
 log = logging.getLogger(__name__)
 
@@ -103,9 +104,12 @@ def scan_c_files(roots: Iterable[Path], limit: int = MAX_SCAN_FILES) -> Iterator
 
 
 def read_text(path: str | Path) -> str:
-    """A source file's text.  Undecodable bytes become U+FFFD rather than aborting: C files in
-    Latin-1 are common and only their comments or strings tend to hold such bytes."""
-    return Path(path).read_bytes().decode("utf-8", errors="replace")
+    """A source file's text as the checks read it.  Undecodable bytes become U+FFFD rather than
+    aborting: C files in Latin-1 are common and only their comments or strings tend to hold such
+    bytes.  A lone ``\r`` (old Mac line end) becomes ``\n``, else tree-sitter would see one line,
+    a directive would run to the end of the file and every finding would be on line 1 (see
+    ``line_ends``)."""
+    return checked_text(Path(path).read_bytes().decode("utf-8", errors="replace"))
 
 
 def read_source(path: Path) -> str | None:

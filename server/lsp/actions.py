@@ -26,13 +26,16 @@ def rule_of(diagnostic: types.Diagnostic) -> str | None:
     return str(diagnostic.code) if diagnostic.code is not None else None
 
 
-def suppress_action(uri: str, diagnostic: types.Diagnostic, line_text: str, rule: str) -> types.CodeAction:
-    """Insert ``// ctlsp-ignore[RULE]`` on its own line above the finding, indented like it."""
+def suppress_action(
+    uri: str, diagnostic: types.Diagnostic, line_text: str, rule: str, newline: str = "\n"
+) -> types.CodeAction:
+    """Insert ``// ctlsp-ignore[RULE]`` on its own line above the finding, indented like it and ended
+    by ``newline``, the file's own line end."""
     line = diagnostic.range.start.line
     indent = line_text[: len(line_text) - len(line_text.lstrip())]
     edit = types.TextEdit(
         range=types.Range(types.Position(line, 0), types.Position(line, 0)),
-        new_text=f"{indent}// ctlsp-ignore[{rule}]\n",
+        new_text=f"{indent}// ctlsp-ignore[{rule}]{newline}",
     )
     return types.CodeAction(
         title=f"Suppress {rule} on this line",

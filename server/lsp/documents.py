@@ -19,7 +19,7 @@ from lsprotocol import types
 
 from extractors.api import function_name, top_level_functions
 from extractors.parse import LANGUAGE
-from server.lsp.line_ends import LINE_END, checked_bytes, line_starts
+from server.line_ends import LINE_END, checked_bytes, line_starts
 from server.lsp.positions import UTF16, Columns
 
 _ENCODING_ERRORS = "surrogatepass"
@@ -115,6 +115,18 @@ class Document:
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         return decode(raw)
+
+    def line_end(self, line: int) -> str:
+        """The line break ending ``line`` (of the line before, for a last line without one): what a
+        line inserted there should end with, so that a ``\\r`` or ``\\r\\n`` file keeps its line ends."""
+        for number in (line, line - 1):
+            if 0 <= number < len(self.line_starts) - 1:
+                start = self.line_starts[number]
+                end = self.line_starts[number + 1]
+                found = LINE_END.search(self.source, start, end)
+                if found is not None:
+                    return found.group().decode()
+        return "\n"
 
     def locate(self, position: types.Position) -> tuple[int, Point]:
         """Byte offset and tree-sitter point of an LSP position, clamped into the document."""

@@ -20,10 +20,10 @@ from pygls import uris
 from pygls.lsp.server import LanguageServer
 
 from extractors.api import Cancelled, Config, Finding
+from server.line_ends import split_lines
 from server.lsp.analysis import Analysis, CheckOutcome
 from server.lsp.diagnostics import contains, path_to_uri, to_diagnostic
 from server.lsp.documents import Document
-from server.lsp.line_ends import checked_text, split_lines
 from server.lsp.memory import IDLE_SECONDS
 from server.lsp.positions import Columns
 from server.lsp.progress import WorkProgress
@@ -35,13 +35,6 @@ from server.workspace import C_SUFFIXES, read_source, scan_c_files
 log = logging.getLogger(__name__)
 VERSION = "0.1.0"
 FULL_CHECK_CHUNKS = 10
-
-
-def read_checked_source(path: Path) -> str | None:
-    """A C file on disk as the checks read it (see ``line_ends``): with a lone ``\\r`` read as a line
-    end, so that the rows of its findings are the lines the editor shows."""
-    text = read_source(path)
-    return None if text is None else checked_text(text)
 
 
 class CtlspServer(LanguageServer):
@@ -182,7 +175,7 @@ class CtlspServer(LanguageServer):
             return
         sources = {doc.path: doc.checked_text for doc in self.docs.values()}
         for path in sorted(self.analysis.files - set(sources)):
-            text = read_checked_source(Path(path))
+            text = read_source(Path(path))
             if text is not None:
                 sources[path] = text
         await self.analysis.run(self.analysis.reconfigure_sync, config, sources)
@@ -438,7 +431,7 @@ class CtlspServer(LanguageServer):
             stamp = (stat.st_mtime_ns, stat.st_size)
             if analysis.disk_stamps.get(path) == stamp and path in analysis.files:
                 continue  # unchanged on disk since it was last read
-            text = read_checked_source(Path(path))
+            text = read_source(Path(path))
             if text is not None:
                 analysis.update_sync(path, text)
                 analysis.disk_stamps[path] = stamp

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
+from server.line_ends import checked_bytes, checked_text, split_lines
 from server.lsp.documents import Document, _line_starts, new_parser
-from server.lsp.line_ends import checked_bytes, checked_text, split_lines
 from server.lsp.positions import codepoints_to_utf16
 
 SAMPLE = (Path(__file__).parent / "data" / "sample.c").read_text(encoding="utf-8")

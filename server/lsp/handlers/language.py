@@ -51,8 +51,10 @@ def code_action(ls: CtlspServer, params: types.CodeActionParams) -> list[types.C
         rule = rule_of(diagnostic)
         if rule is None or rule == NOT_CHECKED:  # a note about ctlsp itself: nothing to suppress
             continue
-        line_text = ls.line(path, diagnostic.range.start.line)
-        actions.append(suppress_action(uri, diagnostic, line_text, rule))
+        line = diagnostic.range.start.line
+        doc = ls.docs.get(uri)
+        newline = doc.line_end(line) if doc is not None else "\n"
+        actions.append(suppress_action(uri, diagnostic, ls.line(path, line), rule, newline))
         if rule in seen:
             continue
         seen.add(rule)

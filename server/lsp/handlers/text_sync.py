@@ -24,8 +24,8 @@ from server.lsp.analysis import Analysis
 from server.lsp.diagnostics import path_to_uri
 from server.lsp.documents import Document
 from server.lsp.handlers.base import Feature, guarded
-from server.lsp.server import CtlspServer, read_checked_source
-from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT, skipped_dir
+from server.lsp.server import CtlspServer
+from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT, read_source, skipped_dir
 
 
 def is_c_document(path: str) -> bool:
@@ -129,7 +129,7 @@ def _check_disk_text_sync(
     belongs to the workspace (else it leaves the project)."""
     if not wanted():
         return None
-    text = read_checked_source(Path(path)) if keep else None
+    text = read_source(Path(path)) if keep else None
     if text is None:
         analysis.remove_sync(path)
         return [], True
