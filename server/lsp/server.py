@@ -59,6 +59,7 @@ class CtlspServer(LanguageServer):
         self.roots: list[Path] = []
         self.columns = Columns()
         self.pull_mode = False
+        self.workspace_pulled = False  # a pull client has sent workspace/diagnostic (see ``pushes``)
         self.ready = asyncio.Event()
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._checking: dict[str, int] = {}  # document -> version whose check is on the worker now
@@ -337,14 +338,41 @@ class CtlspServer(LanguageServer):
         doc = self.docs.get(uri)
         self.result_ids.update(uri, self.diagnostics.get(uri), diagnostics, doc.version if doc else None)
         self.diagnostics[uri] = diagnostics
+        if self.pushes(doc is not None):
+            self._push(uri, doc.version if doc else None, diagnostics)
+
+    def _push(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> None:
+        sent = (version, diagnostics)
+        if self._sent.get(uri) == sent:
+            return  # the client has these for this version (a partial result, then the same final one)
+        self._sent[uri] = sent
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def pushes(self, is_open: bool) -> bool:
+        """Whether a file's diagnostics are pushed: always to a client without pull diagnostics; to one
+        with them, for a closed file while the client has never asked for the workspace's. Such a
+        client (Neovim) pulls open documents only, so the findings a workspace check makes in closed
+        files reach it only pushed; a client that pulls the workspace gets them there instead."""
+        return not self.pull_mode or (not is_open and not self.workspace_pulled)
+
+    def withdraw_pushed(self, uri: str | None = None) -> None:
+        """Clear what was pushed to a pull client (for ``uri``, or all of it), now that it pulls these
+        diagnostics: a document it opened, or the workspace. Editors keep pushed and pulled
+        diagnostics apart, so leaving the pushed ones would show every finding twice."""
         if not self.pull_mode:
-            sent = (doc.version if doc else None, diagnostics)
-            if self._sent.get(uri) == sent:
-                return  # the client has these for this version (a partial result, then the same final one)
-            self._sent[uri] = sent
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=sent[0])
-            )
+            return
+        for key in [uri] if uri is not None else list(self._sent):
+            sent = self._sent.pop(key, None)
+            if sent is not None and sent[1]:
+                self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=key, diagnostics=[]))
+
+    def workspace_pull_seen(self) -> None:
+        """The client pulls workspace diagnostics: from now on closed files are reported there only."""
+        if not self.workspace_pulled:
+            self.workspace_pulled = True
+            self.withdraw_pushed()
 
     def request_full_check(self, reason: str) -> None:
         if self._full_task is not None and not self._full_task.done():

@@ -66,6 +66,13 @@ async def pull_workspace(
     return {item.uri: item for item in report.items}
 
 
+async def start_like_vscode(client: LanguageClient, root: Path) -> None:
+    """A pull client as VS Code is one: it asks for the workspace's diagnostics at once (and after each
+    refresh), so that the server never pushes to it."""
+    await start(client, root, pull=True)
+    await pull_workspace(client)
+
+
 def full(item: object) -> Sequence[types.Diagnostic]:
     assert isinstance(item, types.WorkspaceFullDocumentDiagnosticReport | types.RelatedFullDocumentDiagnosticReport)
     return item.items
@@ -77,7 +84,7 @@ async def test_workspace_pull_reports_every_checked_file_with_result_ids(
 ) -> None:
     (tmp_path / "a.c").write_text(LEAK)
     (tmp_path / "b.c").write_text(FIXED)
-    await start(client, tmp_path, pull=True)
+    await start_like_vscode(client, tmp_path)
     await until(lambda: client.diagnostic_refresh_count, "the scan's workspace/diagnostic/refresh")
     a, b = (tmp_path / "a.c").as_uri(), (tmp_path / "b.c").as_uri()
 
@@ -114,13 +121,14 @@ async def test_saving_reports_the_findings_of_files_nobody_has_open(
     (tmp_path / "a.c").write_text(KEEP_FREES)
     (tmp_path / "b.c").write_text(CALLER)
     b = (tmp_path / "b.c").as_uri()
-    await start(client, tmp_path, pull=pull)
     if pull:
+        await start_like_vscode(client, tmp_path)
         await until(lambda: client.diagnostic_refresh_count, "the scan's refresh")
         first = await pull_workspace(client)
         held = {uri: item.result_id or "" for uri, item in first.items()}
         assert codes(full(first[b])) == []
     else:
+        await start(client, tmp_path)
         await diagnostics(client, b, lambda ds: codes(ds) == [], "b.c clean from the scan")
     a = open_doc(client, tmp_path / "a.c")
     line = line_of(KEEP_FREES, "free(p);")
@@ -304,7 +312,7 @@ async def test_closing_an_unsaved_buffer_in_pull_mode(client: LanguageClient, tm
     both answer with the file on disk."""
     path = tmp_path / "leak.c"
     path.write_text(LEAK)
-    await start(client, tmp_path, pull=True)
+    await start_like_vscode(client, tmp_path)
     await until(lambda: client.diagnostic_refresh_count, "the scan's refresh")
     uri = open_doc(client, path, FIXED)
     buffer = await pull_document(client, uri)
@@ -334,3 +342,52 @@ async def test_a_document_reopened_at_version_one_is_checked_again(client: Langu
     close(client, uri)
     open_doc(client, path, FIXED)
     await diagnostics(client, uri, lambda ds: codes(ds) == [], "the reopened buffer's diagnostics")
+
+
+# ----- pull clients that never pull the workspace ---------------------------------------------------------
+async def test_a_client_that_only_pulls_documents_gets_closed_files_pushed(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """Neovim declares pull diagnostics but pulls open documents only: the findings of closed files
+    reach it pushed. Opening such a file withdraws the push (it is pulled now, and pushed and pulled
+    diagnostics would both show); closing it pushes the file on disk again."""
+    (tmp_path / "a.c").write_text(LEAK)
+    (tmp_path / "b.c").write_text(FIXED)
+    a = (tmp_path / "a.c").as_uri()
+    await start(client, tmp_path, pull=True)
+    await diagnostics(client, a, lambda ds: codes(ds) == ["memory-leak"], "a.c's leak pushed after the scan")
+    uri = open_doc(client, tmp_path / "a.c")
+    assert codes(full(await pull_document(client, uri))) == ["memory-leak"]
+    assert list(client.diagnostics[a]) == []  # withdrawn before the pull answered
+    close(client, uri)
+    await diagnostics(client, a, lambda ds: codes(ds) == ["memory-leak"], "a.c pushed again once closed")
+
+
+async def test_a_client_that_pulls_the_workspace_is_never_pushed_to(client: LanguageClient, tmp_path: Path) -> None:
+    (tmp_path / "a.c").write_text(LEAK)
+    await start_like_vscode(client, tmp_path)
+    await until(lambda: client.diagnostic_refresh_count, "the scan's refresh")
+    report = await pull_workspace(client)
+    assert codes(full(report[(tmp_path / "a.c").as_uri()])) == ["memory-leak"]
+    assert client.diagnostics == {}
+
+
+async def test_a_first_workspace_pull_withdraws_what_was_pushed(client: LanguageClient, tmp_path: Path) -> None:
+    """A client whose first workspace pull comes after the scan was pushed its closed files' findings:
+    that pull answers with them, and the pushed copies are cleared, so each finding shows once."""
+    (tmp_path / "a.c").write_text(LEAK)
+    a = (tmp_path / "a.c").as_uri()
+    await start(client, tmp_path, pull=True)
+    await diagnostics(client, a, lambda ds: codes(ds) == ["memory-leak"], "a.c's leak pushed after the scan")
+    report = await pull_workspace(client)
+    assert codes(full(report[a])) == ["memory-leak"]
+    assert {uri: list(ds) for uri, ds in client.diagnostics.items()} == {a: []}
+    # From now on a closed file's findings go to the workspace pull only.
+    (tmp_path / "a.c").write_text(FIXED)
+    refreshes = client.diagnostic_refresh_count
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(a, types.FileChangeType.Changed)])
+    )
+    await until(lambda: client.diagnostic_refresh_count > refreshes, "a refresh after the re-check")
+    assert codes(full((await pull_workspace(client))[a])) == []
+    assert {uri: list(ds) for uri, ds in client.diagnostics.items()} == {a: []}

@@ -113,6 +113,7 @@ async def pull_diagnostics(ls: CtlspServer, params: types.DocumentDiagnosticPara
 async def pull_workspace_diagnostics(
     ls: CtlspServer, params: types.WorkspaceDiagnosticParams
 ) -> types.WorkspaceDiagnosticReport:
+    ls.workspace_pull_seen()
     try:
         await ls.settle_workspace_check(WORKSPACE_PULL_WAIT)
     except Exception:  # answer with the diagnostics there are rather than none

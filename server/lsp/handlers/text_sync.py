@@ -39,6 +39,7 @@ def did_open(ls: CtlspServer, params: types.DidOpenTextDocumentParams) -> None:
     if not is_c_document(path):
         return
     ls.docs[item.uri] = Document.from_text(item.uri, path, item.version, item.text, ls.columns)
+    ls.withdraw_pushed(path_to_uri(path))  # a pull client pulls it while it is open
     ls.schedule_check(item.uri, 0)
 
 
