@@ -1,0 +1,443 @@
+"""Detection breadth: ctlsp, ``clang --analyze`` and cppcheck on the corpus and on real C projects.
+
+Corpus (``tests/corpus/``, see its README): per rule, markers found and missed and false findings (on a
+fixed twin, or on a bad twin's unmarked lines) for each tool, scored ``unit`` (same file and rule
+anywhere in the twin: the tools put a bug on different lines); ctlsp's ``exact`` score (the line too)
+is printed beside it.  Each tool's checker ids and messages are mapped to the corpus's rule names by
+the tables below; a finding no row maps is not counted.
+
+Real projects: findings per 1,000 lines per tool, and ctlsp's findings held to the reviewed list
+``bench/reviewed/<name>.toml`` (``[[finding]]`` with file, line, rule, verdict true/false, cause):
+every finding not in the list is printed, so that a new false positive shows.  The default projects
+are downloaded into ``--work`` at run time (never committed): Lua 5.4 (from the lupa sdist, as
+``bench/c_bench.py``), zlib 1.2.11 (from the pyminizip sdist), lz4 and brotli (their PyPI sdists).
+
+    .venv/bin/python bench/detection.py [--work DIR] [--no-corpus] [--no-default-projects]
+                                        [--project DIR ...] [--tool ctlsp|clang|cppcheck ...]
+
+clang comes from Debian (``apt-get install -y clang``), cppcheck too; a missing tool is said so and
+left out.  Not run in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import tomllib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.c_bench import fetch_lupa  # noqa: E402
+from server.workspace import collect  # noqa: E402
+from tests.corpus_test.ctlsp_runner import check_json  # noqa: E402
+from tests.corpus_test.scoring import (  # noqa: E402
+    RULES,
+    Case,
+    CaseScore,
+    Counts,
+    Mark,
+    Report,
+    Unit,
+    discover,
+    score_case,
+    tally,
+)
+
+# ----- the mapping tables: (tool's checker id, regex on the message, corpus rules) -------------------
+# A row with several rules: the finding takes the first rule a marker of its twin still needs, else the
+# first.  clang ids are analyzer checkers ([unix.Malloc]) or compiler flags ([-Wuninitialized]).
+CLANG_MAP: list[tuple[str, str, tuple[str, ...]]] = [
+    ("unix.Malloc", r"after it is freed|after its release", ("use-after-free", "return-freed-pointer")),
+    ("unix.Malloc", r"free released memory|released memory", ("double-free",)),
+    ("unix.Malloc", r"[Pp]otential (memory )?leak", ("memory-leak",)),
+    ("unix.Malloc", r"free\(\)|not memory allocated|offset by|address of", ("free-non-heap",)),
+    ("core.NullDereference", r"", ("known-null-dereference", "null-dereference")),
+    ("core.uninitialized.Assign", r"", ("uninitialised-read",)),
+    ("core.uninitialized.UndefReturn", r"", ("uninitialised-read",)),
+    ("core.uninitialized.Branch", r"", ("uninitialised-read",)),
+    ("core.uninitialized.ArraySubscript", r"", ("uninitialised-read",)),
+    ("core.UndefinedBinaryOperatorResult", r"garbage|uninitiali", ("uninitialised-read",)),
+    ("core.CallAndMessage", r"uninitiali", ("uninitialised-read",)),
+    ("deadcode.DeadStores", r"", ("dead-store",)),
+    ("core.StackAddressEscape", r"", ("return-local-address",)),
+    ("alpha.unix.Stream", r"leak|never closed", ("resource-leak",)),
+    ("alpha.unix.PthreadLock", r"already been acquired", ("double-lock",)),
+    ("alpha.unix.PthreadLock", r"already been unlocked|not locked|unlock", ("unlock-without-lock",)),
+    ("alpha.unix.PthreadLock", r"still locked|not released", ("lock-not-released",)),
+    ("alpha.deadcode.UnreachableCode", r"", ("unreachable-code",)),
+    ("-Wreturn-stack-address", r"", ("return-local-address",)),
+    ("-Wuninitialized", r"", ("uninitialised-read",)),
+    ("-Wsometimes-uninitialized", r"", ("uninitialised-read",)),
+    ("-Wconditional-uninitialized", r"", ("uninitialised-read",)),
+    ("-Wunused-variable", r"", ("unused-variable",)),
+    ("-Wunused-but-set-variable", r"", ("unused-variable",)),
+    ("-Wfree-nonheap-object", r"", ("free-non-heap",)),
+    ("-Wunused-result", r"", ("unchecked-return",)),
+    ("-Wunreachable-code", r"", ("unreachable-code",)),
+]
+CPPCHECK_MAP: list[tuple[str, str, tuple[str, ...]]] = [
+    ("memleak", r"", ("memory-leak",)),
+    ("memleakOnRealloc", r"", ("memory-leak",)),
+    ("leakReturnValNotUsed", r"", ("memory-leak", "unchecked-return")),
+    ("leakNoVarFunctionCall", r"", ("memory-leak",)),
+    ("doubleFree", r"", ("double-free",)),
+    ("deallocDealloc", r"", ("double-free",)),
+    ("deallocuse", r"", ("use-after-free",)),
+    ("deallocret", r"", ("return-freed-pointer",)),
+    ("nullPointer", r"", ("known-null-dereference", "null-dereference")),
+    ("nullPointerRedundantCheck", r"", ("known-null-dereference", "null-dereference")),
+    ("nullPointerOutOfMemory", r"", ("null-dereference",)),
+    ("ctunullpointer", r"", ("null-dereference", "known-null-dereference")),
+    ("ctunullpointerOutOfMemory", r"", ("null-dereference",)),
+    ("uninitvar", r"", ("uninitialised-read",)),
+    ("uninitdata", r"", ("uninitialised-read",)),
+    ("uninitStructMember", r"", ("uninitialised-read",)),
+    ("legacyUninitvar", r"", ("uninitialised-read",)),
+    ("unreadVariable", r"", ("dead-store",)),
+    ("redundantAssignment", r"", ("dead-store",)),
+    ("unusedVariable", r"", ("unused-variable",)),
+    ("unusedAllocatedMemory", r"", ("unused-variable",)),
+    ("resourceLeak", r"", ("resource-leak",)),
+    ("autovarInvalidDeallocation", r"", ("free-non-heap",)),
+    ("invalidFree", r"", ("free-non-heap",)),
+    ("returnDanglingLifetime", r"", ("return-local-address",)),
+    ("autoVariables", r"", ("return-local-address",)),
+    ("returnLocalVariable", r"", ("return-local-address",)),
+    ("danglingLifetime", r"", ("return-local-address",)),
+    ("unreachableCode", r"", ("unreachable-code",)),
+    ("ignoredReturnValue", r"", ("unchecked-return",)),
+    ("ignoredReturnErrorCode", r"", ("unchecked-return",)),
+]
+CLANG_CHECKERS = ("alpha.unix.Stream", "alpha.unix.PthreadLock", "alpha.deadcode.UnreachableCode")
+CPPCHECK_ARGS = ("--enable=warning,style", "--inconclusive", "--quiet")
+TOOL_TIMEOUT = 1800
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A tool's finding before mapping: ``file`` absolute, ``check`` its checker id or flag."""
+
+    file: str
+    line: int
+    check: str
+    message: str
+
+
+def map_rules(raw: Raw, table: Sequence[tuple[str, str, tuple[str, ...]]]) -> tuple[str, ...]:
+    for check, pattern, rules in table:
+        if raw.check == check and re.search(pattern, raw.message):
+            return rules
+    return ()
+
+
+# ----- the tools -----------------------------------------------------------------------------------
+Runner = Callable[[Path, list[Path]], list[Raw]]
+
+
+def run_ctlsp(target: Path, files: list[Path]) -> list[Raw]:
+    doc = check_json([target])
+    found = doc["findings"]
+    assert isinstance(found, list)
+    return [
+        Raw(
+            str(Path(f["location"]["path"]).resolve()),
+            f["location"]["start_line"] + 1,
+            f["rule_id"],
+            f["message"],
+        )
+        for f in found
+    ]
+
+
+CLANG_LINE = re.compile(r"^(.*?):(\d+):\d+: warning: (.*) \[([^\]]+)\]$")
+
+
+def run_clang(target: Path, files: list[Path]) -> list[Raw]:
+    """``clang --analyze -Wall`` (plus the alpha checkers named above) on each .c file; -I every folder."""
+    exe = shutil.which("clang")
+    assert exe is not None
+    includes = sorted({f"-I{p.parent}" for p in files})
+    out: list[Raw] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, src in enumerate(p for p in files if p.suffix == ".c"):
+            cmd = [exe, "--analyze", "-Wall", *includes]
+            for c in CLANG_CHECKERS:
+                cmd += ["-Xclang", "-analyzer-checker", "-Xclang", c]
+            cmd += ["-o", f"{tmp}/{i}.plist", str(src)]
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TOOL_TIMEOUT)
+            for line in proc.stderr.splitlines():
+                m = CLANG_LINE.match(line)
+                if m:
+                    out.append(Raw(str(Path(m[1]).resolve()), int(m[2]), m[4], m[3]))
+    return sorted(set(out), key=lambda r: (r.file, r.line, r.check))
+
+
+CPPCHECK_LINE = re.compile(r"^(.*?):(\d+):([A-Za-z0-9_]+):(\w+):(.*)$")
+
+
+def run_cppcheck(target: Path, files: list[Path]) -> list[Raw]:
+    exe = shutil.which("cppcheck")
+    assert exe is not None
+    cmd = [exe, *CPPCHECK_ARGS, f"-j{os.cpu_count() or 1}", "--template={file}:{line}:{id}:{severity}:{message}"]
+    cmd += sorted({f"-I{p.parent}" for p in files if p.suffix == ".h"})
+    proc = subprocess.run([*cmd, str(target)], capture_output=True, text=True, timeout=TOOL_TIMEOUT)
+    out = []
+    for line in proc.stderr.splitlines():
+        m = CPPCHECK_LINE.match(line)
+        if m and m[1]:
+            out.append(Raw(str(Path(m[1]).resolve()), int(m[2]), m[3], m[5]))
+    return out
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    run: Runner
+    table: Sequence[tuple[str, str, tuple[str, ...]]] | None  # None: the ids are the corpus's rules
+
+
+def available_tools(wanted: Sequence[str]) -> list[Tool]:
+    tools: list[Tool] = []
+    for name in wanted:
+        if name == "ctlsp":
+            tools.append(Tool("ctlsp", run_ctlsp, None))
+        elif name == "clang":
+            if shutil.which("clang"):
+                version = subprocess.run(["clang", "--version"], capture_output=True, text=True).stdout
+                print(f"clang: {version.splitlines()[0]} (--analyze -Wall, plus {', '.join(CLANG_CHECKERS)})")
+                tools.append(Tool("clang", run_clang, CLANG_MAP))
+            else:
+                print("clang: ABSENT (apt-get install -y clang): left out of every table")
+        elif name == "cppcheck":
+            if shutil.which("cppcheck"):
+                version = subprocess.run(["cppcheck", "--version"], capture_output=True, text=True).stdout
+                print(f"cppcheck: {version.strip()} ({' '.join(CPPCHECK_ARGS)})")
+                tools.append(Tool("cppcheck", run_cppcheck, CPPCHECK_MAP))
+            else:
+                print("cppcheck: ABSENT (apt-get install -y cppcheck): left out of every table")
+    return tools
+
+
+def to_reports(tool: Tool, unit: Unit, raws: Iterable[Raw], wanted: Iterable[Mark]) -> list[Report]:
+    """Mapped reports of one twin; a many-rule row takes a rule a still unmatched marker needs."""
+    need = {(m.file, m.rule) for m in wanted}
+    out: list[Report] = []
+    for r in raws:
+        rules = (r.check,) if tool.table is None else map_rules(r, tool.table)
+        if not rules:
+            continue
+        file = unit.relative(r.file)
+        rule = next((x for x in rules if (file, x) in need), rules[0])
+        out.append(Report(file, r.line, rule, r.message))
+    return out
+
+
+# ----- the corpus ------------------------------------------------------------------------------------
+def corpus_scores(tool: Tool, cases: list[Case]) -> tuple[list[CaseScore], list[CaseScore]]:
+    """(unit scores, exact scores) of one tool on every case."""
+    unit_scores, exact_scores = [], []
+    for case in cases:
+        marks = case.marks()
+        reps = []
+        for twin in (case.bad, case.fixed):
+            raws = tool.run(twin.target, list(twin.files))
+            reps.append(to_reports(tool, twin, raws, marks if twin is case.bad else ()))
+        unit_scores.append(score_case(case, reps[0], reps[1], how="unit"))
+        exact_scores.append(score_case(case, reps[0], reps[1], how="exact"))
+    return unit_scores, exact_scores
+
+
+def print_corpus_table(cases: list[Case], results: dict[str, dict[str, Counts]], exact: dict[str, Counts]) -> None:
+    tools = list(results)
+    marks: dict[str, int] = {}
+    for c in cases:
+        for m in c.marks():
+            marks[m.rule] = marks.get(m.rule, 0) + 1
+    head = f"{'rule':<24} {'bugs':>4}"
+    for t in tools:
+        head += f" | {t + ' found/missed/false':>28}"
+    head += f" | {'ctlsp exact line':>17}"
+    print(head)
+    print("-" * len(head))
+    totals = {t: Counts() for t in tools}
+    ex_total = Counts()
+    for rule in RULES:
+        if rule not in marks and not any(rule in results[t] for t in tools):
+            continue
+        row = f"{rule:<24} {marks.get(rule, 0):>4}"
+        for t in tools:
+            n = results[t].get(rule, Counts())
+            totals[t].found += n.found
+            totals[t].missed += n.missed
+            totals[t].false += n.false
+            row += f" | {n.found:>10} {n.missed:>8} {n.false:>8}"
+        e = exact.get(rule, Counts())
+        ex_total.found += e.found
+        ex_total.false += e.false
+        row += f" | {e.found:>8} {e.false:>8}"
+        print(row)
+    print("-" * len(head))
+    row = f"{'total':<24} {sum(marks.values()):>4}"
+    for t in tools:
+        row += f" | {totals[t].found:>10} {totals[t].missed:>8} {totals[t].false:>8}"
+    print(row + f" | {ex_total.found:>8} {ex_total.false:>8}")
+
+
+# ----- real projects ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Project:
+    name: str
+    root: Path
+
+
+def _sdist(work: Path, spec: str, folder: str) -> Path | None:
+    root = work / folder
+    if root.is_dir():
+        return root
+    work.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps", "-q", "-d", str(work), spec]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    tars = sorted(work.glob(f"{folder}.tar.gz"))
+    if proc.returncode != 0 or not tars:
+        print(f"skip {spec}: cannot download the sdist: {proc.stderr.strip()[-300:]}")
+        return None
+    with tarfile.open(tars[0]) as tar:
+        tar.extractall(work, filter="data")
+    return root if root.is_dir() else None
+
+
+def _copy_c(src: Path, dest: Path, recursive: bool) -> None:
+    """The .c and .h files of ``src`` (and its sub-folders if ``recursive``) under ``dest``."""
+    files = src.rglob("*") if recursive else src.glob("*")
+    for p in files:
+        if p.is_file() and p.suffix in (".c", ".h"):
+            target = dest / p.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(p, target)
+
+
+def default_projects(work: Path) -> list[Project]:
+    """Lua 5.4, zlib 1.2.11, lz4's library and brotli's C library, copied to ``work/projects``."""
+    base = work / "projects"
+    out: list[Project] = []
+
+    def add(name: str, src: Path | None, recursive: bool = False) -> None:
+        if src is None or not src.is_dir():
+            print(f"skip {name}: no sources")
+            return
+        dest = base / name
+        if not dest.is_dir():
+            _copy_c(src, dest, recursive)
+        out.append(Project(name, dest))
+
+    lupa = fetch_lupa(work, "2.8")
+    add("lua54", lupa / "third-party" / "lua54" if lupa else None)
+    mz = _sdist(work, "pyminizip==0.2.6", "pyminizip-0.2.6")
+    add("zlib", mz / "zlib-1.2.11" if mz else None)
+    lz4 = _sdist(work, "lz4==4.4.5", "lz4-4.4.5")
+    add("lz4", lz4 / "lz4libs" if lz4 else None)
+    br = _sdist(work, "brotli==1.2.1", "brotli-1.2.1")
+    add("brotli", br / "c" if br else None, recursive=True)
+    return out
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    file: str
+    line: int
+    rule: str
+    verdict: bool
+    cause: str
+
+
+def read_reviewed(path: Path) -> list[Reviewed]:
+    if not path.is_file():
+        return []
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    return [
+        Reviewed(e["file"], int(e["line"]), e["rule"], bool(e["verdict"]), e.get("cause", ""))
+        for e in doc.get("finding", [])
+    ]
+
+
+def count_lines(files: Iterable[Path]) -> int:
+    return sum(p.read_bytes().count(b"\n") for p in files)
+
+
+def run_projects(tools: list[Tool], projects: list[Project]) -> None:
+    print(f"\n{'project':<10} {'files':>5} {'lines':>7}" + "".join(f" | {t.name + ' mapped (all)':>24}" for t in tools))
+    per_project: dict[str, list[Report]] = {}
+    for proj in projects:
+        files = [Path(p) for p in collect([str(proj.root)])]
+        lines = count_lines(files)
+        row = f"{proj.name:<10} {len(files):>5} {lines:>7}"
+        unit = Unit(proj.name, proj.root, tuple(files))
+        for tool in tools:
+            raws = tool.run(proj.root, files)
+            mapped = to_reports(tool, unit, raws, ())
+            if tool.name == "ctlsp":
+                per_project[proj.name] = mapped
+            k = 1000 / lines if lines else 0.0
+            row += f" | {len(mapped):>5} {len(mapped) * k:>5.2f}/kl ({len(raws):>4} {len(raws) * k:5.2f})"
+        print(row)
+    for proj in projects:
+        if proj.name not in per_project:
+            continue
+        reviewed = read_reviewed(REPO / "bench" / "reviewed" / f"{proj.name}.toml")
+        known = {(r.file, r.line, r.rule): r for r in reviewed}
+        found = per_project[proj.name]
+        hits = [known[(f.file, f.line, f.rule)] for f in found if (f.file, f.line, f.rule) in known]
+        new = [f for f in found if (f.file, f.line, f.rule) not in known]
+        gone = len(reviewed) - len(hits)
+        true_n = sum(1 for r in hits if r.verdict)
+        print(
+            f"\nctlsp on {proj.name}: {len(found)} findings; reviewed {len(hits)} "
+            f"({true_n} true, {len(hits) - true_n} false); unreviewed {len(new)}; "
+            f"reviewed but no longer reported {gone}"
+        )
+        for r in hits:
+            if not r.verdict:
+                print(f"  false (reviewed) {r.file}:{r.line} [{r.rule}] {r.cause}")
+        for f in new:
+            print(f"  UNREVIEWED {f.file}:{f.line} [{f.rule}] {f.message}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "ctlsp-detection")
+    ap.add_argument("--project", action="append", default=[], type=Path, metavar="DIR")
+    ap.add_argument("--no-default-projects", action="store_true")
+    ap.add_argument("--no-corpus", action="store_true")
+    ap.add_argument("--tool", action="append", choices=("ctlsp", "clang", "cppcheck"))
+    args = ap.parse_args(argv)
+    tools = available_tools(args.tool or ["ctlsp", "clang", "cppcheck"])
+    if not args.no_corpus:
+        cases = discover()
+        print(f"\ncorpus: {len(cases)} cases, {sum(len(c.marks()) for c in cases)} marked bugs (scored per twin)")
+        results: dict[str, dict[str, Counts]] = {}
+        exact: dict[str, Counts] = {}
+        for tool in tools:
+            unit_scores, exact_scores = corpus_scores(tool, cases)
+            results[tool.name] = tally(unit_scores)
+            if tool.name == "ctlsp":
+                exact = tally(exact_scores)
+        print_corpus_table(cases, results, exact)
+    projects = [] if args.no_default_projects else default_projects(args.work)
+    projects += [Project(p.resolve().name, p.resolve()) for p in args.project]
+    if projects:
+        run_projects(tools, projects)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
