@@ -311,18 +311,21 @@ def build_variants(
     :mod:`extractors.preprocessor`) that parse without error; None when none does.  The variants
     keep every position, so the model's rows and columns are those of ``text``."""
     lines = text.split(b"\n")
-    cfgs: list[Cfg] = []
-    first: TSNode | None = None
+    fns: list[TSNode] = []
     for variant in variants(text, defines):
         fn = next(
             (n for n in top_level_items(parse_c(variant).root_node) if n.type == "function_definition"), None
         )
-        if fn is None or fn.has_error or function_name(fn) != name or fn.child_by_field_name("body") is None:
-            continue
-        first = first or fn
-        cfgs.append(CfgBuilder(lines, table, consts, 0, defines).build(fn))
-    fd = _declarator_name(first.child_by_field_name("declarator")) if first is not None else None
-    if first is None or fd is None:
+        if fn is not None and function_name(fn) == name and fn.child_by_field_name("body") is not None:
+            fns.append(fn)
+    whole = [fn for fn in fns if not fn.has_error]
+    fns = whole or fns  # errors that are not the conditionals' (K&R, unknown macros): read as before
+    if not fns:
+        return None
+    first = fns[0]
+    cfgs = [CfgBuilder(lines, table, consts, 0, defines).build(fn) for fn in fns]
+    fd = _declarator_name(first.child_by_field_name("declarator"))
+    if fd is None:
         return None
     cfg = choice_of(cfgs)
     params = _params(fd)

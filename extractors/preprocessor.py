@@ -320,3 +320,61 @@ def _blank(out: bytearray, start: int, end: int) -> None:
     for k in range(start, end):
         if out[k] not in (0x0A, 0x0D):
             out[k] = 0x20
+
+
+# ----- statement-like macros ---------------------------------------------------------------------
+
+_LONE = re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?\r?$", re.MULTILINE)
+_MACRO_NAME = re.compile(r"_?[A-Za-z][a-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*|_?[A-Z][A-Z0-9_]+")
+_KEYWORDS = frozenset(
+    {
+     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+     "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short",
+     "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile",
+     "while",
+    }
+)
+_ENDS_STATEMENT = (b";", b"{", b"}", b":")
+_WINDOW = 4096  # bytes looked at around a candidate line
+_CONTINUES = re.compile(rb"^[ \t]*(?:[{=(\[.,;?:*/%+\-&|^<>!]|->)")
+
+
+def without_statement_macros(data: bytes, spans: list[tuple[int, int]] | None = None) -> bytes:
+    """``data`` with the :func:`statement_macro_spans` (or ``spans``, found before) blanked, keeping
+    every position; ``data`` itself when there are none."""
+    spans = statement_macro_spans(data) if spans is None else spans
+    if not spans:
+        return data
+    out = bytearray(data)
+    for start, end in spans:
+        out[start:end] = b" " * (end - start)
+    return bytes(out)
+
+
+def statement_macro_spans(data: bytes) -> list[tuple[int, int]]:
+    """Where object-like macros are used as statements without a semicolon.
+    ``Py_BEGIN_ALLOW_THREADS`` on its own line makes tree-sitter read it as the type of a
+    declaration of the next statement (``x = f();`` declares a new ``x``; ``free(p);`` declares
+    ``free``) or swallow the next statement into an error.  A line counts when it holds one
+    macro-like name (upper case, maybe after one lower-case prefix such as ``Py_``) and nothing
+    else, follows the end of a statement (or another such line), and the next line does not
+    continue an expression or open a block."""
+    hits: list[re.Match[bytes]] = []
+    for m in _LONE.finditer(data):
+        after_hit = bool(hits) and not data[hits[-1].end() : m.start()].strip()
+        if _is_statement_macro(data, m, after_hit):
+            hits.append(m)
+    return [(m.start(1), m.end(1)) for m in hits]
+
+
+def _is_statement_macro(data: bytes, m: re.Match[bytes], after_hit: bool) -> bool:
+    name = m.group(1).decode()
+    if name in _KEYWORDS or not _MACRO_NAME.fullmatch(name):
+        return False
+    before = data[max(0, m.start() - _WINDOW) : m.start()].rstrip()  # bounded: no copy of the file
+    before_line = before[before.rfind(b"\n") + 1 :].strip()
+    ends = before.endswith(_ENDS_STATEMENT) or before_line.startswith(b"#") or before.endswith(b"*/")
+    if not (ends or after_hit):
+        return False
+    after = data[m.end() : m.end() + _WINDOW].lstrip(b"\r\n")
+    return _CONTINUES.match(after) is None and not after.lstrip().startswith(b"#define")

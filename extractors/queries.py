@@ -60,7 +60,14 @@ from extractors.functions import (
     top_level_items,
 )
 from extractors.parse import parse_c, text_of
-from extractors.preprocessor import NO_DEFINES, Defines, has_conditionals, variants
+from extractors.preprocessor import (
+    NO_DEFINES,
+    Defines,
+    has_conditionals,
+    statement_macro_spans,
+    variants,
+    without_statement_macros,
+)
 from extractors.suppress import suppressions
 
 # ----- inputs ------------------------------------------------------------------------------------
@@ -146,7 +153,7 @@ def file_items(db: Database, path: str) -> FileItems:
     data = source.text.encode("utf-8", "surrogatepass")
     tree = source.tree if source.tree is not None else parse_c(data)
     original = tree
-    if tree.root_node.has_error and has_conditionals(data):
+    if tree.root_node.has_error:
         tree = _least_broken(data, tree, db.get(SETTINGS, ()).defines)
     consts: dict[str, int] = {}
     globals_: set[str] = set()
@@ -187,24 +194,41 @@ def file_items(db: Database, path: str) -> FileItems:
 
 
 def _least_broken(data: bytes, tree: Tree, defines: Defines) -> Tree:
-    """The parse to find a file's items in: ``tree``, or the parse of a variant of the file (one
-    branch of each conditional kept, positions unchanged) when conditionals break ``tree`` and the
-    variant reads more definitions whole.  Without this, a conditional splitting a brace pair can
-    make the rest of the file one syntax error, silently without functions.  The items' texts stay
-    the file's own: a function's model reads the variants of its text itself."""
-    broken = [n for n in top_level_items(tree.root_node) if n.has_error]
-    if not any(has_conditionals(data[n.start_byte : n.end_byte]) for n in broken):
+    """The parse to find a file's items in: ``tree``, or the parse of a readable form of the file
+    when macros used as statements or preprocessor conditionals break ``tree`` and that form reads
+    more of the file whole.  Readable forms keep every position: statement-like macros blanked,
+    then one branch of each conditional kept (:mod:`extractors.preprocessor`).  Without this, one
+    such line can make the rest of a function, or of the file, one syntax error.  The items' texts
+    stay the file's own: a function's model makes its text readable the same way itself."""
+    broken = [n for n in top_level_items(tree.root_node) if n.has_error or n.type == "ERROR"]
+    if not broken:
         return tree
-
-    def whole(t: Tree) -> int:
-        return sum(1 for n in top_level_items(t.root_node) if n.type == "function_definition" and not n.has_error)
-
-    best, score = tree, whole(tree)
-    for variant in variants(data, defines, implicit_else=False):
-        candidate = parse_c(variant)
-        if (s := whole(candidate)) > score:
+    macros = statement_macro_spans(data)
+    readable = without_statement_macros(data, macros) if _overlaps(macros, broken) else data
+    conditionals = any(has_conditionals(data[n.start_byte : n.end_byte]) for n in broken)
+    if readable is data and not conditionals:
+        return tree
+    best, score = tree, _wholeness(tree)
+    candidates = [readable] if readable is not data else []
+    if conditionals:
+        candidates += variants(readable, defines, implicit_else=False)
+    for text in candidates:
+        candidate = parse_c(text)
+        if (s := _wholeness(candidate)) > score:
             best, score = candidate, s
     return best
+
+
+def _overlaps(spans: list[tuple[int, int]], nodes: list[TSNode]) -> bool:
+    return any(n.start_byte <= a and b <= n.end_byte for a, b in spans for n in nodes)
+
+
+def _wholeness(tree: Tree) -> tuple[int, int]:
+    """More definitions read without error first, then fewer bytes in syntax errors."""
+    items = top_level_items(tree.root_node)
+    whole = sum(1 for n in items if n.type == "function_definition" and not n.has_error)
+    broken = sum(n.end_byte - n.start_byte for n in items if n.has_error or n.type == "ERROR")
+    return whole, -broken
 
 
 def _find_all(data: bytes, word: bytes) -> Iterator[int]:
@@ -371,16 +395,19 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
     context = db.get(function_context, path)
     log = db if isinstance(db, FrontDb) else None
     fn = log.take_parsed(path, name, text) if log is not None else None
-    if fn is None:
-        tree = parse_c(text)
+    readable = without_statement_macros(text)  # the text tree-sitter reads; positions are the same
+    if fn is None or readable is not text:
+        tree = parse_c(readable)
         fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)
     row_base = fn.start_point[0] if fn is not None else 0
     lines = text.split(b"\n")
     model_key = function_key(hashlib.sha256(text).hexdigest(), context.digest)
-    if (fn is None or fn.has_error or function_name(fn) != name) and has_conditionals(text):
+    if (fn is None or fn.has_error or function_name(fn) != name) and has_conditionals(readable):
         # conditionals splitting a brace pair or an expression: model the choice of the variants
         try:
-            chosen = build_variants(text, name, path, context.table, context.consts, model_key, context.defines)
+            chosen = build_variants(
+                readable, name, path, context.table, context.consts, model_key, context.defines
+            )
         except _BUILD_ERRORS:
             chosen = None
         if chosen is not None:

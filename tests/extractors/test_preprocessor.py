@@ -167,3 +167,76 @@ def test_bad_preprocessor_settings_are_named() -> None:
     with pytest.raises(ConfigError, match="must be a list"):
         config_from_text('[preprocessor]\nundefines = "X"\n')
     assert config_from_text('[preprocessor]\ndefines = ["A"]\n').digest() != config_from_text("").digest()
+
+
+THREADS = """
+#include <stdlib.h>
+int compute(int n);
+int f(int n) {
+    char *buf = malloc(10); /*A*/
+    int x;
+    if (!buf) return -1;
+    Py_BEGIN_ALLOW_THREADS
+    x = compute(n);
+    Py_END_ALLOW_THREADS
+    _Py_COMP_DIAG_PUSH
+    free(buf);
+    _Py_COMP_DIAG_POP
+    return x;
+}
+"""
+
+
+def test_a_macro_used_as_a_statement_without_semicolon_does_not_swallow_the_next() -> None:
+    """Read as written, ``_Py_COMP_DIAG_PUSH free(buf);`` declares ``free``: the free is lost and
+    the block leaks; ``Py_END_ALLOW_THREADS`` would make the next assignment a new declaration."""
+    assert check_src(THREADS) == []
+    (leak,) = of_rule(check_src(THREADS.replace("    free(buf);\n", "    compute(1);\n")), "memory-leak")
+    assert leak.location.start_line == line_of(THREADS, "/*A*/")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "int f(void) {\n    size_t\n        n = 0;\n    return n;\n}\n",  # a type on its own line
+        "int f(int a) {\n    int y = a +\n        B\n        ;\n    return y;\n}\n",  # an operand
+        "int f(int a) {\n    if (a)\n        DONE\n    return a;\n}\n",  # after a condition: unknown
+        "int f(void) {\n    FOREACH\n    { g(); }\n    return 0;\n}\n",  # a block macro
+        "DWORD\nWINAPI f(void) {\n    return 0;\n}\n",  # a return type before the name
+    ],
+)
+def test_lone_names_that_are_not_statements_are_kept(text: str) -> None:
+    from extractors.preprocessor import without_statement_macros
+
+    assert without_statement_macros(text.encode()) == text.encode()
+
+
+SPLIT_BY_MACRO = """
+int compress(int *dest, int flag, int n) {
+  int *start;
+  Py_BEGIN_ALLOW_THREADS
+
+  if (flag)
+    {
+      start = dest + 4;
+    }
+  else
+    {
+      start = dest;
+    }
+
+  n = work(start, n);
+
+  Py_END_ALLOW_THREADS
+  return n;
+}
+"""
+
+
+def test_a_statement_macro_does_not_cut_a_function_short_in_the_file() -> None:
+    """Read as written, the file's parse ends ``compress`` after the ``if``: the read of ``start``
+    is lost and both assignments look dead (lz4's ``_block.c``)."""
+    assert check_src(SPLIT_BY_MACRO) == []
+    dead = check_src(SPLIT_BY_MACRO.replace("work(start, n)", "work(dest, n)"))
+    lines = {f.location.start_line for f in of_rule(dead, "dead-store")}
+    assert lines and lines <= {line_of(SPLIT_BY_MACRO, "start = dest + 4;"), line_of(SPLIT_BY_MACRO, "start = dest;")}
