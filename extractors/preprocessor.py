@@ -238,14 +238,20 @@ def _variant(data: bytes, defines: Defines, pick_last: bool, implicit_else: bool
                 stack.append(-opened_at_start)
                 branches[-opened_at_start] = [None]
             branches[stack[-1]].append(True if kind == "else" else condition(kind, rest, defines))
-        elif kind == "endif" and stack:
-            stack.pop()
+        elif kind == "endif":
+            if not stack:  # closes a conditional opened before the text: its one branch ends here
+                opened_at_start += 1
+                branches[-opened_at_start] = [None]
+            else:
+                stack.pop()
     choice = {g: _choose(conds, pick_last, implicit_else) for g, conds in branches.items()}
     # Second pass: blank directives and the branches not chosen.
     on_stack: list[tuple[int, int, bool]] = []  # (group, branch index, parent on)
-    for g in sorted((g for g in branches if g < 0), reverse=True):
-        on_stack.append((g, 0, True))
-    on = all(choice[g] == 0 for g, _, _ in on_stack)
+    # conditionals opened before the text nest: the first one closed (-1) is the innermost, on top
+    on = True
+    for g in sorted(g for g in branches if g < 0):
+        on_stack.append((g, 0, on))
+        on = on and choice[g] == 0
     for i, (start, end) in enumerate(lines):
         d = _directive(data, start, end)
         if d is None:

@@ -240,3 +240,12 @@ def test_a_statement_macro_does_not_cut_a_function_short_in_the_file() -> None:
     dead = check_src(SPLIT_BY_MACRO.replace("work(start, n)", "work(dest, n)"))
     lines = {f.location.start_line for f in of_rule(dead, "dead-store")}
     assert lines and lines <= {line_of(SPLIT_BY_MACRO, "start = dest + 4;"), line_of(SPLIT_BY_MACRO, "start = dest;")}
+
+
+def test_a_text_cut_from_inside_conditionals_closes_them_innermost_first() -> None:
+    """A function's text may start inside conditionals opened before it: the first ``#endif`` or
+    ``#else`` met belongs to the innermost of them."""
+    text = b"a\n#else\nb\n#endif\nc\n#else\nd\n#endif\ne\n"
+    first, last = variants(text)
+    assert first.split() == [b"a", b"c", b"e"]
+    assert last.split() == [b"d", b"e"]  # the outer conditional's #else: a, b and c are its first branch
