@@ -209,23 +209,29 @@ def variants(data: bytes, defines: Defines = NO_DEFINES, *, implicit_else: bool 
     conditional opened at the start of the text.  ``implicit_else``: variant 1 of a conditional
     without ``#else`` keeps none of its branches (inside a function: the code may be compiled out);
     off for a whole file, where such a conditional is most often an include guard."""
+    lines, branches = _conditionals(data, defines)
     out: list[bytes] = []
     for pick_last in (False, True):
-        v = _variant(data, defines, pick_last, implicit_else)
+        choice = {g: _choose(conds, pick_last, implicit_else) for g, conds in branches.items()}
+        v = _variant(data, lines, choice)
         if v not in out:
             out.append(v)
     return out
 
 
-def _variant(data: bytes, defines: Defines, pick_last: bool, implicit_else: bool) -> bytes:
-    out = bytearray(data)
-    lines = _logical_lines(data)
-    # First pass: each group's branches and their conditions, so "last branch" is known up front.
-    branches: dict[int, list[bool | None]] = {}  # group start line -> branch conditions
+_Line = tuple[int, int, str | None]  # start, end (newline excluded), directive kind
+
+
+def _conditionals(data: bytes, defines: Defines) -> tuple[list[_Line], dict[int, list[bool | None]]]:
+    """The logical lines with their directives, and each conditional's branch conditions by the
+    index of its ``#if`` line (negative for those opened before the text, -1 closing first)."""
+    lines: list[_Line] = []
+    branches: dict[int, list[bool | None]] = {}
     stack: list[int] = []
     opened_at_start = 0
-    for i, (start, end) in enumerate(lines):
+    for i, (start, end) in enumerate(_logical_lines(data)):
         d = _directive(data, start, end)
+        lines.append((start, end, d[0] if d is not None else None))
         if d is None:
             continue
         kind, rest = d
@@ -244,21 +250,23 @@ def _variant(data: bytes, defines: Defines, pick_last: bool, implicit_else: bool
                 branches[-opened_at_start] = [None]
             else:
                 stack.pop()
-    choice = {g: _choose(conds, pick_last, implicit_else) for g, conds in branches.items()}
-    # Second pass: blank directives and the branches not chosen.
+    return lines, branches
+
+
+def _variant(data: bytes, lines: list[_Line], choice: dict[int, int | None]) -> bytes:
+    """``data`` with its directives and the branches ``choice`` does not keep blanked."""
+    out = bytearray(data)
     on_stack: list[tuple[int, int, bool]] = []  # (group, branch index, parent on)
     # conditionals opened before the text nest: the first one closed (-1) is the innermost, on top
     on = True
-    for g in sorted(g for g in branches if g < 0):
+    for g in sorted(g for g in choice if g < 0):
         on_stack.append((g, 0, on))
         on = on and choice[g] == 0
-    for i, (start, end) in enumerate(lines):
-        d = _directive(data, start, end)
-        if d is None:
+    for i, (start, end, kind) in enumerate(lines):
+        if kind is None:
             if not on:
                 _blank(out, start, end)
             continue
-        kind = d[0]
         _blank(out, start, end)
         if kind in ("if", "ifdef", "ifndef"):
             on_stack.append((i, 0, on))
@@ -322,10 +330,11 @@ def _directive(data: bytes, start: int, end: int) -> tuple[str, str] | None:
     return m.group(1).decode(), data[m.end() : end].decode("utf-8", "replace")
 
 
+_SPACES = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))  # line ends kept
+
+
 def _blank(out: bytearray, start: int, end: int) -> None:
-    for k in range(start, end):
-        if out[k] not in (0x0A, 0x0D):
-            out[k] = 0x20
+    out[start:end] = out[start:end].translate(_SPACES)
 
 
 # ----- statement-like macros ---------------------------------------------------------------------
