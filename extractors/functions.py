@@ -286,10 +286,18 @@ def build_function(
     """The model of definition ``fn``, whose first row in its parse tree is ``row_base`` and
     ``lines[0]`` (rows of the model count from there)."""
     name = function_name(fn)
-    fd = _declarator_name(fn.child_by_field_name("declarator"))
-    if name is None or fd is None or fn.child_by_field_name("body") is None:
+    if name is None or fn.child_by_field_name("body") is None:
         return None
-    cfg = CfgBuilder(lines, table, consts, row_base, defines).build(fn)
+    return _model(name, path, fn, CfgBuilder(lines, table, consts, row_base, defines).build(fn), consts, key, row_base)
+
+
+def _model(
+    name: str, path: str, fn: TSNode, cfg: Cfg, consts: dict[str, int], key: str, row_base: int
+) -> FunctionModel | None:
+    """The model of ``cfg``, the CFG of definition ``fn`` (parameters and rows read from ``fn``)."""
+    fd = _declarator_name(fn.child_by_field_name("declarator"))
+    if fd is None:
+        return None
     params = _params(fd)
     graph = prune(cfg, consts, params)
     return FunctionModel(
@@ -322,15 +330,8 @@ def build_variants(
     fns = whole or fns  # errors that are not the conditionals' (K&R, unknown macros): read as before
     if not fns:
         return None
-    first = fns[0]
-    cfgs = [CfgBuilder(lines, table, consts, 0, defines).build(fn) for fn in fns]
-    fd = _declarator_name(first.child_by_field_name("declarator"))
-    if fd is None:
-        return None
-    cfg = choice_of(cfgs)
-    params = _params(fd)
-    graph = prune(cfg, consts, params)
-    return FunctionModel(name, path, params, cfg, graph, key, first.start_point[0], first.end_point[0])
+    cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines).build(fn) for fn in fns])
+    return _model(name, path, fns[0], cfg, consts, key, 0)
 
 
 def moved(model: FunctionModel, path: str, start_row: int) -> FunctionModel:
