@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from checker.ctl import CTLSyntaxError, parse
-from extractors.preprocessor import Defines, parse_define
+from extractors.preprocessor import Defines, macro_name, parse_define
 
 SEVERITIES = ("error", "warning", "info")
 _EXTRACT_LISTS = ("allocators", "nonnull_allocators", "deallocators", "uses", "must_check", "noreturn")
@@ -255,10 +255,13 @@ def _preprocessor(table: Any, err: Any) -> tuple[tuple[tuple[str, int | None], .
             defines.append(parse_define(d))
         except ValueError as e:
             raise err("preprocessor", "defines", f"preprocessor.defines: {e}") from None
+    undefines: list[str] = []
     for u in out["undefines"]:
-        if not re.fullmatch(r"[A-Za-z_]\w*", u):
-            raise err("preprocessor", "undefines", f"preprocessor.undefines: not a macro name: {u!r}")
-    return tuple(defines), tuple(out["undefines"])
+        try:
+            undefines.append(macro_name(u))
+        except ValueError as e:
+            raise err("preprocessor", "undefines", f"preprocessor.undefines: {e}") from None
+    return tuple(defines), tuple(undefines)
 
 
 def _find_key(text: str, key: str) -> int:

@@ -48,13 +48,19 @@ class Defines:
 NO_DEFINES = Defines()
 
 
+def macro_name(text: str) -> str:
+    """``text`` stripped, when it is a macro name (``-U``, ``undefines``); ValueError otherwise."""
+    name = text.strip()
+    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        raise ValueError(f"not a macro name: {name!r}")
+    return name
+
+
 def parse_define(text: str) -> tuple[str, int | None]:
     """``NAME`` or ``NAME=VALUE`` as on a compiler's command line (``-DNAME`` means ``NAME=1``);
     ValueError when the name is not an identifier."""
     name, eq, value = text.partition("=")
-    name = name.strip()
-    if not re.fullmatch(r"[A-Za-z_]\w*", name):
-        raise ValueError(f"not a macro name: {name!r}")
+    name = macro_name(name)
     if not eq:
         return name, 1
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from extractors.api import Config, ConfigError, Finding, Rule, catalogue
 from extractors.config import RuleSetting
-from extractors.preprocessor import parse_define
+from extractors.preprocessor import macro_name, parse_define
 from server.baseline import BaselineError, apply_baseline, read_baseline, write_baseline
 from server.check_runner import default_jobs, run_check
 from server.disk_cache import CACHE_DIR_NAME, DiskCache
@@ -107,12 +107,12 @@ def with_defines(config: Config, defines: Sequence[str], undefines: Sequence[str
             parsed.append(parse_define(d))
         except ValueError as e:
             raise UsageError(f"-D {d}: {e}") from None
+    undefined: set[str] = set()
     for u in undefines:
         try:
-            parse_define(u)
+            undefined.add(macro_name(u))
         except ValueError as e:
             raise UsageError(f"-U {u}: {e}") from None
-    undefined = set(u.strip() for u in undefines)
     kept = tuple(d for d in config.defines if d[0] not in undefined)
     return dataclasses.replace(
         config,

@@ -447,3 +447,5 @@ def test_defines_on_the_command_line_decide_conditionals_over_the_config(
     assert run_inproc(capsys, src, "--no-cache", "-U", "CHECKED", "-D", "CHECKED=1").code == 0
     bad = run_inproc(capsys, src, "-D", "2BAD")
     assert bad.code == 2 and "-D 2BAD: not a macro name" in bad.err
+    valued = run_inproc(capsys, src, "-U", "CHECKED=1")  # -U takes a name, not a definition
+    assert valued.code == 2 and "-U CHECKED=1: not a macro name" in valued.err
