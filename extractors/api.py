@@ -32,6 +32,8 @@ propositions of ``v`` only:
     escape   v is returned, stored elsewhere, assigned to another variable or passed to unknown code
     isnull / notnull   the branch just taken established v == NULL / v != NULL (also fd < 0)
     discard  (value "$ret") the result of a [extract] must_check function is ignored
+    null     v is set to NULL;  ret: v is returned or stored through an out-parameter (*out = v)
+    exit     (every component's exit) the function returns to its caller
     end      (root component only) the checked function has returned
 
 A call that passes ``v`` (or a prefix of the path) to project function ``g`` as parameter ``i`` is a

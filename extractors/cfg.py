@@ -295,6 +295,7 @@ class CfgBuilder:
                     self.cfg.returns.append((None, call_name(v)))
                 else:
                     w.rhs(None, value, frozenset(), True)
+                    w.ev(path_of(v), "ret")
                     self.cfg.returns.append((path_of(v), None))
             n = self.new("return", s, facts=w.f)
             self.link(preds, n)

@@ -30,7 +30,7 @@ from extractors.projection import DISCARD, Projector, function_id, locals_of
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule
 
-RESULT_VERSION = "r4"
+RESULT_VERSION = "r5"
 
 
 _FUNCTION_FINDINGS = Content[str, list[Finding]]("function_findings", weight=lambda found: 1 + len(found))

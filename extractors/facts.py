@@ -24,6 +24,7 @@ class Call:
     args: tuple[tuple[str | None, bool], ...]
     result: str | None  # access path the result is stored to; "<return>" when returned
     discarded: bool
+    guarded: frozenset[str] = frozenset()  # arguments known not NULL where the call runs (p && f(p))
 
 
 @dataclass
@@ -115,6 +116,11 @@ def is_null(node: TSNode | None) -> bool:
     return " ".join(text_of(node).split()) in NULL_NAMES
 
 
+def is_null_pointer(node: TSNode | None) -> bool:
+    """Whether the expression is a NULL pointer constant (``-1``, a failed descriptor, is not)."""
+    return is_null(node) and text_of(strip_parens(node)) != "-1"
+
+
 def null_test(expr: TSNode | None) -> tuple[str, bool] | None:
     """``(path, true_means_null)`` if the condition tests a path against NULL (or a handle against -1/0)."""
     e = strip_parens(expr)
@@ -142,6 +148,22 @@ def null_test(expr: TSNode | None) -> tuple[str, bool] | None:
             p = _tested_path(left)
             return (p, op == "<") if p else None
     return None
+
+
+def nonnull_when(expr: TSNode | None, truth: bool) -> frozenset[str]:
+    """The paths that are not NULL whenever ``expr`` evaluates to ``truth`` (``p && p->n``: ``p``)."""
+    e = strip_parens(expr)
+    if e is None:
+        return frozenset()
+    if e.type == "unary_expression" and text_of(e.child_by_field_name("operator")) == "!":
+        return nonnull_when(e.child_by_field_name("argument"), not truth)
+    if e.type == "binary_expression" and text_of(e.child_by_field_name("operator")) in ("&&", "||"):
+        both = (text_of(e.child_by_field_name("operator")) == "&&") == truth
+        left = nonnull_when(e.child_by_field_name("left"), truth)
+        right = nonnull_when(e.child_by_field_name("right"), truth)
+        return left | right if both else left & right
+    nt = null_test(e)
+    return frozenset({nt[0]}) if nt is not None and nt[1] != truth else frozenset()
 
 
 def _tested_path(node: TSNode | None) -> str | None:
@@ -250,16 +272,13 @@ class FactWalker:
         if t == "conditional_expression":
             c = node.child_by_field_name("condition")
             self.walk(c, guarded)
-            nt = null_test(c)
-            g2 = guarded | {nt[0]} if nt else guarded
-            self.walk(node.child_by_field_name("consequence"), g2)
-            self.walk(node.child_by_field_name("alternative"), g2)
+            self.walk(node.child_by_field_name("consequence"), guarded | nonnull_when(c, True))
+            self.walk(node.child_by_field_name("alternative"), guarded | nonnull_when(c, False))
             return
-        if t == "binary_expression" and text_of(node.child_by_field_name("operator")) in ("&&", "||"):
+        if t == "binary_expression" and (op := text_of(node.child_by_field_name("operator"))) in ("&&", "||"):
             left = node.child_by_field_name("left")
             self.walk(left, guarded)
-            nt = null_test(left)
-            self.walk(node.child_by_field_name("right"), guarded | {nt[0]} if nt else guarded)
+            self.walk(node.child_by_field_name("right"), guarded | nonnull_when(left, op == "&&"))
             return
         if t == "initializer_list":
             for c in node.named_children:
@@ -306,6 +325,8 @@ class FactWalker:
                 self.walk(base, guarded)
         elif sl is not None and lp is None:
             self.walk(sl, guarded)  # *q = ..., a[i] = ...: reads q / a and dereferences
+            if sl.type == "pointer_expression" and text_of(sl.child_by_field_name("operator")) == "*":
+                self.ev(path_of(right), "ret")  # *out = v hands v to the caller
         self.rhs(lp, right, guarded)
         if sl is not None and sl.type == "identifier" and lp:
             self.f.flag_sets.append((lp, const_value(right, self.consts) if op == "=" else None))
@@ -330,6 +351,8 @@ class FactWalker:
                 self.ev(taken, "escape")
             self.walk(right, guarded)
         if target:
+            if is_null_pointer(right):
+                self.ev(target, "null")
             trivial = is_null(right) or initialiser and (
                 const_value(right, self.consts) is not None
                 or is_null(right)
@@ -351,7 +374,8 @@ class FactWalker:
             else:
                 args.append((path_of(a), False))
             self.walk(a, guarded)
-        self.f.calls.append(Call(name, tuple(args), result, discarded))
+        sure = frozenset(a for a, _ in args if a in guarded)
+        self.f.calls.append(Call(name, tuple(args), result, discarded, sure))
 
     def declaration(self, decl: TSNode) -> list[tuple[str, bool]]:
         """Facts of a declaration; returns the declared (name, uninitialised scalar) pairs."""

@@ -31,6 +31,9 @@ _EMPTY: tuple[frozenset[str], tuple[tuple[str, str], ...]] = (frozenset(), ())
 DISCARD = "$ret:"  # value "$ret:g": results of calls to must-check function g that are thrown away
 # on return statements: no rule reads it, but witnesses end at the return, so contraction keeps them
 RETURN_LABEL = frozenset({"$return"})
+# every component's exit: a rule that must not follow a path out of the function where it started
+# (a callee's defensive NULL test says nothing about its caller's value) stops at it
+EXIT_LABEL = frozenset({"exit"})
 
 
 def discarded_value(v: str) -> str | None:
@@ -522,11 +525,15 @@ class Projector:
                         labels.add("notnull")
                 elif proj is not None and function_id(proj) in sc.allocators:
                     labels.add("alloc")
+            if v in call.guarded:
+                labels.add("notnull")  # the call runs only where v is not NULL (v && f(v))
             if spec is not None:
                 for i, atom in spec.args:
                     for k in range(len(call.args)) if i == -1 else (i,):
                         if k < len(call.args) and call.args[k][0] == v:
                             if call.args[k][1] and atom in ("use", "read", "escape"):
+                                continue
+                            if atom == "use" and v in call.guarded:
                                 continue
                             labels.add("def" if atom == "addr" else atom)
                             if atom in ("def", "addr"):
@@ -685,6 +692,7 @@ class Projector:
                     labels |= {"isnull", "notnull"}
             if any(n.kind == "return" for n in nodes):
                 labels |= RETURN_LABEL
+            labels |= EXIT_LABEL
             got = frozenset(labels), frozenset(targets)
         self._steps[key] = got
         return got
@@ -904,6 +912,8 @@ class Projector:
         for i in compress(range(total), kept):
             name = names[i]
             shown = labels[i] | RETURN_LABEL if i < n_base and nodes_[cfg_of[i]].kind == "return" else labels[i]
+            if i == g.exit:
+                shown = shown | EXIT_LABEL
             nodes.append(Node(name, shown, i == g.entry, i == g.exit))
             if i < n_base:
                 c = cfg_of[i]

@@ -17,7 +17,7 @@ from checker.model import RSM
 from checker.witness import Step
 from extractors.findings import Finding, Location, WitnessStep
 from extractors.functions import FunctionModel
-from extractors.projection import RETURN_LABEL, NodeMeta, Projector, c_name, discarded_value, function_id
+from extractors.projection import EXIT_LABEL, RETURN_LABEL, NodeMeta, Projector, c_name, discarded_value, function_id
 from extractors.rules import Rule
 
 PRIORITY = (
@@ -33,6 +33,8 @@ PRIORITY = (
     "escape",
     "decl",
     "discard",
+    "null",
+    "ret",
     "write",
     "read",
     "def",
@@ -52,8 +54,19 @@ MESSAGES = {
     "discard": "return value ignored here ({t})",
     "write": "'{v}' assigned here ({t})",
     "read": "'{v}' read here ({t})",
-    "def": "'{v}' redefined here ({t})",
+    "def": "'{v}' gets a value here ({t})",
+    "null": "'{v}' set to NULL here ({t})",
+    "ret": "'{v}' handed to the caller here ({t})",
 }
+
+
+def _message(atom: str, meta: NodeMeta, text: str) -> str:
+    """A step's sentence; a branch says which way its test went (``p == NULL`` is false), so a
+    NULL test never reads as a contradiction of its own text."""
+    if atom in ("isnull", "notnull") and meta.kind == "branch" and meta.branch is not None:
+        state = "NULL" if atom == "isnull" else "not NULL"
+        return f"branch taken: {text} is {'true' if meta.branch else 'false'} ('{meta.value}' is {state})"
+    return MESSAGES.get(atom, "{v}: " + atom + " ({t})").format(v=meta.value, t=text)
 
 
 _ALWAYS = frozenset({"alloc", "open", "free", "close", "lock", "unlock", "isnull", "notnull"})
@@ -131,7 +144,7 @@ class Reporter:
                 else frozenset()
             )
         t = trigger_index(rule.parsed, labels)
-        shown = (atoms(rule.parsed) | _ALWAYS) - {"end"}
+        shown = (atoms(rule.parsed) | _ALWAYS) - {"end"} - EXIT_LABEL  # a callee's return is its call step
         witness: list[WitnessStep] = []
         trigger_loc: Location | None = None
         outer_call: Location | None = None
@@ -178,11 +191,11 @@ class Reporter:
                 last_return = loc
             if i == t:
                 trigger_loc = loc if not frames else (outer_call or loc)
-            lab = labels[i] & (shown if i != t else labels[i] - {"end"})
+            lab = labels[i] & (shown if i != t else labels[i] - {"end"} - EXIT_LABEL)
             if not lab:
                 continue
             atom = _primary(lab, rule, i == t)
-            msg = MESSAGES.get(atom, "{v}: " + atom + " ({t})").format(v=meta.value, t=self.text(meta))
+            msg = _message(atom, meta, self.text(meta))
             kind = "branch" if meta.kind == "branch" else "event"
             witness.append(WitnessStep(loc, msg, c_name(meta.function), fstack, kind))
         if rule.report_at == "last":

@@ -31,6 +31,9 @@ PROPOSITIONS = (
     "lock",
     "unlock",
     "discard",
+    "null",
+    "ret",
+    "exit",
     "end",
 )
 SCOPES = ("any", "local", "local-scalar", "return")

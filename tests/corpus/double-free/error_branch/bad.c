@@ -14,6 +14,6 @@ int store(char **slot, const char *v)
         free(copy); /* BUG(double-free) */
         return -1;
     }
-    *slot = copy;
+    *slot = copy; /* BUG(return-freed-pointer) */
     return 0;
 }

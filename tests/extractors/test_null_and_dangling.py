@@ -1,0 +1,146 @@
+"""known-null-dereference and return-freed-pointer: each bug next to the twins that must stay quiet,
+and the guards that keep NULL tests from reading as NULL where they say nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.extractors.helpers import check_src, line_of, of_rule
+
+HEADER = "#include <stdlib.h>\n#include <string.h>\n#include <stdio.h>\nstruct dev { const char *name; int irq; };\n"
+
+
+def test_dereference_on_the_branch_that_tested_null() -> None:
+    src = HEADER + """
+int irq(struct dev *d) {
+    if (d == NULL) {                          /*T*/
+        printf("no irq for %s\\n", d->name);  /*D*/
+        return -1;
+    }
+    return d->irq;
+}
+"""
+    (f,) = of_rule(check_src(src), "known-null-dereference")
+    assert f.location.start_line == line_of(src, "/*D*/") and f.cwe == 476
+    assert [w.location.start_line for w in f.witness] == [line_of(src, "/*T*/"), line_of(src, "/*D*/")]
+
+
+def test_dereference_of_a_pointer_set_to_null_on_every_path() -> None:
+    src = HEADER + """
+int first(struct dev *devs, int n) {
+    struct dev *d = NULL;
+    if (n > 3)
+        n = 3;
+    return d->irq;   /*D*/
+}
+"""
+    (f,) = of_rule(check_src(src), "known-null-dereference")
+    assert f.location.start_line == line_of(src, "/*D*/")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # reassigned before the dereference
+        "if (d == NULL) { d = malloc(sizeof *d); if (!d) return -1; } return d->irq;",
+        # the NULL branch leaves
+        "if (d == NULL) return -1; return d->irq;",
+        "if (!d) exit(1); return d->irq;",
+        # only some paths from the NULL point dereference: a flag may say which (not reported)
+        "int ok = d != NULL; if (ok) return d->irq; return 0;",
+        # guarded dereferences and calls
+        "return d && d->irq > 0 ? d->irq : 0;",
+        "return (d && strcmp(d->name, \"x\") == 0) ? 1 : 0;",
+        "return d == NULL || d->irq == 0;",
+    ],
+)
+def test_known_null_good(body: str) -> None:
+    src = HEADER + "int f(struct dev *d) {\n" + body + "\n}\n"
+    assert of_rule(check_src(src), "known-null-dereference") == []
+
+
+def test_a_callees_defensive_null_test_says_nothing_about_its_caller() -> None:
+    src = HEADER + """
+static int name_len(const struct dev *d) {
+    if (d == NULL)
+        return 0;
+    return (int)strlen(d->name);
+}
+int show(struct dev *d) {
+    int n = name_len(d);
+    return n + d->irq;
+}
+"""
+    assert of_rule(check_src(src), "known-null-dereference") == []
+
+
+def test_a_guarded_call_is_no_dereference_of_a_null_allocation() -> None:
+    src = HEADER + """
+static int width(const char *s) { return (int)strlen(s); }
+int f(int n) {
+    char *p = malloc(n);
+    int a = p ? width(p) : 0;
+    int b = (p && strcmp(p, "x") == 0);
+    free(p);
+    return a + b;
+}
+"""
+    found = check_src(src)
+    assert of_rule(found, "null-dereference") == [] and of_rule(found, "known-null-dereference") == []
+
+
+def test_a_size_or_descriptor_argument_is_not_dereferenced() -> None:
+    src = HEADER + """
+#include <unistd.h>
+void f(char *dst, const char *src, long n, int fd) {
+    char *p = malloc(16);
+    if (n < 0)
+        memcpy(dst, src, n);
+    if (fd < 0)
+        (void)write(fd, dst, 1);
+    free(p);
+}
+"""
+    assert of_rule(check_src(src), "known-null-dereference") == []
+
+
+def test_returning_or_handing_out_a_freed_pointer() -> None:
+    src = HEADER + """
+char *norm(const char *s) {
+    char *out = strdup(s);
+    if (out == NULL)
+        return NULL;
+    if (*out == 0) {
+        free(out);
+        return out;      /*R*/
+    }
+    return out;
+}
+int take(char **slot, size_t n) {
+    char *b = malloc(n);
+    if (b == NULL)
+        return -1;
+    if (n > 10) {
+        free(b);
+        *slot = b;       /*S*/
+        return -1;
+    }
+    *slot = b;
+    return 0;
+}
+"""
+    got = sorted(f.location.start_line for f in of_rule(check_src(src), "return-freed-pointer"))
+    assert got == [line_of(src, "/*R*/"), line_of(src, "/*S*/")]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "char *p = malloc(8); free(p); p = NULL; return p;",
+        "char *p = malloc(8); if (!p) return NULL; return p;",
+        "char *p = malloc(8); free(p); p = malloc(4); return p;",
+    ],
+)
+def test_return_freed_pointer_good(body: str) -> None:
+    src = HEADER + "char *f(void) {\n" + body + "\n}\n"
+    assert of_rule(check_src(src), "return-freed-pointer") == []
