@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import tree_sitter
@@ -25,11 +25,18 @@ from server.workspace import header_stamp, read_header
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+Extents = dict[str, tuple[int, int]]
+
+
 @dataclass(frozen=True)
 class CheckOutcome:
+    """A check's findings per file, with the work it did; ``extents``: per checked file, the first and
+    last line of each function its parse found (what ``steady`` keeps findings by)."""
+
     findings: dict[str, list[Finding]]
     counters_delta: dict[str, int]
     changed_functions: tuple[str, ...] = ()
+    extents: dict[str, Extents] = field(default_factory=dict)
 
 
 class Analysis:
@@ -118,7 +125,11 @@ class Analysis:
         partial: Callable[[str, list[Finding]], None] | None = None,
         partial_every: float = PARTIAL_EVERY,
     ) -> CheckOutcome | None:
-        """While typing: refresh one file and check it with same-file calls only; None if outdated.
+        """While typing: refresh one file and check it against every file the project holds (the
+        unsaved buffers of open files, the saved text of the others), so that a finding through a
+        function in another file stays while the user types; None if outdated. The project reuses
+        everything the edit did not change: on Lua's 35 files, after the workspace check, an edit of
+        one function costs tens of milliseconds, about what a same-file check costs.
 
         ``partial`` hears the findings so far while a long check runs (called on this thread)."""
         if not still_wanted():
@@ -127,11 +138,9 @@ class Analysis:
         changed = self.update_sync(path, text, tree)
         if not still_wanted():
             return None
-        findings = self.project.check(
-            paths=[path], interprocedural=False, partial=partial, partial_every=partial_every
-        )
+        findings = self.project.check(paths=[path], partial=partial, partial_every=partial_every)
         result = {path: list(findings.get(path, [])) + self.notes(path)}
-        return CheckOutcome(result, _delta(before, self.counters()), changed)
+        return CheckOutcome(result, _delta(before, self.counters()), changed, {path: self.extents(path)})
 
     def check_paths_sync(
         self,
@@ -145,7 +154,14 @@ class Analysis:
             paths=paths, interprocedural=True, partial=partial, partial_every=partial_every
         )
         result = {p: list(findings.get(p, [])) + self.notes(p) for p in paths}
-        return CheckOutcome(result, _delta(before, self.counters()))
+        return CheckOutcome(result, _delta(before, self.counters()), extents={p: self.extents(p) for p in paths})
+
+    def extents(self, path: str) -> Extents:
+        """First and last line of each function of ``path`` as the project parsed it."""
+        state = self.project.files.get(path)
+        if state is None:
+            return {}
+        return {name: (m.start_row, m.last_row) for name, m in state.model.functions.items()}
 
     def notes(self, path: str) -> list[Finding]:
         """Functions of ``path`` that could not be modelled, as information diagnostics: a quiet

@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -30,6 +30,7 @@ from server.lsp.progress import WorkProgress
 from server.lsp.protocol import CtlspProtocol
 from server.lsp.pulled import ResultIds
 from server.lsp.settings import ServerSettings, load_workspace_config, merge_settings
+from server.lsp.steady import Extent, LineShift, Shown, settle
 from server.workspace import C_SUFFIXES, read_source, scan_c_files
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,9 @@ class CtlspServer(LanguageServer):
         self.findings: dict[str, list[Finding]] = {}
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self._sent: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}  # last push per uri
+        self._shown: dict[str, Shown] = {}  # open uri -> what was last published for it (see ``steady``)
+        self._shifts: dict[str, LineShift] = {}  # open uri -> the edits made since that publication
+        self._complete: set[str] = set()  # paths whose findings of a finished check were published
         self.result_ids = ResultIds()  # of self.diagnostics, for pulls
         self.disk_checks: dict[str, asyncio.Task[None]] = {}  # uri -> re-check of a closed buffer's file
         self.settings = ServerSettings()
@@ -186,12 +190,21 @@ class CtlspServer(LanguageServer):
     def note_edited(self, uri: str, functions: set[str]) -> None:
         self._edited.setdefault(uri, set()).update(functions)
 
+    def note_changes(self, uri: str, changes: Sequence[types.TextDocumentContentChangeEvent]) -> None:
+        """Log an open document's content changes, so that the findings published before them can be
+        moved to where their lines are now (see ``steady``)."""
+        shift = self._shifts.setdefault(uri, LineShift())
+        for change in changes:
+            shift.add(change)
+
     def forget(self, uri: str) -> Document | None:
         """Drop a closed document and any check still pending for it. What was checked of it is
         forgotten too (a reopened document starts again at version 1), and pulls waiting for its
         check answer now."""
         self._edited.pop(uri, None)
         self._sent.pop(uri, None)
+        self._shown.pop(uri, None)
+        self._shifts.pop(uri, None)
         self._checked.pop(uri, None)
         self._whole_checked.pop(uri, None)
         for _version, fut in self._waiters.pop(uri, []):
@@ -257,7 +270,7 @@ class CtlspServer(LanguageServer):
             return
         edited = sorted(self._edited.pop(uri, set()))
         if self._whole_checked.get(uri) != version:  # else the workspace check covered it, across files
-            self.publish(path, outcome.findings.get(path, []))
+            self.publish(path, outcome.findings.get(path, []), outcome.extents.get(path, {}))
             self.mark_checked(uri, version)
         self.report_counters(f"{Path(path).name} v{version}", outcome, edited)
         self.tidy_memory()
@@ -293,11 +306,15 @@ class CtlspServer(LanguageServer):
 
     def _publish_partial(self, path: str, text: str | None, findings: list[Finding]) -> None:
         """First findings of a long check (a large file just opened), while it goes on; only where
-        they still describe the buffer the user sees and nothing newer was published."""
+        they still describe the buffer the user sees and nothing newer was published, and only until
+        a finished check's findings of the file were published: after that, findings so far are
+        fewer than those shown, and showing them would make the others blink out and back."""
+        if path in self._complete:
+            return
         doc = self.doc_for_path(path)
         if doc is not None and (doc.checked_text != text or self._checked.get(doc.uri, -1) >= doc.version):
             return
-        self.publish(path, findings)
+        self._emit(path, findings)
 
     def report_counters(self, what: str, outcome: CheckOutcome, edited: list[str] | None = None) -> None:
         """One log line per check: what the edit touched, what was rebuilt, and the work counters."""
@@ -331,7 +348,20 @@ class CtlspServer(LanguageServer):
         except TimeoutError:
             self.log(f"ctlsp: diagnostics for {uri} not ready after {timeout}s; answering with the last ones")
 
-    def publish(self, path: str, findings: list[Finding]) -> None:
+    def publish(self, path: str, findings: list[Finding], extents: Mapping[str, Extent] | None = None) -> None:
+        """A finished check's findings of ``path``, all of the file's diagnostics in one piece. For an
+        open document, with ``extents`` (the functions of the parse they were found in), findings of
+        functions the edits since the last publication did not touch stay put (``steady.settle``)."""
+        self._complete.add(path)
+        uri = path_to_uri(path)
+        if extents is not None and uri in self.docs:
+            shift = self._shifts.pop(uri, None) or LineShift()
+            shown = settle(path, self._shown.get(uri), shift, findings, extents)
+            self._shown[uri] = shown
+            findings = list(shown.findings)
+        self._emit(path, findings)
+
+    def _emit(self, path: str, findings: list[Finding]) -> None:
         uri = path_to_uri(path)
         diagnostics = [to_diagnostic(f, self.line, self.columns) for f in findings]
         self.findings[path] = findings
@@ -403,6 +433,7 @@ class CtlspServer(LanguageServer):
                 return
             size = max(1, -(-len(paths) // FULL_CHECK_CHUNKS))
             results: dict[str, list[Finding]] = {}
+            extents: dict[str, dict[str, Extent]] = {}
             totals: dict[str, int] = {}
             partial = self._partial_publisher({path: entry[2] for path, entry in open_docs.items()})
             for start in range(0, len(paths), size):
@@ -418,6 +449,7 @@ class CtlspServer(LanguageServer):
                         # cancelled run finished is kept in the project's memos)
                         continue
                 results.update(outcome.findings)
+                extents.update(outcome.extents)
                 for key, value in outcome.counters_delta.items():
                     totals[key] = totals.get(key, 0) + value
                 done = min(start + size, len(paths))
@@ -431,7 +463,7 @@ class CtlspServer(LanguageServer):
                     continue  # edited or closed during the check; the per-edit (or close) check publishes
                 if info is None and self.doc_for_path(path) is not None:
                     continue  # opened during the check, which read the file on disk: its own check publishes
-                self.publish(path, results.get(path, []))
+                self.publish(path, results.get(path, []), extents.get(path, {}))
                 if info is not None:
                     self._whole_checked[info[0]] = info[1]
                     self.mark_checked(info[0], info[1])

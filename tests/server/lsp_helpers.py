@@ -91,6 +91,12 @@ async def diagnostics(
         raise AssertionError(f"{what}; last diagnostics: {client.diagnostics.get(uri)}") from None
 
 
+def checked(client: LanguageClient, what: str) -> str | None:
+    """The log line of the check of ``what`` ("a.c v2", "workspace"), once the server wrote it: it
+    writes it after publishing that check's diagnostics."""
+    return next((m.message for m in client.log_messages if f"ctlsp: checked {what}" in m.message), None)
+
+
 def codes(found: Sequence[types.Diagnostic]) -> list[str]:
     return sorted(str(d.code) for d in found)
 

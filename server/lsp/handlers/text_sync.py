@@ -49,6 +49,7 @@ def did_change(ls: CtlspServer, params: types.DidChangeTextDocumentParams) -> No
     if doc is None:
         return
     changed = doc.apply_changes(params.content_changes, params.text_document.version)
+    ls.note_changes(doc.uri, params.content_changes)
     ls.note_edited(doc.uri, doc.functions_in(changed))
     ls.schedule_check(doc.uri, ls.settings.debounce_ms / 1000, edited=True)
 
