@@ -71,7 +71,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a macro known not to be defined (repeatable)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    parser.add_argument("-v", "--verbose", action="store_true", help="show checked/reused counters")
+    parser.add_argument(
+        "-v", "--verbose", "--stats", action="store_true",
+        help="show checked/reused counters and name the functions that could not be checked",
+    )
 
 
 # ----- configuration -----------------------------------------------------------------------------

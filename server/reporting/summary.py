@@ -9,6 +9,8 @@ from typing import Any
 
 from extractors.findings import Finding, Unmodelled
 
+NAMED = 10  # functions not checked named on the --stats line; the JSON summary names them all
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -32,6 +34,7 @@ class Summary:
             "files_reused": self.files_reused,
             "baselined": self.baselined,
             "counters": dict(sorted(self.counters.items())),
+            "functions_not_checked_count": len(self.not_checked),
             "functions_not_checked": [
                 {"function": u.function, "location": asdict(u.location), "reason": u.reason}
                 for u in self.not_checked
@@ -61,4 +64,9 @@ class Summary:
             head += f"; model checks run {c.get('checks_run', 0)}, reused {c.get('checks_reused', 0)}"
             head += f"; functions extracted {c.get('functions_extracted', 0)}"
             head += f"; workers {c.get('workers', 1)}"
+            head += f"; functions not checked {len(self.not_checked)}"
+            if self.not_checked:
+                names = [u.function for u in self.not_checked[:NAMED]]
+                more = len(self.not_checked) - len(names)
+                head += f" ({', '.join(names)}{f', and {more} more' if more else ''})"
         return head

@@ -34,7 +34,9 @@ def test_only_unmodelled_code_is_clean_but_says_so(tmp_path: Path) -> None:
 def test_json_and_sarif_carry_the_functions_not_checked(tmp_path: Path) -> None:
     (tmp_path / "a.c").write_text(DEEP + LEAK)
     _, out, _ = _check(tmp_path, "--format", "json")
-    [entry] = json.loads(out)["summary"]["functions_not_checked"]
+    summary = json.loads(out)["summary"]
+    [entry] = summary["functions_not_checked"]
+    assert summary["functions_not_checked_count"] == 1
     assert entry["function"] == "deep" and entry["location"]["start_line"] == 0
     _, out, _ = _check(tmp_path, "--format", "sarif")
     [invocation] = json.loads(out)["runs"][0]["invocations"]
@@ -51,3 +53,13 @@ def test_the_note_is_on_the_function_name(tmp_path: Path) -> None:
     (tmp_path / "a.c").write_text("struct deep;\nstatic struct deep *\ndeep(int x)\n" + body)
     _, _, err = _check(tmp_path)
     assert f"{tmp_path / 'a.c'}:3:1: note: 'deep' was not checked" in err
+
+
+def test_stats_count_and_name_the_functions_not_checked(tmp_path: Path) -> None:
+    (tmp_path / "a.c").write_text(DEEP + LEAK)
+    _, _, err = _check(tmp_path, "--stats")
+    stats = err.strip().splitlines()[-1]
+    assert "model checks run" in stats and stats.endswith("; functions not checked 1 (deep)")
+    (tmp_path / "a.c").write_text(LEAK)
+    _, _, err = _check(tmp_path, "--stats")
+    assert err.strip().splitlines()[-1].endswith("; functions not checked 0")
