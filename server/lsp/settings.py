@@ -10,8 +10,9 @@ Keys of the "ctlsp" section (camelCase, as in VS Code settings):
 ``resources`` (lists of [acquire, release] pairs), ``includePaths`` (extra folders whose C files join
 the project), ``debounceMs`` (delay before checking after an edit, default 150), ``partialResultsMs``
 (how often a long check shows the findings so far, default 1000).  ``interpreter``,
-``trace``, ``serverArgs``, ``codeLens``, ``cExtensions`` (which C++ documents VS Code hands over as
-C), ``enable`` and ``path`` belong to the client and are ignored here.
+``importStrategy`` (the bundled server or the interpreter's own), ``trace``, ``serverArgs``,
+``codeLens``, ``cExtensions`` (which C++ documents VS Code hands over as C), ``enable`` and ``path``
+belong to the client and are ignored here.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ _LISTS = {"allocators": "allocators", "deallocators": "deallocators", "uses": "u
           "mustCheck": "must_check", "noreturn": "noreturn"}  # fmt: skip
 _PAIRS = {"locks": "locks", "resources": "resources"}
 # Keys the VS Code client owns; accepted so that they do not trigger "unknown setting" warnings.
-_CLIENT_ONLY = {"interpreter", "trace", "serverArgs", "codeLens", "cExtensions", "enable", "path"}
+_CLIENT_ONLY = {"interpreter", "importStrategy", "trace", "serverArgs", "codeLens", "cExtensions", "enable", "path"}
 _SERVER_KEYS = {"rules", "severities", "includePaths", "debounceMs", "partialResultsMs"}
 KNOWN_KEYS = frozenset(_LISTS) | frozenset(_PAIRS) | _CLIENT_ONLY | _SERVER_KEYS
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from extractors.config import Config, RuleSetting, config_from_text
-from server.lsp.settings import load_workspace_config, merge_settings
+from server.lsp.settings import KNOWN_KEYS, load_workspace_config, merge_settings
+
+REPO = Path(__file__).resolve().parents[2]
 
 RULES = ["memory-leak", "double-free"]
 
@@ -91,3 +94,13 @@ def test_deep_custom_formula_and_deep_toml_are_problems_not_crashes(tmp_path: Pa
     config, problems = load_workspace_config(tmp_path)
     assert config == Config()
     assert len(problems) == 1 and "ctlsp.toml" in problems[0] and "nested too deeply" in problems[0]
+
+
+def test_every_setting_the_extension_declares_is_known_to_the_server() -> None:
+    """A setting the extension declares but the server does not know draws an "unknown ctlsp
+    setting" warning at every start (as ``importStrategy`` once did) if the client forwards it."""
+    manifest = json.loads((REPO / "vscode-extension" / "package.json").read_text())
+    declared = {key.split(".")[1] for key in manifest["contributes"]["configuration"]["properties"]}
+    assert declared and declared <= KNOWN_KEYS, sorted(declared - KNOWN_KEYS)
+    merged = merge_settings(Config(), dict.fromkeys(declared - {"rules", "severities"}), RULES)
+    assert not [p for p in merged.problems if "unknown ctlsp setting" in p]

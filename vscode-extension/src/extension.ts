@@ -10,7 +10,7 @@ import { WitnessController } from "./witnessController";
 
 let server: ServerClient | undefined;
 const FINDING_LANGUAGES: vscode.DocumentSelector = [{ language: "c" }, { language: "cpp" }];
-const RESTART_SETTINGS = ["ctlsp.interpreter", "ctlsp.serverArgs", "ctlsp.cExtensions"];
+const RESTART_SETTINGS = ["ctlsp.interpreter", "ctlsp.importStrategy", "ctlsp.serverArgs", "ctlsp.cExtensions"];
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("ctlsp", { log: true });
@@ -18,7 +18,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const status = new StatusBar();
   const witnesses = new WitnessController();
   const lens = new WitnessCodeLens();
-  server = new ServerClient(output, trace);
+  server = new ServerClient(output, trace, context.extensionPath);
   const client = server;
   context.subscriptions.push(
     output,

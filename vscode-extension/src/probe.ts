@@ -1,14 +1,19 @@
 /** Runs the interpreter once, briefly, to learn whether it can import the server before we start it. */
 
 import { execFile } from "child_process";
-import { Interpreter } from "./model/interpreter";
-import { PROBE_SCRIPT, ProbeResult } from "./model/startup";
+import { Interpreter, ServerSource } from "./model/interpreter";
+import { ProbeResult, probeArgs } from "./model/startup";
 
-export function probeInterpreter(interpreter: Interpreter, cwd: string | undefined, timeoutMs = 30_000): Promise<ProbeResult> {
+export function probeInterpreter(
+  interpreter: Interpreter,
+  source: ServerSource,
+  cwd: string | undefined,
+  timeoutMs = 30_000,
+): Promise<ProbeResult> {
   return new Promise((resolve) => {
     execFile(
       interpreter.command,
-      [...interpreter.prefixArgs, "-c", PROBE_SCRIPT],
+      probeArgs(interpreter, source),
       { cwd, timeout: timeoutMs, windowsHide: true },
       (error, stdout, stderr) => {
         const err = error as (NodeJS.ErrnoException & { killed?: boolean; code?: string | number }) | null;

@@ -1,10 +1,13 @@
 /**
- * Owns the language client: resolves the interpreter, probes it, starts `<python> -m server serve`
- * over stdio, and restarts on demand. Start failures become one actionable notification instead of
- * the language client's generic "connection closed".
+ * Owns the language client: resolves the interpreter, probes it, starts the server over stdio (the
+ * copy bundled with the extension, or `-m server serve` from the interpreter's environment), and
+ * restarts on demand. Start failures become one actionable notification instead of the language
+ * client's generic "connection closed".
  */
 
+import * as fs from "fs";
 import * as os from "os";
+import * as path from "path";
 import * as vscode from "vscode";
 import {
   LanguageClient,
@@ -19,7 +22,7 @@ import {
   WorkDoneProgressReport,
 } from "vscode-languageclient/node";
 import { cDocumentSelector, cExtensions } from "./model/documents";
-import { describeInterpreter, resolveInterpreter, serverArgs } from "./model/interpreter";
+import { FROM_ENVIRONMENT, ServerSource, describeInterpreter, resolveInterpreter, serverArgs } from "./model/interpreter";
 import { serverSettings } from "./model/settings";
 import { diagnoseProbe, StartupProblem } from "./model/startup";
 import { ProgressState, ServerState } from "./model/status";
@@ -38,7 +41,31 @@ export class ServerClient implements vscode.Disposable {
   constructor(
     private readonly output: vscode.LogOutputChannel,
     private readonly trace: vscode.OutputChannel,
+    private readonly extensionPath: string,
   ) {}
+
+  /**
+   * The bundled server unless `ctlsp.importStrategy` is `fromEnvironment` (or this build of the
+   * extension carries none); with the wheel the extension carries, for the install command.
+   */
+  private serverSource(strategy: string | undefined): { source: ServerSource; wheel?: string; cwd?: string } {
+    const bundled = path.join(this.extensionPath, "bundled");
+    let wheel: string | undefined;
+    try {
+      const name = fs.readdirSync(bundled).find((n) => /^ctlsp-.*\.whl$/.test(n));
+      wheel = name ? path.join(bundled, name) : undefined;
+    } catch {
+      wheel = undefined;
+    }
+    if (strategy === "fromEnvironment") {
+      return { source: FROM_ENVIRONMENT, wheel };
+    }
+    if (!fs.existsSync(path.join(bundled, "libs"))) {
+      this.output.warn("ctlsp: this build of the extension carries no server; using the interpreter's environment");
+      return { source: FROM_ENVIRONMENT, wheel };
+    }
+    return { source: { kind: "bundled", launcher: path.join(bundled, "tool", "ctlsp_serve.py") }, wheel, cwd: bundled };
+  }
 
   get languageClient(): LanguageClient | undefined {
     return this.client?.state === State.Running ? this.client : undefined;
@@ -83,14 +110,16 @@ export class ServerClient implements vscode.Disposable {
       homeDir: os.homedir(),
       env: process.env,
     });
-    const cwd = folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined;
-    this.output.info(`ctlsp: using ${describeInterpreter(interpreter)}`);
-    const problem = diagnoseProbe(interpreter, await probeInterpreter(interpreter, cwd));
+    const { source, wheel, cwd: ownCwd } = this.serverSource(config.get<string>("importStrategy"));
+    const cwd = ownCwd ?? (folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined);
+    const from = source.kind === "bundled" ? "the server bundled with the extension" : "ctlsp installed in it";
+    this.output.info(`ctlsp: using ${describeInterpreter(interpreter)} with ${from}`);
+    const problem = diagnoseProbe(interpreter, await probeInterpreter(interpreter, source, cwd), source, wheel);
     if (problem) {
       this.fail(problem);
       return;
     }
-    const args = serverArgs(interpreter, config.get<string[]>("serverArgs") ?? []);
+    const args = serverArgs(interpreter, config.get<string[]>("serverArgs") ?? [], source);
     const serverOptions: ServerOptions = {
       command: interpreter.command,
       args,

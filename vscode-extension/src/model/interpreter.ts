@@ -51,9 +51,24 @@ export function resolveInterpreter(inputs: InterpreterInputs): Interpreter {
   return { command: "python3", prefixArgs: [], source: "path" };
 }
 
-/** The full argv for the stdio server: `<python> [prefix] -m server serve [extra]`. */
-export function serverArgs(interpreter: Interpreter, extra: readonly string[] = []): string[] {
-  return [...interpreter.prefixArgs, "-m", "server", "serve", ...extra];
+/**
+ * Where the server's code comes from: the copy the extension carries (`bundled/`, see
+ * scripts/bundle-server.sh), which needs nothing installed, or the interpreter's own environment
+ * (`ctlsp.importStrategy: fromEnvironment`, for a development checkout).
+ */
+export type ServerSource = { kind: "bundled"; launcher: string } | { kind: "environment" };
+
+export const FROM_ENVIRONMENT: ServerSource = { kind: "environment" };
+
+/**
+ * The full argv for the stdio server. Neither form can import the user's files: the bundled
+ * launcher runs in isolated mode (`-I`: no current folder, user site or PYTHON* variables on
+ * sys.path) and puts the bundled libraries first; from the environment, `-P` keeps the current
+ * folder (the workspace, which may hold its own `server.py`) off sys.path.
+ */
+export function serverArgs(interpreter: Interpreter, extra: readonly string[] = [], source: ServerSource = FROM_ENVIRONMENT): string[] {
+  const start = source.kind === "bundled" ? ["-I", source.launcher] : ["-P", "-m", "server"];
+  return [...interpreter.prefixArgs, ...start, "serve", ...extra];
 }
 
 export function describeInterpreter(interpreter: Interpreter): string {

@@ -4,7 +4,7 @@
  * settings stays meaningful for the keys it does read.
  */
 
-export const CLIENT_ONLY_KEYS: readonly string[] = ["interpreter", "serverArgs", "trace", "codeLens", "cExtensions"];
+export const CLIENT_ONLY_KEYS: readonly string[] = ["interpreter", "importStrategy", "serverArgs", "trace", "codeLens", "cExtensions"];
 
 /** `items` are the requested sections; `values` the answers in the same order. */
 export function serverSettings(items: readonly { section?: string }[], values: unknown[]): unknown[] {

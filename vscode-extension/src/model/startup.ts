@@ -4,7 +4,7 @@
  * installed in it, too old a Python) each have a one-line fix.
  */
 
-import { Interpreter, describeInterpreter } from "./interpreter";
+import { FROM_ENVIRONMENT, Interpreter, ServerSource, describeInterpreter } from "./interpreter";
 
 export interface ProbeResult {
   /** Node's spawn error code, e.g. "ENOENT" when the interpreter does not exist. */
@@ -24,8 +24,9 @@ export interface StartupProblem {
 }
 
 /**
- * The script the probe runs: it prints the Python version, then runs exactly what the client will
- * run (`-m server serve`) with `--help`, so every import the server needs is exercised and exits.
+ * The script the probe runs from the environment: it prints the Python version, then runs exactly
+ * what the client will run (`-m server serve`) with `--help`, so every import the server needs is
+ * exercised and exits. The bundled launcher has its own `--probe` that does the same.
  */
 export const PROBE_SCRIPT = [
   "import runpy, sys",
@@ -34,18 +35,40 @@ export const PROBE_SCRIPT = [
   "runpy.run_module('server', run_name='__main__', alter_sys=True)",
 ].join("; ");
 
-export function installCommand(interpreter: Interpreter): string {
-  return `${[interpreter.command, ...interpreter.prefixArgs].join(" ")} -m pip install ctlsp`;
+/** The probe's argv, with the same isolation as the server's (see `serverArgs`). */
+export function probeArgs(interpreter: Interpreter, source: ServerSource = FROM_ENVIRONMENT): string[] {
+  const probe = source.kind === "bundled" ? ["-I", source.launcher, "--probe"] : ["-P", "-c", PROBE_SCRIPT];
+  return [...interpreter.prefixArgs, ...probe];
+}
+
+/**
+ * How to install ctlsp into `interpreter`'s environment: the wheel the extension carries when it
+ * has one (ctlsp is on no public package index), else a checkout of the ctlsp repository.
+ */
+export function installCommand(interpreter: Interpreter, wheel?: string): string {
+  const what = wheel ? quote(wheel) : "<path to a ctlsp checkout>";
+  return `${[interpreter.command, ...interpreter.prefixArgs].map(quote).join(" ")} -m pip install ${what}`;
+}
+
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /** `undefined` when the probe shows a usable server; otherwise what went wrong and the fixes to offer. */
-export function diagnoseProbe(interpreter: Interpreter, probe: ProbeResult): StartupProblem | undefined {
+export function diagnoseProbe(
+  interpreter: Interpreter,
+  probe: ProbeResult,
+  source: ServerSource = FROM_ENVIRONMENT,
+  wheel?: string,
+): StartupProblem | undefined {
   const who = describeInterpreter(interpreter);
-  const install = installCommand(interpreter);
+  const install = installCommand(interpreter, wheel);
   if (probe.spawnError !== undefined) {
     const why = probe.spawnError === "ENOENT" ? "does not exist" : `cannot be started (${probe.spawnError})`;
     return {
-      message: `ctlsp: the Python interpreter ${who} ${why}. Set ctlsp.interpreter to a Python 3.11+ that has ctlsp installed.`,
+      message: `ctlsp: the Python interpreter ${who} ${why}. Set ctlsp.interpreter to a Python 3.11+${
+        source.kind === "bundled" ? " (the extension brings the server)" : " that has ctlsp installed"
+      }.`,
       fixes: ["setInterpreter", "showLog"],
       installCommand: install,
     };
@@ -58,9 +81,10 @@ export function diagnoseProbe(interpreter: Interpreter, probe: ProbeResult): Sta
     };
   }
   const [major, minor] = (probe.stdout.trim().split("\n")[0] ?? "").split(/\s+/).map(Number);
-  if (major === 3 && minor < 11) {
+  if ((major === 3 && minor < 11) || /Unknown option:? -[PI]/.test(probe.stderr)) {
+    const version = major === 3 ? `Python ${major}.${minor}` : "older than Python 3.11";
     return {
-      message: `ctlsp: ${who} is Python ${major}.${minor}; ctlsp needs Python 3.11 or newer. Set ctlsp.interpreter.`,
+      message: `ctlsp: ${who} is ${version}; ctlsp needs Python 3.11 or newer. Set ctlsp.interpreter.`,
       fixes: ["setInterpreter"],
       installCommand: install,
     };
@@ -69,6 +93,19 @@ export function diagnoseProbe(interpreter: Interpreter, probe: ProbeResult): Sta
     return undefined;
   }
   const missing = /No module named '?([\w.]+)'?/.exec(probe.stderr);
+  if (missing && source.kind === "bundled") {
+    // The bundle is complete by construction; what it can lack is the compiled parser for this
+    // Python's version (or platform).
+    const carried = /bundled: (.*)$/m.exec(probe.stderr)?.[1];
+    return {
+      message:
+        `ctlsp: the server bundled with the extension cannot run on ${who}: no ${missing[1]} for it` +
+        `${carried ? ` (it carries ${carried})` : ""}. Set ctlsp.interpreter to one of those, or install ctlsp ` +
+        `into this Python (\`${install}\`) and set ctlsp.importStrategy to fromEnvironment.`,
+      fixes: ["setInterpreter", "copyInstall", "showLog"],
+      installCommand: install,
+    };
+  }
   if (missing) {
     const module = missing[1];
     const ours = ["server", "checker", "extractors"].some((m) => module.startsWith(`${m}.`));

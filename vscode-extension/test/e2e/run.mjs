@@ -5,7 +5,13 @@
  * the squiggle on a leak, the witness in the hover, the numbered step labels of "Show witness",
  * navigation, and the squiggle going away once the leak is fixed by typing the free().
  *
- * Inputs (environment): CODE_SERVER_BIN, CHROMIUM_BIN, CTLSP_PYTHON, CTLSP_VSIX, CTLSP_REPO.
+ * It follows the extension README's install path on a bare machine: nothing but the .vsix is
+ * installed, no setting names an interpreter, and `python3` on PATH is a bare Python (Debian's,
+ * checked to have no ctlsp and no pygls): the server that runs is the one the .vsix carries. The
+ * workspace has a `server.py` of its own, which must not be what starts.
+ *
+ * Inputs (environment): CODE_SERVER_BIN, CHROMIUM_BIN, CTLSP_BARE_PYTHON (default /usr/bin/python3),
+ * CTLSP_VSIX.
  * Screenshots go to vscode-extension/test-output/. Exit code 0 = every check passed.
  */
 import { spawn, execFileSync } from "node:child_process";
@@ -18,11 +24,10 @@ import { chromium } from "playwright-core";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extDir = path.resolve(here, "../..");
-const repo = path.resolve(process.env.CTLSP_REPO ?? path.join(extDir, ".."));
 const outDir = path.join(extDir, "test-output");
 const codeServer = required("CODE_SERVER_BIN");
 const chromiumBin = process.env.CHROMIUM_BIN || "/usr/bin/chromium";
-const python = path.resolve(repo, process.env.CTLSP_PYTHON ?? ".venv/bin/python");
+const barePython = process.env.CTLSP_BARE_PYTHON || "/usr/bin/python3";
 const vsix = path.resolve(process.env.CTLSP_VSIX ?? path.join(extDir, "dist/ctlsp.vsix"));
 const SLOW = 120_000;
 
@@ -104,7 +109,7 @@ async function waitForHttp(url, timeoutMs) {
 }
 
 async function main() {
-  for (const [what, file] of [["code-server", codeServer], ["chromium", chromiumBin], ["python", python], ["vsix", vsix]]) {
+  for (const [what, file] of [["code-server", codeServer], ["chromium", chromiumBin], ["python", barePython], ["vsix", vsix]]) {
     if (!fs.existsSync(file)) {
       fail(`${what} not found at ${file}`);
     }
@@ -112,17 +117,31 @@ async function main() {
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ctlsp-e2e-"));
+  for (const module of ["server.cli", "pygls"]) {
+    try {
+      execFileSync(barePython, ["-c", `import ${module}`], { cwd: tmp, stdio: "ignore" });
+    } catch {
+      continue; // as it should be: the bare Python cannot import it
+    }
+    fail(`${barePython} imports ${module}: not a bare Python, so the test would not show the bundled server works`);
+  }
+  // The only python3 on the extension host's PATH is the bare one.
+  const bin = path.join(tmp, "bin");
+  fs.mkdirSync(bin);
+  fs.symlinkSync(barePython, path.join(bin, "python3"));
   const userData = path.join(tmp, "user-data");
   const extensions = path.join(tmp, "extensions");
   const workspace = path.join(tmp, "workspace");
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });
   fs.mkdirSync(workspace, { recursive: true });
   fs.writeFileSync(path.join(workspace, "leak.c"), LEAK);
-  // ctlsp.interpreter is machine-scoped, so in code-server (a remote window) it lives in the Machine settings.
+  // What `python -m server` would run from the workspace folder: the extension must never start it.
+  fs.writeFileSync(path.join(workspace, "server.py"), 'raise SystemExit("the workspace\'s server.py was run instead of ctlsp")\n');
+  // ctlsp.interpreter is machine-scoped, so in code-server (a remote window) it lives in the Machine
+  // settings; it is not set here: the extension finds python3 on PATH.
   fs.mkdirSync(path.join(userData, "Machine"), { recursive: true });
   const settingsFile = path.join(userData, "Machine", "settings.json");
   const settings = {
-    "ctlsp.interpreter": python,
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,
     "workbench.enableExperiments": false,
@@ -179,7 +198,8 @@ async function main() {
         ...process.env,
         // No extension marketplace: the test machine reaches no gallery, and nothing should be fetched.
         EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: "http://127.0.0.1:9/gallery", itemUrl: "http://127.0.0.1:9/item" }),
-        PYTHONPATH: [repo, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) },
+        PATH: [bin, process.env.PATH].filter(Boolean).join(path.delimiter),
+      },
     },
   );
   /** @type {string | undefined} */
@@ -273,6 +293,7 @@ async function scenario(page, port, settingsFile, settings) {
     throw new Error(`the ctlsp server did not start: ${message ?? (await startError.first().textContent())}`);
   }
   pass("the leak is underlined (ctlsp diagnostic)");
+  pass("the server the .vsix carries runs on a bare python3 from PATH, not the workspace's server.py");
   const status = page.locator(".statusbar-item", { hasText: /ctlsp: 1\b/ });
   await status.first().waitFor({ timeout: 30_000 });
   pass("the status bar counts 1 finding");
@@ -284,6 +305,11 @@ async function scenario(page, port, settingsFile, settings) {
   const lens = page.locator(".contentWidgets .codelens-decoration, .monaco-editor .codelens-decoration", { hasText: "Show witness" });
   await lens.first().waitFor({ timeout: 30_000 });
   pass("a \"Show witness\" CodeLens is above the finding");
+  const warnings = page.locator(".notifications-toasts .notification-list-item", { hasText: "ctlsp" });
+  if (await warnings.count()) {
+    throw new Error(`ctlsp warned at start: ${await warnings.first().innerText()}`);
+  }
+  pass("the start raised no ctlsp warning (every setting the extension declares is known to the server)");
   await page.screenshot({ path: path.join(outDir, "diagnostic.png") });
 
   const box = await squiggle.first().boundingBox();

@@ -14,14 +14,24 @@ describe("resolveInterpreter", () => {
     const i = resolveInterpreter({ ...base, setting: "  ", pythonExtension: ["conda", "run", "-n", "x", "python"] });
     assert.equal(i.source, "python-extension");
     assert.equal(i.command, "conda");
-    assert.deepEqual(serverArgs(i, ["--log-level", "DEBUG"]), ["run", "-n", "x", "python", "-m", "server", "serve", "--log-level", "DEBUG"]);
+    assert.deepEqual(serverArgs(i, ["--log-level", "DEBUG"]), ["run", "-n", "x", "python", "-P", "-m", "server", "serve", "--log-level", "DEBUG"]);
   });
 
   it("uses python3 on PATH when nothing else is configured", () => {
     const i = resolveInterpreter({ ...base, pythonExtension: [] });
     assert.deepEqual(i, { command: "python3", prefixArgs: [], source: "path" });
-    assert.deepEqual(serverArgs(i), ["-m", "server", "serve"]);
+    assert.deepEqual(serverArgs(i), ["-P", "-m", "server", "serve"]);
     assert.equal(describeInterpreter(i), "python3 (found on PATH)");
+  });
+});
+
+describe("serverArgs", () => {
+  it("runs the bundled launcher isolated, so no file of the workspace or the environment is imported", () => {
+    const i = resolveInterpreter({ ...base, pythonExtension: ["conda", "run", "python"] });
+    const bundled = { kind: "bundled", launcher: "/ext/bundled/tool/ctlsp_serve.py" } as const;
+    assert.deepEqual(serverArgs(i, ["--log-level", "DEBUG"], bundled), [
+      "run", "python", "-I", "/ext/bundled/tool/ctlsp_serve.py", "serve", "--log-level", "DEBUG",
+    ]);
   });
 });
 

@@ -4,7 +4,7 @@ import { serverSettings } from "../../src/model/settings";
 
 describe("serverSettings", () => {
   it("drops client-only keys from the ctlsp section and keeps the server's", () => {
-    const values = [{ interpreter: "/p", codeLens: true, cExtensions: [".c", ".h"], trace: { server: "off" }, serverArgs: [], rules: { "dead-store": false }, allocators: ["xmalloc"] }];
+    const values = [{ interpreter: "/p", importStrategy: "useBundled", codeLens: true, cExtensions: [".c", ".h"], trace: { server: "off" }, serverArgs: [], rules: { "dead-store": false }, allocators: ["xmalloc"] }];
     assert.deepEqual(serverSettings([{ section: "ctlsp" }], values), [{ rules: { "dead-store": false }, allocators: ["xmalloc"] }]);
   });
 

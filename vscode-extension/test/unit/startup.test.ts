@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Interpreter } from "../../src/model/interpreter";
-import { diagnoseProbe, installCommand } from "../../src/model/startup";
+import { diagnoseProbe, installCommand, probeArgs } from "../../src/model/startup";
 
 const py: Interpreter = { command: "/venv/bin/python", prefixArgs: [], source: "setting" };
 
@@ -16,6 +16,9 @@ describe("diagnoseProbe", () => {
     assert.ok(p);
     assert.match(p.message, /\/venv\/bin\/python \(from the ctlsp.interpreter setting\) does not exist/);
     assert.deepEqual(p.fixes, ["setInterpreter", "showLog"]);
+    const bundled = { kind: "bundled", launcher: "/ext/bundled/tool/ctlsp_serve.py" } as const;
+    const b = diagnoseProbe(py, { spawnError: "ENOENT", exitCode: null, stdout: "", stderr: "" }, bundled);
+    assert.match(b?.message ?? "", /Set ctlsp.interpreter to a Python 3.11\+ \(the extension brings the server\)\.$/);
   });
 
   it("says ctlsp is not installed and gives the pip command", () => {
@@ -23,7 +26,7 @@ describe("diagnoseProbe", () => {
     const p = diagnoseProbe(py, { exitCode: 1, stdout: "", stderr });
     assert.ok(p);
     assert.match(p.message, /ctlsp is not installed/);
-    assert.match(p.message, /\/venv\/bin\/python -m pip install ctlsp/);
+    assert.match(p.message, /\/venv\/bin\/python -m pip install <path to a ctlsp checkout>/);
     assert.equal(p.installCommand, installCommand(py));
     assert.ok(p.fixes.includes("copyInstall"));
   });
@@ -37,9 +40,28 @@ describe("diagnoseProbe", () => {
     assert.match(bare?.message ?? "", /ctlsp is not installed/);
   });
 
+  it("offers to install the wheel the extension carries, quoted for the shell", () => {
+    const stderr = "ModuleNotFoundError: No module named 'server'\n";
+    const wheel = "/home/u/.vscode/extensions/ctlsp 0.1.0/bundled/ctlsp-0.1.0-py3-none-any.whl";
+    const p = diagnoseProbe(py, { exitCode: 1, stdout: "3 12\n", stderr }, { kind: "environment" }, wheel);
+    assert.equal(p?.installCommand, `/venv/bin/python -m pip install '${wheel}'`);
+  });
+
+  it("says which Pythons the bundled server carries a parser for", () => {
+    const bundled = { kind: "bundled", launcher: "/ext/bundled/tool/ctlsp_serve.py" } as const;
+    assert.deepEqual(probeArgs(py, bundled), ["-I", "/ext/bundled/tool/ctlsp_serve.py", "--probe"]);
+    const stderr = "ctlsp: this extension carries no tree_sitter for Python 3.15 (No module named 'tree_sitter'); bundled: Python 3.11, Python 3.12\n";
+    const p = diagnoseProbe(py, { exitCode: 3, stdout: "3 15\n", stderr }, bundled);
+    assert.match(p?.message ?? "", /bundled with the extension cannot run on .*no tree_sitter for it \(it carries Python 3.11, Python 3.12\)/);
+    assert.deepEqual(p?.fixes, ["setInterpreter", "copyInstall", "showLog"]);
+    assert.equal(diagnoseProbe(py, { exitCode: 0, stdout: "3 12\n", stderr: "" }, bundled), undefined);
+  });
+
   it("rejects an old Python", () => {
     const p = diagnoseProbe(py, { exitCode: 0, stdout: "3 9", stderr: "" });
     assert.match(p?.message ?? "", /needs Python 3.11/);
+    const noP = diagnoseProbe(py, { exitCode: 2, stdout: "", stderr: "Unknown option: -P\nusage: python3 [option]" });
+    assert.match(noP?.message ?? "", /is older than Python 3.11; ctlsp needs Python 3.11/);
     const failed = diagnoseProbe(py, { exitCode: 1, stdout: "3 8\n", stderr: "SyntaxError: invalid syntax" });
     assert.match(failed?.message ?? "", /is Python 3.8; ctlsp needs Python 3.11/);
   });
