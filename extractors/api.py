@@ -59,6 +59,7 @@ before silence it.
 from __future__ import annotations
 
 import hashlib
+import os
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
@@ -70,12 +71,15 @@ from checker.querydb import Cancelled
 from extractors.calls import call_table
 from extractors.check_queries import PARTIAL_EVERY, CheckDb, file_findings, projector
 from extractors.checking import RESULT_VERSION, FunctionChecker, ordered, place, positional_key
+from extractors.compile_flags import NO_FLAGS, CompileCommandsError, FileFlags, compile_database
 from extractors.config import Config, ConfigError, config_from_text
 from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
 from extractors.functions import function_name, top_level_functions
+from extractors.includes import MAX_DEPTH, Preprocessed
 from extractors.parse import parse_c
 from extractors.projection import Projector, function_id
 from extractors.queries import (
+    FLAGS,
     HEADER,
     SETTINGS,
     SOURCE,
@@ -88,8 +92,7 @@ from extractors.queries import (
     file_items,
     file_model,
     file_notes,
-    file_scope,
-    header_path,
+    file_preprocessor,
 )
 from extractors.rules import Rule, catalogue
 from extractors.suppress import suppressed
@@ -177,9 +180,15 @@ class Project:
         )
         self.checker = self.db.checker
         self.db.errors = self.errors
-        self.db.set(SETTINGS, (), Settings(self.config.digest(), self.table, self.config.preprocessor()))
+        c = self.config
+        defines = (c.configured_defines(), c.command_line_defines())
+        settings = Settings(c.digest(), self.table, *defines, c.command_include, c.include)
+        self.db.set(SETTINGS, (), settings)
         self.files = _Files(self.db)
         self._headers: set[str] = set()
+        self._compile: dict[str, FileFlags] | None = None  # compile_commands.json, once handed in
+        self._compile_base = ""
+        self.compile_commands_error: str | None = None
         self._updated: dict[str, FileItems] = {}  # per file, its items when update_file last saw it
         # The database's memos are freed with the project, not at the next full collection.
         weakref.finalize(self, self.db.release).atexit = False
@@ -214,31 +223,75 @@ class Project:
         stop before the new text is in."""
         self.db.set(SOURCE, path, Source(text, tree))
         self.files.paths.add(path)
+        if self._compile is not None:
+            self.db.set(FLAGS, path, self._flags_of(path))
 
     def remove_file(self, path: str) -> None:
         self._updated.pop(path, None)
         if path in self.files.paths:
             self.files.paths.discard(path)
             self.db.remove(SOURCE, path)
+            self.db.remove(FLAGS, path)
         self.db.parsed.pop(path, None)  # the definitions of its last parse, and so the tree
 
-    def header_paths(self, paths: Iterable[str] | None = None) -> list[str]:
-        """Every local header (``#include "x.h"``, next to the including file) the files (of
-        ``paths``, or all) include: the edges read them and hand them in with :meth:`set_header`,
-        since their macros count."""
-        out: set[str] = set()
-        for path in self.files.paths if paths is None else self.files.paths.intersection(paths):
-            out.update(header_path(path, inc) for inc in self.db.get(file_scope, path).includes)
-        return sorted(out)
+    def header_paths(self, paths: Iterable[str] | None = None) -> Iterator[str]:
+        """Every file besides the sources that the files (of ``paths``, or all) read: the
+        configuration's ``compile_commands.json`` first, then the headers their ``#include`` lines
+        look for (next to the file, in the ``-I`` folders, ``-include`` files; see
+        :mod:`extractors.includes`), missing ones too.  The edges read them and hand them in with
+        :meth:`set_header`.  Lazy, in rounds: the headers handed in while it is iterated are
+        followed in the next round (their own includes, the folders a compile database adds), up
+        to the include depth bound, so one loop over it hands in the whole include tree."""
+        seen: set[str] = set()
+        if self.config.compile_commands is not None:
+            seen.add(self.config.compile_commands)
+            yield self.config.compile_commands
+        for _ in range(MAX_DEPTH + 2):
+            wanted: set[str] = set()
+            for path in self.files.paths if paths is None else self.files.paths.intersection(paths):
+                pre: Preprocessed = self.db.get(file_preprocessor, path)
+                wanted.update(pre.wanted)
+            new = sorted(wanted - seen)
+            if not new:
+                return
+            seen.update(new)
+            yield from new
 
     def unread_headers(self) -> list[str]:
-        """The headers of :meth:`header_paths` never handed in."""
+        """The files of :meth:`header_paths` never handed in (one round of them)."""
         return [h for h in self.header_paths() if h not in self._headers]
 
     def set_header(self, path: str, text: str | None) -> None:
-        """A header's text as read by the caller, or None when it cannot be read."""
+        """A header's text as read by the caller, or None when it cannot be read; for the
+        configuration's ``compile_commands.json``, :meth:`set_compile_commands` (file paths
+        compared as given: the language server's are absolute)."""
         self._headers.add(path)
+        if path == self.config.compile_commands:
+            self.set_compile_commands(path, text)
+            return
         self.db.set(HEADER, path, text)
+
+    def set_compile_commands(self, path: str, text: str | None, base: str = "") -> None:
+        """The text of the compile database ``path`` (None: there is none): each file's flags
+        become its ``FLAGS`` input, so a change to one entry re-derives that file alone.  A
+        relative file path of the project is taken relative to ``base`` to find its entry (the
+        CLI's working folder).  A malformed database counts as none, and
+        :attr:`compile_commands_error` says why."""
+        self._headers.add(path)
+        self._compile_base = base
+        self.compile_commands_error = None
+        try:
+            self._compile = compile_database(text, path) if text is not None else {}
+        except CompileCommandsError as e:
+            self.compile_commands_error = str(e)
+            self._compile = {}
+        with self.db.write():
+            for file in self.files.paths:
+                self.db.set(FLAGS, file, self._flags_of(file))
+
+    def _flags_of(self, path: str) -> FileFlags:
+        entries = self._compile or {}
+        return entries.get(os.path.normpath(os.path.join(self._compile_base, path)), NO_FLAGS)
 
     def unmodelled(self, path: str) -> list[Unmodelled]:
         """The functions of ``path`` that could not be modelled (and so were not checked)."""

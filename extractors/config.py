@@ -16,6 +16,12 @@ Recognised keys::
     must_check   = ["setuid"]              # return value must not be discarded
     noreturn     = ["die"]                 # never return
 
+    [preprocessor]
+    defines = ["HAVE_CONFIG_H", "LEVEL=2"] # as -D
+    undefines = ["_WIN32"]                 # as -U
+    include = ["include"]                  # as -I: folders headers are looked for in
+    compile_commands = "build/compile_commands.json"   # per-file flags
+
     [rules.memory-leak]
     enabled = false                        # or severity = "error" | "warning" | "info"
 
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -79,16 +86,29 @@ class Config:
     noreturn: tuple[str, ...] = ()
     rules: dict[str, RuleSetting] = field(default_factory=dict, compare=False, hash=False)
     custom_rules: tuple[CustomRule, ...] = ()
-    defines: tuple[tuple[str, int | None], ...] = ()  # [preprocessor] defines and -D, in order
-    undefines: tuple[str, ...] = ()  # [preprocessor] undefines and -U
+    defines: tuple[tuple[str, int | None], ...] = ()  # [preprocessor] defines, in order
+    undefines: tuple[str, ...] = ()  # [preprocessor] undefines
+    include: tuple[str, ...] = ()  # [preprocessor] include, relative to the configuration's folder
+    # compile_commands.json: [preprocessor] compile_commands (relative to the configuration's
+    # folder), --compile-commands, or the one the edges found (server.workspace.find_config)
+    compile_commands: str | None = None
+    command_defines: tuple[tuple[str, int | None], ...] = ()  # -D on the command line, in order
+    command_undefines: tuple[str, ...] = ()  # -U on the command line
+    command_include: tuple[str, ...] = ()  # -I on the command line
     source: str | None = None
 
+    def configured_defines(self) -> Defines:
+        """``[preprocessor] defines/undefines``: a name both defines and undefines is defined."""
+        return _layer(self.defines, self.undefines)
+
+    def command_line_defines(self) -> Defines:
+        """``-D``/``-U``: the last word on every name they give, over ctlsp.toml and each file's
+        compile flags (a name given to both is defined)."""
+        return _layer(self.command_defines, self.command_undefines)
+
     def preprocessor(self) -> Defines:
-        """The defines that decide preprocessor conditionals (a later -U or -D of a name wins)."""
-        defined: dict[str, int | None] = {}
-        for name, value in self.defines:
-            defined[name] = value
-        return Defines(defined, frozenset(n for n in self.undefines if n not in defined))
+        """The defines that decide preprocessor conditionals in a file without compile flags."""
+        return self.configured_defines().overlaid(self.command_line_defines())
 
     def digest(self) -> str:
         """Hash of everything that changes findings, so cached results die with a config change."""
@@ -105,7 +125,12 @@ class Config:
             ],
             "rules": {k: [v.enabled, v.severity] for k, v in sorted(self.rules.items())},
             "custom": [[r.id, r.formula, r.message, r.severity, r.cwe] for r in self.custom_rules],
-            "preprocessor": self.preprocessor().key(),
+            "preprocessor": [
+                self.configured_defines().key(),
+                self.command_line_defines().key(),
+                self.include,
+                self.command_include,
+            ],
         }
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -159,7 +184,7 @@ def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: 
             _line_of(text, prefix + name) or _find_key(text, name),
             f"unknown section or key {name!r} (expected 'extract', 'rules' or 'preprocessor')",
         )
-    defines, undefines = _preprocessor(data.get("preprocessor", {}), err)
+    defines, undefines, include, compile_commands = _preprocessor(data.get("preprocessor", {}), err, path)
     extract = data.get("extract", {})
     if not isinstance(extract, dict):
         raise err("extract", None, "'extract' must be a table")
@@ -231,23 +256,36 @@ def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: 
         custom_rules=tuple(customs),
         defines=defines,
         undefines=undefines,
+        include=include,
+        compile_commands=compile_commands,
         source=str(path),
     )
 
 
-def _preprocessor(table: Any, err: Any) -> tuple[tuple[tuple[str, int | None], ...], tuple[str, ...]]:
-    """``[preprocessor]``: ``defines = ["NAME", "NAME=VALUE"]`` and ``undefines = ["NAME"]``."""
+def _layer(defines: tuple[tuple[str, int | None], ...], undefines: tuple[str, ...]) -> Defines:
+    defined = dict(defines)  # a later value of a name wins
+    return Defines(defined, frozenset(n for n in undefines if n not in defined))
+
+
+def _preprocessor(
+    table: Any, err: Any, path: str | Path
+) -> tuple[tuple[tuple[str, int | None], ...], tuple[str, ...], tuple[str, ...], str | None]:
+    """``[preprocessor]``: ``defines = ["NAME", "NAME=VALUE"]``, ``undefines = ["NAME"]``,
+    ``include = ["folder"]`` and ``compile_commands = "file"``, the paths relative to the
+    configuration file's folder (joined as text: nothing here looks at the disk)."""
     if not isinstance(table, dict):
         raise err("preprocessor", None, "'preprocessor' must be a table")
-    extra = set(table) - {"defines", "undefines"}
+    extra = set(table) - {"defines", "undefines", "include", "compile_commands"}
     if extra:
         key = sorted(extra)[0]
-        raise err("preprocessor", key, f"unknown key preprocessor.{key} (known: defines, undefines)")
+        known = "defines, undefines, include, compile_commands"
+        raise err("preprocessor", key, f"unknown key preprocessor.{key} (known: {known})")
     out: dict[str, list[str]] = {}
-    for key in ("defines", "undefines"):
+    for key in ("defines", "undefines", "include"):
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            raise err("preprocessor", key, f'preprocessor.{key} must be a list of strings like "NAME" or "NAME=1"')
+            what = "folders" if key == "include" else 'strings like "NAME" or "NAME=1"'
+            raise err("preprocessor", key, f"preprocessor.{key} must be a list of {what}")
         out[key] = value
     defines: list[tuple[str, int | None]] = []
     for d in out["defines"]:
@@ -261,7 +299,16 @@ def _preprocessor(table: Any, err: Any) -> tuple[tuple[tuple[str, int | None], .
             undefines.append(macro_name(u))
         except ValueError as e:
             raise err("preprocessor", "undefines", f"preprocessor.undefines: {e}") from None
-    return tuple(defines), tuple(undefines)
+    here = os.path.dirname(str(path))
+    commands = table.get("compile_commands")
+    if commands is not None and (not isinstance(commands, str) or not commands):
+        raise err("preprocessor", "compile_commands", "preprocessor.compile_commands must be a file name")
+    return (
+        tuple(defines),
+        tuple(undefines),
+        tuple(os.path.normpath(os.path.join(here, d)) for d in out["include"]),
+        os.path.normpath(os.path.join(here, commands)) if commands else None,
+    )
 
 
 def _find_key(text: str, key: str) -> int:

@@ -23,7 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b", re.MULTILINE)
-_TOKEN = re.compile(r"\s*(?:(\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|[!()<>+\-*/%]))")
+_TOKEN = re.compile(
+    r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>|[!~()<>+\-*/%&|^]))"
+)
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,14 @@ class Defines:
         if not consts:
             return self
         return Defines({**consts, **self.defined}, self.undefined)
+
+    def overlaid(self, top: Defines) -> Defines:
+        """These defines with ``top``'s on top: what ``top`` defines or undefines wins."""
+        if not top.defined and not top.undefined:
+            return self
+        defined = {n: v for n, v in self.defined.items() if n not in top.undefined}
+        defined.update(top.defined)
+        return Defines(defined, self.undefined.difference(top.defined) | top.undefined)
 
     def key(self) -> str:
         """A stable text naming these defines, for digests."""
@@ -109,16 +119,25 @@ _ARITH = {
     "*": lambda a, b: a * b,
     "/": lambda a, b: int(a / b),
     "%": lambda a, b: a - b * int(a / b),
+    "<<": lambda a, b: a << b if 0 <= b < 64 else _undecided(),
+    ">>": lambda a, b: a >> b if 0 <= b < 64 else _undecided(),
+    "&": lambda a, b: a & b,
+    "|": lambda a, b: a | b,
+    "^": lambda a, b: a ^ b,
 }
 
 
+def _undecided() -> int:
+    raise _Undecided
+
+
 class _Evaluator:
-    """``#if`` expressions: integers, names, ``defined``, ``! - + * / % < > <= >= == != && ||`` and
-    parentheses.  Unknown names and anything else raise :class:`_Undecided`; ``&&`` and ``||`` decide
+    """``#if`` expressions: integers, names, ``defined``, ``! ~ - + * / % << >> < > <= >= == != & ^ |
+    && ||`` and parentheses.  Unknown names and anything else raise :class:`_Undecided`; ``&&`` and ``||`` decide
     when one side does."""
 
-    _PREC = {"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, ">": 4, "<=": 4, ">=": 4,
-             "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
+    _PREC = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
+             "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
 
     def __init__(self, text: str, defines: Defines) -> None:
         self.tokens: list[str] = []
@@ -177,6 +196,9 @@ class _Evaluator:
         if t == "-":
             v = self.unary()
             return None if v is None else -v
+        if t == "~":
+            v = self.unary()
+            return None if v is None else ~v
         if t == "+":
             return self.unary()
         if t == "(":
@@ -194,7 +216,10 @@ class _Evaluator:
             d = _defined(name, self.defines)
             return None if d is None else int(d)
         if t[0].isdigit():
-            return int(t)
+            try:
+                return int(t, 8) if re.fullmatch(r"0\d+", t) else int(t, 0)
+            except ValueError:  # 09
+                raise _Undecided from None
         if t[0].isalpha() or t[0] == "_":
             if self.peek() == "(":
                 raise _Undecided  # a function-like macro ctlsp does not expand
@@ -203,6 +228,42 @@ class _Evaluator:
                 return 0  # the preprocessor reads an undefined name as 0
             return value
         raise _Undecided
+
+
+def value_of(body: str, defines: Defines) -> int | None:
+    """The integer a macro body stands for under ``defines`` (``1``, ``(1 << 4)``, ``LEVEL + 1``);
+    None when it is not one (a string, a type, a name nothing defines)."""
+    body = _COMMENTS.sub(" ", body.replace("\\\n", " ")).strip()
+    if not body:
+        return None
+    try:
+        return _Evaluator(body, defines).run()
+    except _Undecided:
+        return None
+
+
+_COMMENTS = re.compile(r"/\*.*?\*/|//.*")
+_ANY_DIRECTIVE = re.compile(
+    rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif|define|undef|include)\b", re.MULTILINE
+)
+Directive = tuple[str, str]  # kind, the rest of its logical line without comments
+
+
+def directives(data: bytes) -> tuple[Directive, ...]:
+    """The conditional, ``#define``, ``#undef`` and ``#include`` lines of ``data`` in order: what
+    decides which headers a file reads and what they define (:mod:`extractors.includes`).  A
+    backslash-newline joins a line to the next; comments are left out (a directive inside a block
+    comment that spans lines still counts: rare, and only ever makes a name unknown or defined)."""
+    out: list[Directive] = []
+    for m in _ANY_DIRECTIVE.finditer(data):
+        end = data.find(b"\n", m.end())
+        end = len(data) if end < 0 else end
+        while end < len(data) and _continued(data, m.start(), end):
+            nxt = data.find(b"\n", end + 1)
+            end = len(data) if nxt < 0 else nxt
+        rest = data[m.end() : end].decode("utf-8", "replace").replace("\\\r\n", " ").replace("\\\n", " ")
+        out.append((m.group(1).decode(), _COMMENTS.sub(" ", rest).strip()))
+    return tuple(out)
 
 
 def has_conditionals(data: bytes) -> bool:

@@ -4,14 +4,17 @@ file's text to its functions' models placed at their rows.
 Inputs (set by the CLI and the server through :class:`extractors.api.Project`, nothing else):
 
     SOURCE(path)     a C file's text, with the caller's parse tree of it when it has one
-    HEADER(path)     a local header's text as the edge read it, None when it cannot be read
-    SETTINGS(())     the configuration's digest and the call table it gives
+    HEADER(path)     a header's text as the edge read it, None when it cannot be read
+    FLAGS(path)      a file's compile flags (``compile_commands.json``); unset: none
+    SETTINGS(())     the configuration's digest, the call table it gives, its defines and folders
 
 Derived, each a pure function of what it reads:
 
     file_items(path)             top-level items with positions: the source map of the file
-    file_scope(path)             constants, globals, noreturn functions, local includes
+    file_scope(path)             constants, globals, noreturn functions, preprocessor directives
     file_defines(path)           the text of the file's function-like ``#define`` lines
+    header_directives(header)    a header's conditionals, defines and includes
+    file_preprocessor(path)      the headers the file reads and what they and it define
     header_macros(header)        assigning macros of one header
     file_macros(path)            the assigning macros the file's functions see
     function_context(path)       what reading any function of the file depends on besides its text
@@ -33,7 +36,6 @@ cannot depend on anything outside the definition but its file's context and the 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -43,6 +45,7 @@ from tree_sitter import Tree
 
 from checker.querydb import Database, Input, derived
 from extractors.calls import CallSpec
+from extractors.compile_flags import NO_FLAGS, FileFlags
 from extractors.findings import Location, Unmodelled
 from extractors.functions import (
     FileModel,
@@ -59,10 +62,13 @@ from extractors.functions import (
     noreturn_names,
     top_level_items,
 )
-from extractors.parse import parse_c, text_of
+from extractors.includes import UNREAD, Preprocessed, Unread, preprocess, search_path
+from extractors.parse import parse_c
 from extractors.preprocessor import (
     NO_DEFINES,
     Defines,
+    Directive,
+    directives,
     has_conditionals,
     statement_macro_spans,
     variants,
@@ -84,9 +90,17 @@ class Source:
 
 @dataclass(frozen=True)
 class Settings:
-    config_digest: str  # names all of the configuration, the defines included
+    """The configuration as the queries read it.  Defines in three layers, the later winning:
+    ``defines`` (``[preprocessor]`` of ctlsp.toml), each file's compile flags (``FLAGS``), then
+    ``command`` (``-D``/``-U`` on the command line, the user's last word).  Header folders: the
+    command line's ``-I`` first, then the file's flags, then ``include`` of ctlsp.toml."""
+
+    config_digest: str  # names all of the configuration, the defines and folders included
     table: dict[str, CallSpec] = field(compare=False)
     defines: Defines = field(default=NO_DEFINES, compare=False)
+    command: Defines = field(default=NO_DEFINES, compare=False)
+    command_include: tuple[str, ...] = field(default=(), compare=False)
+    include: tuple[str, ...] = field(default=(), compare=False)
 
 
 def _same_text(a: Source, b: Source) -> bool:
@@ -95,6 +109,7 @@ def _same_text(a: Source, b: Source) -> bool:
 
 SOURCE = Input[str, Source]("source", eq=_same_text)
 HEADER = Input[str, "str | None"]("header")
+FLAGS = Input[str, FileFlags]("flags")
 SETTINGS = Input[tuple[()], Settings]("settings")
 
 
@@ -134,7 +149,7 @@ class FileScope:
     consts: tuple[tuple[str, int], ...]
     globals: frozenset[str]
     noreturn: frozenset[str]
-    includes: tuple[str, ...]
+    directives: tuple[Directive, ...]  # conditionals, defines and includes, in file order
 
 
 @dataclass(frozen=True)
@@ -154,11 +169,10 @@ def file_items(db: Database, path: str) -> FileItems:
     tree = source.tree if source.tree is not None else parse_c(data)
     original = tree
     if tree.root_node.has_error:
-        tree = _least_broken(data, tree, db.get(SETTINGS, ()).defines)
+        tree = _least_broken(data, tree, _flag_defines(db, path))
     consts: dict[str, int] = {}
     globals_: set[str] = set()
     noreturn: set[str] = set()
-    includes: list[str] = []
     defines: list[bytes] = []
     functions: dict[str, FunctionItem] = {}
     parsed: dict[tuple[str, bytes], TSNode] = {}
@@ -184,13 +198,16 @@ def file_items(db: Database, path: str) -> FileItems:
             item_consts, item_globals = file_constants([n])
             consts.update(item_consts)
             globals_ |= item_globals
-        inc = n.child_by_field_name("path") if n.type == "preproc_include" else None
-        if inc is not None and inc.type == "string_literal":
-            includes.append(text_of(inc).strip('"'))
-    scope = FileScope(tuple(sorted(consts.items())), frozenset(globals_), frozenset(noreturn), tuple(includes))
+    scope = FileScope(tuple(sorted(consts.items())), frozenset(globals_), frozenset(noreturn), directives(data))
     if isinstance(db, FrontDb):
         db.parsed[path] = parsed
     return FileItems(functions, scope, tuple(defines))
+
+
+def _flag_defines(db: Database, path: str) -> Defines:
+    """The defines of the configuration and the file's compile flags, before any header's."""
+    settings = db.get(SETTINGS, ())
+    return db.get_or(FLAGS, path, NO_FLAGS).applied(settings.defines).overlaid(settings.command)
 
 
 def _least_broken(data: bytes, tree: Tree, defines: Defines) -> Tree:
@@ -324,21 +341,47 @@ def header_macros(db: Database, header: str) -> tuple[tuple[str, CallSpec], ...]
     return tuple(sorted(macro_specs(text).items())) if text else ()
 
 
-def header_path(path: str, include: str) -> str:
-    """Where ``#include "include"`` in ``path`` is looked for: next to the file."""
-    return os.path.join(os.path.dirname(path), include)
+@derived("header_directives")
+def header_directives(db: Database, header: str) -> tuple[Directive, ...]:
+    text = db.get(HEADER, header)
+    return directives(text.encode("utf-8", "surrogatepass")) if text else ()
+
+
+@derived("file_preprocessor")
+def file_preprocessor(db: Database, path: str) -> Preprocessed:
+    """The headers ``path`` reads (next to it, in its ``-I`` folders, its ``-include`` files) and
+    what its and their directives define (:func:`extractors.includes.preprocess`).  Reads only its
+    directives, its flags, the settings and the headers it looks at, so typing inside a function
+    does not run it, and a change to one file's flags or to one header runs it for the files that
+    read them only; equal outcomes are backdated."""
+    settings = db.get(SETTINGS, ())
+    flags = db.get_or(FLAGS, path, NO_FLAGS)
+
+    def lookup(header: str) -> tuple[Directive, ...] | None | Unread:
+        text = db.get_or(HEADER, header, UNREAD)
+        if text is None or isinstance(text, Unread):
+            return text
+        found: tuple[Directive, ...] = db.get(header_directives, header)
+        return found
+
+    return preprocess(
+        path,
+        db.get(file_scope, path).directives,
+        flags.forced,
+        search_path(flags, settings.command_include, settings.include),
+        _flag_defines(db, path),
+        lookup,
+    )
 
 
 @derived("file_macros")
 def file_macros(db: Database, path: str) -> tuple[tuple[str, CallSpec], ...]:
     """Function-like macros that assign (see :func:`extractors.functions.macro_specs`): the file's
-    own over those of the local headers it includes, less the names the call table knows."""
+    own over those of the headers it reads, less the names the call table knows."""
     macros: dict[str, CallSpec] = {}
-    for include in db.get(file_scope, path).includes:
-        header = header_path(path, include)
-        if db.get_or(HEADER, header, None) is not None:
-            found: tuple[tuple[str, CallSpec], ...] = db.get(header_macros, header)
-            macros.update(found)
+    for header in db.get(file_preprocessor, path).headers:
+        found: tuple[tuple[str, CallSpec], ...] = db.get(header_macros, header)
+        macros.update(found)
     defines = db.get(file_defines, path)
     if defines:
         # blank lines between: a definition ending in a backslash must not run on into the next
@@ -363,13 +406,16 @@ def function_context(db: Database, path: str) -> Context:
     scope = db.get(file_scope, path)
     macros = db.get(file_macros, path)
     settings = db.get(SETTINGS, ())
-    consts = dict(scope.consts)
-    text = consts_digest(consts) + ",".join(sorted(scope.noreturn)) + repr(list(macros))
+    pre = db.get(file_preprocessor, path)
+    own = dict(scope.consts)
+    consts = {**dict(pre.consts), **own} if pre.consts else own
+    defines = pre.defines.with_file(own)
+    text = consts_digest(consts) + ",".join(sorted(scope.noreturn)) + repr(list(macros)) + defines.key()
     digest = hashlib.sha256(f"{settings.config_digest}|{text}".encode()).hexdigest()[:32]
     table = {**settings.table, **dict(macros)} if macros else settings.table
     if scope.noreturn:
         table = {**table, **{n: CallSpec(noreturn=True) for n in scope.noreturn if n not in table}}
-    return Context(digest, consts, table, dict(macros), settings.defines.with_file(consts))
+    return Context(digest, consts, table, dict(macros), defines)
 
 
 # ----- one function ------------------------------------------------------------------------------

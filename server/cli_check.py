@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -23,7 +24,15 @@ from server.check_runner import default_jobs, run_check
 from server.disk_cache import CACHE_DIR_NAME, DiskCache
 from server.reporting import RENDERERS, Summary
 from server.reporting.text import position
-from server.workspace import PathError, collect, config_from_file, find_config, read_sources
+from server.workspace import (
+    PathError,
+    check_compile_commands,
+    collect,
+    config_from_file,
+    find_config,
+    read_sources,
+    with_found_compile_commands,
+)
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 MAX_NOTES = 20  # functions not checked named on stderr (all of them are in JSON and SARIF)
@@ -70,6 +79,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-U", dest="undefines", action="append", default=[], metavar="NAME",
         help="a macro known not to be defined (repeatable)",
     )
+    parser.add_argument(
+        "-I", dest="include", action="append", default=[], metavar="DIR",
+        help="a folder headers are looked for in, for their macros (repeatable)",
+    )
+    parser.add_argument(
+        "--compile-commands", metavar="FILE",
+        help="compile_commands.json whose -D/-U/-I/-include flags apply per file "
+        "(default: the nearest compile_commands.json at or above PATH)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument(
         "-v", "--verbose", "--stats", action="store_true",
@@ -100,9 +118,13 @@ def select_rules(config: Config, only: Sequence[str], disable: Sequence[str]) ->
     return dataclasses.replace(config, rules=settings)
 
 
-def with_defines(config: Config, defines: Sequence[str], undefines: Sequence[str]) -> Config:
-    """``-D``/``-U`` on top of ``[preprocessor]``: the command line comes last, so it wins."""
-    if not defines and not undefines:
+def with_defines(
+    config: Config, defines: Sequence[str], undefines: Sequence[str], include: Sequence[str] = ()
+) -> Config:
+    """``-D``/``-U``/``-I``: the command line's layer, which wins over each file's compile flags and
+    ctlsp.toml (see ``extractors.queries.Settings``); a name given to both ``-D`` and ``-U`` is
+    defined."""
+    if not defines and not undefines and not include:
         return config
     parsed = []
     for d in defines:
@@ -110,24 +132,41 @@ def with_defines(config: Config, defines: Sequence[str], undefines: Sequence[str
             parsed.append(parse_define(d))
         except ValueError as e:
             raise UsageError(f"-D {d}: {e}") from None
-    undefined: set[str] = set()
+    undefined: list[str] = []
     for u in undefines:
         try:
-            undefined.add(macro_name(u))
+            undefined.append(macro_name(u))
         except ValueError as e:
             raise UsageError(f"-U {u}: {e}") from None
-    kept = tuple(d for d in config.defines if d[0] not in undefined)
     return dataclasses.replace(
         config,
-        defines=kept + tuple(parsed),
-        undefines=tuple(u for u in (*config.undefines, *undefined) if u not in {n for n, _ in parsed}),
+        command_defines=tuple(parsed),
+        command_undefines=tuple(undefined),
+        command_include=tuple(os.path.normpath(d) for d in include),
     )
+
+
+def with_compile_commands(config: Config, named: str | None, first: Path) -> Config:
+    """``--compile-commands`` over ``[preprocessor] compile_commands`` over the nearest
+    ``compile_commands.json`` at or above ``first``; a usage error when the one chosen cannot be
+    read or is not a compile database (so that a check never silently runs without its flags)."""
+    if named is not None:
+        config = dataclasses.replace(config, compile_commands=os.path.normpath(named))
+    elif config.compile_commands is None:
+        config = with_found_compile_commands(config, first)
+    if config.compile_commands is not None:
+        try:
+            check_compile_commands(config.compile_commands)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    return config
 
 
 def resolve_config(args: argparse.Namespace, first: Path) -> Config:
     try:
         config = config_from_file(Path(args.config)) if args.config else find_config(first)
-        config = with_defines(config, args.defines, args.undefines)
+        config = with_defines(config, args.defines, args.undefines, args.include)
+        config = with_compile_commands(config, args.compile_commands, first)
         return select_rules(config, _split_ids(args.rule), _split_ids(args.disable))
     except ConfigError as e:
         where = f"{e.path}:{e.line}" if e.line else e.path

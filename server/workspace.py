@@ -13,6 +13,7 @@ This module does the file I/O; the front end (``extractors``) and the checker ar
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import logging
 import os
@@ -20,7 +21,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from extractors.api import Project
+from extractors.compile_flags import compile_database
 from extractors.config import Config, ConfigError, config_from_data, config_from_text, load_toml
+from extractors.includes import MAX_DEPTH
 from server.line_ends import checked_text
 
 log = logging.getLogger(__name__)
@@ -132,13 +135,18 @@ def read_sources(paths: Iterable[str]) -> tuple[dict[str, str], list[str]]:
 
 
 MAX_HEADER_BYTES = 2_000_000
+MAX_COMPILE_COMMANDS_BYTES = 500_000_000  # a compile database of a very large build
+COMPILE_COMMANDS = "compile_commands.json"
 
 
 def read_header(path: str) -> str | None:
-    """A local header's text for its macros, or None when it is missing, unreadable or too large
-    to be a header worth reading (generated tables)."""
+    """A header's text for its macros, or None when it is missing, unreadable or too large to be a
+    header worth reading (generated tables).  The project's ``compile_commands.json`` comes the
+    same way (the language server reads whatever ``Project.header_paths`` names), with a larger
+    bound."""
+    limit = MAX_COMPILE_COMMANDS_BYTES if path.endswith(".json") else MAX_HEADER_BYTES
     try:
-        if os.path.getsize(path) > MAX_HEADER_BYTES:
+        if os.path.getsize(path) > limit:
             return None
         return read_text(path)
     except OSError:
@@ -155,14 +163,53 @@ def header_stamp(path: str) -> tuple[int, int] | None:
 
 
 def load_headers(project: Project, known: Mapping[str, str] | None = None) -> list[str]:
-    """Hand the project every local header its files include and it was not given yet: from
-    ``known`` (texts the caller holds, such as unsaved editor buffers or sources already read)
-    or from disk.  Returns the headers handed in."""
-    wanted = project.unread_headers()
-    for header in wanted:
-        text = known.get(header) if known is not None else None
-        project.set_header(header, text if text is not None else read_header(header))
-    return wanted
+    """Hand the project every file it reads besides its sources and was not given yet: the headers
+    its files include (next to them, in the ``-I`` folders, followed through the headers' own
+    includes) and its ``compile_commands.json``; texts from ``known`` (unsaved editor buffers or
+    sources already read) or from disk.  Returns the paths handed in."""
+    handed: list[str] = []
+    for _ in range(MAX_DEPTH + 2):  # one round per include level
+        wanted = project.unread_headers()
+        if not wanted:
+            break
+        for header in wanted:
+            if header == project.config.compile_commands:
+                # the CLI's file paths are relative to its working folder
+                project.set_compile_commands(header, read_header(header), base=os.getcwd())
+                continue
+            text = known.get(header) if known is not None else None
+            project.set_header(header, text if text is not None else read_header(header))
+        handed.extend(wanted)
+    return handed
+
+
+def find_compile_commands(start: Path) -> Path | None:
+    """The nearest ``compile_commands.json`` at or above ``start`` (or in a ``build`` folder
+    there, where CMake writes it), stopping at a repository root."""
+    here = start.resolve()
+    for d in [here, *here.parents]:
+        for candidate in (d / COMPILE_COMMANDS, d / "build" / COMPILE_COMMANDS):
+            if candidate.is_file():
+                return candidate
+        if (d / ".git").exists():
+            break
+    return None
+
+
+def with_found_compile_commands(config: Config, start: Path) -> Config:
+    """``config``, with the compile database found from ``start`` when it names none."""
+    if config.compile_commands is not None:
+        return config
+    found = find_compile_commands(start)
+    return config if found is None else dataclasses.replace(config, compile_commands=str(found))
+
+
+def check_compile_commands(path: str) -> None:
+    """ValueError, naming the file, when ``path`` cannot be read as a compile database."""
+    text = read_header(path)
+    if text is None:
+        raise ValueError(f"{path}: cannot read the compile database")
+    compile_database(text, path)
 
 
 # ----- configuration -------------------------------------------------------------------------------
@@ -214,6 +261,7 @@ def find_config_file(start: Path) -> Path | None:
 
 
 def find_config(start: Path) -> Config:
-    """The configuration that applies to ``start`` (a folder): see :func:`find_config_file`."""
+    """The configuration that applies to ``start`` (a folder): see :func:`find_config_file`; its
+    compile database is the one it names, else the nearest one (:func:`find_compile_commands`)."""
     found = find_config_file(start)
-    return Config() if found is None else config_from_file(found)
+    return with_found_compile_commands(Config() if found is None else config_from_file(found), start)

@@ -162,8 +162,10 @@ int k(int n) {
 def test_bad_preprocessor_settings_are_named() -> None:
     with pytest.raises(ConfigError, match="not a macro name"):
         config_from_text('[preprocessor]\ndefines = ["1X"]\n')
-    with pytest.raises(ConfigError, match="unknown key preprocessor.include"):
-        config_from_text('[preprocessor]\ninclude = ["x"]\n')
+    with pytest.raises(ConfigError, match="unknown key preprocessor.includes"):
+        config_from_text('[preprocessor]\nincludes = ["x"]\n')
+    with pytest.raises(ConfigError, match="preprocessor.include must be a list of folders"):
+        config_from_text('[preprocessor]\ninclude = "x"\n')
     with pytest.raises(ConfigError, match="must be a list"):
         config_from_text('[preprocessor]\nundefines = "X"\n')
     assert config_from_text('[preprocessor]\ndefines = ["A"]\n').digest() != config_from_text("").digest()

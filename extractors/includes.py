@@ -1,0 +1,239 @@
+"""Which headers a file reads, and what it and they define: a preprocessor run over directives only.
+
+A file's ``#if`` branches are decided by what is defined where they stand: the configuration, the
+file's compile flags, and the ``#define`` lines of the headers it includes (a ``config.h`` in an
+``-I`` folder saying ``#define USE_LOCKS 1``).  This module follows the file's ``#include`` lines
+and those of its headers, in order, and keeps the defines as the preprocessor would, tri-state:
+
+- a ``#define``/``#undef`` on a line every enclosing conditional selects defines/undefines the name;
+- one under a conditional the defines do not decide makes the name *unknown* (the run may or may
+  not pass there), as does anything in a header included there;
+- one under a ruled-out branch does nothing, and an ``#include`` there is not followed.
+
+Headers are looked for as the compiler does: ``#include "x.h"`` next to the including file, then
+in the ``-iquote`` folders; both forms then in the ``-I`` folders (the command line's, the file's
+compile flags', ``[preprocessor] include``), never in system folders that are not listed.  Each
+header is read at most once per file (include guards and ``#pragma once`` make that the rule), the
+nesting is bounded by :data:`MAX_DEPTH` and the count by :data:`MAX_HEADERS`, so a cycle or a
+huge include tree costs a bounded run.  A header's include guard (``#ifndef G`` then ``#define G``
+first) is taken as passed: it is its first inclusion.
+
+Pure: the texts come through ``lookup``, which says for a path whether the edges handed it in
+(:data:`UNREAD` when not yet: the run goes on as if it were missing, and lists it in ``wanted``
+for the edges to read; the run is then repeated with it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from extractors.compile_flags import FileFlags
+from extractors.preprocessor import Defines, Directive, condition, value_of
+
+MAX_DEPTH = 16  # nested #include levels followed below the file
+MAX_HEADERS = 256  # headers read for one file
+
+
+class Unread:
+    """The type of :data:`UNREAD`: a header the edges have not handed in yet."""
+
+    def __repr__(self) -> str:
+        return "UNREAD"
+
+
+UNREAD = Unread()
+Lookup = Callable[[str], "tuple[Directive, ...] | None | Unread"]
+
+
+@dataclass(frozen=True)
+class Preprocessed:
+    """The outcome of a file's run.  ``defines``: what its conditionals are decided by (after the
+    last line: a name defined anywhere on the run counts for the whole file); ``consts``: the names
+    defined to integers by its headers; ``headers``: those read, in include order (their macros
+    count); ``wanted``: every path looked at, read or not (what the edges hand in)."""
+
+    defines: Defines
+    consts: tuple[tuple[str, int], ...]
+    headers: tuple[str, ...]
+    wanted: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SearchPath:
+    quote: tuple[str, ...] = ()  # after the including file's folder, for "x.h" only
+    angle: tuple[str, ...] = ()  # for both forms
+
+
+def search_path(flags: FileFlags, command_dirs: Sequence[str], config_dirs: Sequence[str]) -> SearchPath:
+    """The folders headers are looked for in: the command line's ``-I`` first, then the file's
+    compile flags, then the configuration's ``include`` (each list in its own order)."""
+    return SearchPath(flags.quote_dirs, tuple(dict.fromkeys([*command_dirs, *flags.include_dirs, *config_dirs])))
+
+
+def preprocess(
+    path: str,
+    own: Sequence[Directive],
+    forced: Sequence[str],
+    search: SearchPath,
+    base: Defines,
+    lookup: Lookup,
+) -> Preprocessed:
+    """The run over file ``path`` whose directives are ``own``, after the ``-include`` headers
+    ``forced``, starting from the defines ``base``."""
+    run = _Run(search, base, lookup)
+    for header in forced:
+        found = run.find(header)
+        if found is not None:
+            run.header(header, found, True, 1)
+    run.lines(own, os.path.dirname(path), True, 0, guarded=False)
+    return run.outcome()
+
+
+_INCLUDE = re.compile(r'"([^"]+)"|<([^>]+)>')
+_DEFINE = re.compile(r"([A-Za-z_]\w*)(\()?\s*(.*)", re.DOTALL)
+_GUARD = re.compile(r"!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?")
+
+
+class _Run:
+    def __init__(self, search: SearchPath, base: Defines, lookup: Lookup) -> None:
+        self.search = search
+        self.lookup = lookup
+        self.defined: dict[str, int | None] = dict(base.defined)
+        self.undefined: set[str] = set(base.undefined)
+        self.consts: dict[str, int] = {}
+        self.headers: list[str] = []
+        self.seen: set[str] = set()
+        self.wanted: dict[str, None] = {}
+
+    def outcome(self) -> Preprocessed:
+        return Preprocessed(
+            Defines(dict(self.defined), frozenset(self.undefined)),
+            tuple(sorted(self.consts.items())),
+            tuple(self.headers),
+            tuple(self.wanted),
+        )
+
+    def now(self) -> Defines:
+        return Defines(self.defined, frozenset(self.undefined))
+
+    def find(self, path: str) -> tuple[Directive, ...] | None:
+        """A header's directives, or None when it is missing or not handed in yet."""
+        path = os.path.normpath(path)
+        self.wanted[path] = None
+        got = self.lookup(path)
+        return got if isinstance(got, tuple) else None
+
+    def resolve(self, name: str, quoted: bool, here: str) -> tuple[str, tuple[Directive, ...]] | None:
+        dirs = [here, *self.search.quote, *self.search.angle] if quoted else list(self.search.angle)
+        for d in dirs:
+            path = os.path.normpath(os.path.join(d, name))
+            found = self.find(path)
+            if found is not None:
+                return path, found
+        return None
+
+    def header(self, path: str, lines: tuple[Directive, ...], certain: bool, depth: int) -> None:
+        if path in self.seen or len(self.seen) >= MAX_HEADERS:
+            return
+        self.seen.add(path)
+        self.headers.append(path)
+        self.lines(lines, os.path.dirname(path), certain, depth, guarded=True)
+
+    def lines(self, lines: Sequence[Directive], here: str, certain: bool, depth: int, guarded: bool) -> None:
+        """Run ``lines``; ``certain``: whether the run surely passes where they are included."""
+        # per open conditional: (state before it, a branch was selected, a branch may have been)
+        stack: list[tuple[bool | None, bool, bool]] = []
+        state: bool | None = True if certain else None  # True: passes, None: may pass, False: does not
+        guard = guarded and _guard(lines)
+        for i, (kind, rest) in enumerate(lines):
+            c: bool | None
+            if kind in ("if", "ifdef", "ifndef"):
+                c = True if guard and i == 0 else (condition(kind, rest, self.now()) if state is not False else False)
+                stack.append((state, c is True, c is None))
+                state = _within(state, c)
+            elif kind in ("elif", "elifdef", "elifndef", "else"):
+                if not stack:
+                    continue
+                outer, taken, maybe = stack[-1]
+                if taken or outer is False:
+                    c = False
+                else:
+                    c = True if kind == "else" else condition(kind, rest, self.now())
+                    c = None if maybe and c is not False else c
+                stack[-1] = (outer, taken or c is True, maybe or c is None)
+                state = _within(outer, c)
+            elif kind == "endif":
+                if stack:
+                    state = stack.pop()[0]
+            elif state is False:
+                continue
+            elif kind == "define":
+                self.define(rest, state is True)
+            elif kind == "undef":
+                self.undefine(rest, state is True)
+            elif kind == "include" and depth < MAX_DEPTH:
+                m = _INCLUDE.match(rest)
+                if m is not None:
+                    found = self.resolve(m.group(1) or m.group(2), m.group(1) is not None, here)
+                    if found is not None:
+                        self.header(found[0], found[1], state is True, depth + 1)
+
+    def define(self, rest: str, certain: bool) -> None:
+        m = _DEFINE.match(rest)
+        if m is None:
+            return
+        name = m.group(1)
+        if not certain:
+            self.forget(name)
+            return
+        value = None if m.group(2) else value_of(m.group(3), self.now())
+        self.defined[name] = value
+        self.undefined.discard(name)
+        if value is None:
+            self.consts.pop(name, None)
+        else:
+            self.consts[name] = value
+
+    def undefine(self, rest: str, certain: bool) -> None:
+        m = _DEFINE.match(rest)
+        if m is None:
+            return
+        if not certain:
+            self.forget(m.group(1))
+            return
+        self.defined.pop(m.group(1), None)
+        self.consts.pop(m.group(1), None)
+        self.undefined.add(m.group(1))
+
+    def forget(self, name: str) -> None:
+        """``name`` may or may not be (re)defined here: unknown from now on."""
+        self.defined.pop(name, None)
+        self.undefined.discard(name)
+        self.consts.pop(name, None)
+
+
+def _within(outer: bool | None, c: bool | None) -> bool | None:
+    if outer is False or c is False:
+        return False
+    if outer is None or c is None:
+        return None
+    return True
+
+
+def _guard(lines: Sequence[Directive]) -> bool:
+    """Whether ``lines`` open with an include guard: ``#ifndef G`` (or ``#if !defined(G)``) and
+    ``#define G`` next."""
+    if len(lines) < 2 or lines[1][0] != "define":
+        return False
+    kind, rest = lines[0]
+    if kind == "ifndef":
+        name = rest.split()[0] if rest.split() else ""
+    elif kind == "if" and (m := _GUARD.fullmatch(rest.strip())) is not None:
+        name = m.group(1)
+    else:
+        return False
+    defined = lines[1][1].split()
+    return bool(name) and bool(defined) and defined[0] == name
