@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from extractors.compile_flags import FileFlags
-from extractors.preprocessor import Defines, Directive, condition, value_of
+from extractors.preprocessor import NO_DEFINES, Defines, Directive, condition, value_of
 
 MAX_DEPTH = 16  # nested #include levels followed below the file
 MAX_HEADERS = 256  # headers read for one file
@@ -80,10 +80,13 @@ def preprocess(
     search: SearchPath,
     base: Defines,
     lookup: Lookup,
+    pinned: Defines = NO_DEFINES,
 ) -> Preprocessed:
     """The run over file ``path`` whose directives are ``own``, after the ``-include`` headers
-    ``forced``, starting from the defines ``base``."""
-    run = _Run(search, base, lookup)
+    ``forced``, starting from the defines ``base``; the names ``pinned`` defines or undefines
+    (the command line's ``-D``/``-U``, the user's last word) keep their state whatever a
+    ``#define`` or ``#undef`` says."""
+    run = _Run(search, base.overlaid(pinned), lookup, pinned)
     for header in forced:
         found = run.find(header)
         if found is not None:
@@ -98,7 +101,8 @@ _GUARD = re.compile(r"!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?")
 
 
 class _Run:
-    def __init__(self, search: SearchPath, base: Defines, lookup: Lookup) -> None:
+    def __init__(self, search: SearchPath, base: Defines, lookup: Lookup, pinned: Defines) -> None:
+        self.pinned = pinned.defined.keys() | pinned.undefined
         self.search = search
         self.lookup = lookup
         self.defined: dict[str, int | None] = dict(base.defined)
@@ -186,6 +190,8 @@ class _Run:
         if m is None:
             return
         name = m.group(1)
+        if name in self.pinned:
+            return
         if not certain:
             self.forget(name)
             return
@@ -199,7 +205,7 @@ class _Run:
 
     def undefine(self, rest: str, certain: bool) -> None:
         m = _DEFINE.match(rest)
-        if m is None:
+        if m is None or m.group(1) in self.pinned:
             return
         if not certain:
             self.forget(m.group(1))

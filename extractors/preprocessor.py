@@ -37,10 +37,11 @@ class Defines:
     undefined: frozenset[str] = frozenset()
 
     def with_file(self, consts: Mapping[str, int]) -> Defines:
-        """These defines, and a file's own ``#define NAME number`` lines (the configuration wins)."""
+        """These defines, and a file's own ``#define NAME number`` lines (what these say of a name,
+        defined or undefined, wins)."""
         if not consts:
             return self
-        return Defines({**consts, **self.defined}, self.undefined)
+        return Defines({**{n: v for n, v in consts.items() if n not in self.undefined}, **self.defined}, self.undefined)
 
     def overlaid(self, top: Defines) -> Defines:
         """These defines with ``top``'s on top: what ``top`` defines or undefines wins."""

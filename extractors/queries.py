@@ -371,6 +371,7 @@ def file_preprocessor(db: Database, path: str) -> Preprocessed:
         search_path(flags, settings.command_include, settings.include),
         _flag_defines(db, path),
         lookup,
+        settings.command,
     )
 
 
