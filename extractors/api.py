@@ -71,7 +71,7 @@ from checker.querydb import Cancelled
 from extractors.calls import call_table
 from extractors.check_queries import PARTIAL_EVERY, CheckDb, file_findings, projector
 from extractors.checking import RESULT_VERSION, FunctionChecker, ordered, place, positional_key
-from extractors.compile_flags import NO_FLAGS, CompileCommandsError, FileFlags, compile_database
+from extractors.compile_flags import CompileCommandsError, FileFlags, compile_database
 from extractors.config import Config, ConfigError, config_from_text
 from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
 from extractors.functions import function_name, top_level_functions
@@ -224,7 +224,7 @@ class Project:
         self.db.set(SOURCE, path, Source(text, tree))
         self.files.paths.add(path)
         if self._compile is not None:
-            self.db.set(FLAGS, path, self._flags_of(path))
+            self._set_flags(path)
 
     def remove_file(self, path: str) -> None:
         self._updated.pop(path, None)
@@ -287,11 +287,17 @@ class Project:
             self._compile = {}
         with self.db.write():
             for file in self.files.paths:
-                self.db.set(FLAGS, file, self._flags_of(file))
+                self._set_flags(file)
 
-    def _flags_of(self, path: str) -> FileFlags:
+    def _set_flags(self, path: str) -> None:
+        """A file's entry as its ``FLAGS`` input; a file without one has the input unset (equal to
+        no flags for the queries, and unchanged for a file that never had an entry)."""
         entries = self._compile or {}
-        return entries.get(os.path.normpath(os.path.join(self._compile_base, path)), NO_FLAGS)
+        flags = entries.get(os.path.normpath(os.path.join(self._compile_base, path)))
+        if flags is None:
+            self.db.remove(FLAGS, path)
+        else:
+            self.db.set(FLAGS, path, flags)
 
     def unmodelled(self, path: str) -> list[Unmodelled]:
         """The functions of ``path`` that could not be modelled (and so were not checked)."""

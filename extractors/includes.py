@@ -107,6 +107,7 @@ class _Run:
         self.lookup = lookup
         self.defined: dict[str, int | None] = dict(base.defined)
         self.undefined: set[str] = set(base.undefined)
+        self._undefined: frozenset[str] | None = None  # ``undefined`` frozen, until it changes
         self.consts: dict[str, int] = {}
         self.headers: list[str] = []
         self.seen: set[str] = set()
@@ -121,7 +122,10 @@ class _Run:
         )
 
     def now(self) -> Defines:
-        return Defines(self.defined, frozenset(self.undefined))
+        """The defines so far (a view of the run's own dict: used at once, never kept)."""
+        if self._undefined is None:
+            self._undefined = frozenset(self.undefined)
+        return Defines(self.defined, self._undefined)
 
     def find(self, path: str) -> tuple[Directive, ...] | None:
         """A header's directives, or None when it is missing or not handed in yet."""
@@ -197,7 +201,7 @@ class _Run:
             return
         value = None if m.group(2) else value_of(m.group(3), self.now())
         self.defined[name] = value
-        self.undefined.discard(name)
+        self._forget_undefined(name)
         if value is None:
             self.consts.pop(name, None)
         else:
@@ -213,12 +217,18 @@ class _Run:
         self.defined.pop(m.group(1), None)
         self.consts.pop(m.group(1), None)
         self.undefined.add(m.group(1))
+        self._undefined = None
 
     def forget(self, name: str) -> None:
         """``name`` may or may not be (re)defined here: unknown from now on."""
         self.defined.pop(name, None)
-        self.undefined.discard(name)
+        self._forget_undefined(name)
         self.consts.pop(name, None)
+
+    def _forget_undefined(self, name: str) -> None:
+        if name in self.undefined:
+            self.undefined.discard(name)
+            self._undefined = None
 
 
 def _within(outer: bool | None, c: bool | None) -> bool | None:

@@ -169,7 +169,10 @@ def file_items(db: Database, path: str) -> FileItems:
     tree = source.tree if source.tree is not None else parse_c(data)
     original = tree
     if tree.root_node.has_error:
-        tree = _least_broken(data, tree, _flag_defines(db, path))
+        # the configuration's defines only: a file's items do not depend on its compile flags, so
+        # handing in a compile database (after the files, as the CLI does) parses nothing again
+        settings = db.get(SETTINGS, ())
+        tree = _least_broken(data, tree, settings.defines.overlaid(settings.command))
     consts: dict[str, int] = {}
     globals_: set[str] = set()
     noreturn: set[str] = set()
