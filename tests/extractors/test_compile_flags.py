@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from extractors.api import Project
 from extractors.compile_flags import CompileCommandsError, compile_database, flags_from_arguments
@@ -329,3 +331,42 @@ def test_a_malformed_database_in_the_project_counts_as_none(tmp_path: Path) -> N
     project.set_header(str(tmp_path / "compile_commands.json"), "[{")
     assert project.compile_commands_error is not None and "not JSON" in project.compile_commands_error
     assert [f.rule_id for f in project.check()[str(tmp_path / "src/buffer.c")]] == ["uninitialised-read"]
+
+
+_HEADER_LINE = st.sampled_from(
+    [
+        '#include "h0.h"', '#include "h1.h"', "#include <h2.h>", "#include <h3.h>", '#include "gone.h"',
+        "#define A 1", "#define A 0", "#undef A", "#define B (A + 1)", "#ifdef A", "#if B > 1", "#ifndef C",
+        "#else", "#endif", "#define C",
+    ]
+)  # fmt: skip
+
+
+@given(st.lists(st.lists(_HEADER_LINE, max_size=8), min_size=5, max_size=5))
+def test_handing_headers_in_round_by_round_ends_where_handing_all_in_at_once_does(texts: list[list[str]]) -> None:
+    """What the edges do (read what the run looked at, run again) reaches the run over all the
+    texts, whatever the include graph (cycles, missing headers, includes under conditionals)."""
+    disk = {
+        "/p/a.c": "\n".join(texts[0]),
+        "/p/h0.h": "\n".join(texts[1]),
+        "/p/h1.h": "\n".join(texts[2]),
+        "/inc/h2.h": "\n".join(texts[3]),
+        "/inc/h3.h": "\n".join(texts[4]),
+    }
+    whole = _run(disk, "/p/a.c", angle=("/inc",))
+    handed: dict[str, str | None] = {}
+
+    def lookup(path: str) -> tuple[Directive, ...] | None | Unread:
+        if path not in handed:
+            return UNREAD
+        text = handed[path]
+        return None if text is None else directives(text.encode())
+
+    own = directives(disk["/p/a.c"].encode())
+    for _ in range(MAX_DEPTH + 2):
+        out = preprocess("/p/a.c", own, (), SearchPath((), ("/inc",)), NO_DEFINES, lookup)
+        unread = [p for p in out.wanted if p not in handed]
+        if not unread:
+            break
+        handed.update((p, disk.get(p)) for p in unread)
+    assert out == whole

@@ -166,6 +166,10 @@ def test_bad_preprocessor_settings_are_named() -> None:
         config_from_text('[preprocessor]\nincludes = ["x"]\n')
     with pytest.raises(ConfigError, match="preprocessor.include must be a list of folders"):
         config_from_text('[preprocessor]\ninclude = "x"\n')
+    with pytest.raises(ConfigError, match="preprocessor.compile_commands must be a file name"):
+        config_from_text('[preprocessor]\ncompile_commands = ["a.json"]\n')
+    named = config_from_text('[preprocessor]\ncompile_commands = "build/cc.json"\n', "/p/ctlsp.toml")
+    assert named.compile_commands == "/p/build/cc.json"
     with pytest.raises(ConfigError, match="must be a list"):
         config_from_text('[preprocessor]\nundefines = "X"\n')
     assert config_from_text('[preprocessor]\ndefines = ["A"]\n').digest() != config_from_text("").digest()
