@@ -130,6 +130,12 @@ BUILTIN: dict[str, CallSpec] = {
             "errx",
             "pthread_exit",
             "__assert_fail",
+            "__builtin_abort",
+            "verr",
+            "verrx",
+            "thrd_exit",
+            "Py_FatalError",
+            "Py_Exit",
         )
     },
     **{

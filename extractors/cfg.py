@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
-from extractors.facts import Call, Facts, FactWalker, args_of, call_name, null_test, path_of, root_of
+from extractors.facts import RETURNED, Call, Facts, FactWalker, args_of, call_name, null_test, path_of, root_of
 from extractors.parse import short, strip_parens, text_of
 from extractors.preprocessor import NO_DEFINES, Defines, condition
 
@@ -106,6 +106,7 @@ class CfgBuilder:
         self.continues: list[list[Pred]] = []
         self.labels: dict[str, int] = {}
         self.gotos: list[tuple[int, str]] = []
+        self.frame: dict[str, bool] = {}  # automatic locals declared so far -> whether an array
 
     def col(self, row: int, byte_col: int) -> int:
         if 0 <= row < len(self.lines):
@@ -155,7 +156,7 @@ class CfgBuilder:
                 self.cfg.succ[src].append((target, br))
 
     def facts(self, ts: TSNode | None, discarded: bool = False) -> Facts:
-        w = FactWalker(self.consts)
+        w = FactWalker(self.consts, self.frame)
         w.walk(ts, discarded=discarded)
         return w.f
 
@@ -209,11 +210,17 @@ class CfgBuilder:
                 return self.sink(n)
             return [(n, None)]
         if t == "declaration":
-            w = FactWalker(self.consts)
+            w = FactWalker(self.consts, self.frame)
+            static = any(
+                text_of(c) in ("static", "extern") for c in s.children if c.type == "storage_class_specifier"
+            )
             for name, uninit in w.declaration(s):
                 self.cfg.declared[name] = uninit
-                if any(text_of(c) == "static" for c in s.children if c.type == "storage_class_specifier"):
+                if static:
                     self.cfg.static_locals.add(name)
+                    self.frame.pop(name, None)
+                else:
+                    self.frame[name] = name in w.f.arrays
             n = self.new("decl", s, facts=w.f)
             self.link(preds, n)
             if self.noreturn(w.f):
@@ -287,11 +294,13 @@ class CfgBuilder:
             return preds
         if t == "return_statement":
             value = next((c for c in s.named_children if c.type != "comment"), None)
-            w = FactWalker(self.consts)
+            w = FactWalker(self.consts, self.frame)
             if value is not None:
                 v = strip_parens(value)
+                if w.frame_address(v) is not None:
+                    w.ev(RETURNED, "stack")
                 if v is not None and v.type == "call_expression":
-                    w.call(v, "<return>", frozenset(), False)
+                    w.call(v, RETURNED, frozenset(), False)
                     self.cfg.returns.append((None, call_name(v)))
                 else:
                     w.rhs(None, value, frozenset(), True)

@@ -33,6 +33,7 @@ class Facts:
     calls: list[Call] = field(default_factory=list)
     flag_sets: list[tuple[str, int | None]] = field(default_factory=list)
     addr_taken: set[str] = field(default_factory=set)
+    arrays: set[str] = field(default_factory=set)  # names a declaration declares as arrays
 
 
 def path_of(node: TSNode | None) -> str | None:
@@ -113,6 +114,8 @@ def is_null(node: TSNode | None) -> bool:
         return False
     if node.type == "null":
         return True
+    if node.type == "identifier" and text_of(node).endswith("_NULL"):
+        return True  # a library's own NULL macro: zlib's Z_NULL
     return " ".join(text_of(node).split()) in NULL_NAMES
 
 
@@ -185,12 +188,32 @@ def call_name(call: TSNode) -> str | None:
     return text_of(fn) if fn is not None and fn.type == "identifier" else None
 
 
-class FactWalker:
-    """Collects the facts of one expression or declaration; ``consts`` gives known constant values."""
+RETURNED = "<return>"  # the value a ``return`` statement hands back, as an access path
 
-    def __init__(self, consts: dict[str, int]) -> None:
+
+class FactWalker:
+    """Collects the facts of one expression or declaration; ``consts`` gives known constant values,
+    ``frame`` the function's automatic locals declared so far (name -> whether it is an array)."""
+
+    def __init__(self, consts: dict[str, int], frame: dict[str, bool] | None = None) -> None:
         self.consts = consts
+        self.frame = frame if frame is not None else {}
         self.f = Facts()
+
+    def frame_address(self, node: TSNode | None) -> str | None:
+        """The local whose storage ``node`` points into (``&x``, ``&x.f``, ``&x[i]``, an array
+        ``buf``), or None: what must not outlive the function's frame."""
+        taken = address_operand(node)
+        base = strip_parens(taken if taken is not None else node)
+        while taken is not None and base is not None and (
+            base.type == "subscript_expression"
+            or base.type == "field_expression" and text_of(base.child_by_field_name("operator")) == "."
+        ):
+            base = strip_parens(base.child_by_field_name("argument"))
+        if base is None or base.type != "identifier":
+            return None
+        name = text_of(base)
+        return name if name in self.frame and (taken is not None or self.frame[name]) else None
 
     def ev(self, path: str | None, atom: str) -> None:
         if path:
@@ -353,6 +376,8 @@ class FactWalker:
         if target:
             if is_null_pointer(right):
                 self.ev(target, "null")
+            if self.frame_address(right) is not None:
+                self.ev(target, "stack")
             trivial = is_null(right) or initialiser and (
                 const_value(right, self.consts) is not None
                 or is_null(right)
@@ -388,6 +413,8 @@ class FactWalker:
             name, scalar = _declared(inner)
             if name is None:
                 continue
+            if _is_array(inner):
+                self.f.arrays.add(name)
             pointer = inner is not None and inner.type == "pointer_declarator"
             if value is None:
                 if scalar and (pointer or not aggregate):
@@ -399,6 +426,21 @@ class FactWalker:
                 self.f.flag_sets.append((name, const_value(value, self.consts)))
                 out.append((name, False))
         return out
+
+
+def _is_array(d: TSNode | None) -> bool:
+    """Whether a declarator declares an array (``char buf[8]``; ``char *v[4]`` too, not ``char (*p)[4]``)."""
+    while d is not None and d.type != "identifier":
+        if d.type == "array_declarator":
+            return True
+        if d.type in ("pointer_declarator", "function_declarator"):
+            return False
+        if d.type == "parenthesized_declarator":
+            inner = list(d.named_children)
+            d = inner[0] if inner else None
+            continue
+        d = d.child_by_field_name("declarator")
+    return False
 
 
 def _declared(d: TSNode | None) -> tuple[str | None, bool]:

@@ -22,7 +22,7 @@ from checker.graphs import closure, reach_union, strongly_connected, through_pas
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
 from checker.querydb import Content, ContentMemos, Database
 from extractors.calls import CallSpec
-from extractors.facts import root_of
+from extractors.facts import RETURNED, root_of
 from extractors.functions import FunctionModel
 
 ENTRY, EXIT = "n0", "n1"
@@ -145,6 +145,18 @@ def infer_allocators(scope: Scope, memo: ContentMemos[str, frozenset[str]] | Non
 
 def locals_of(fm: FunctionModel) -> set[str]:
     return set(fm.cfg.declared) | set(fm.params)
+
+
+def outlives_frame(fm: FunctionModel, v: str, globals_: frozenset[str]) -> bool:
+    """Whether what ``v`` holds is still reachable after ``fm`` returns: the returned value, a
+    global of the project, or a field of an object the caller handed in (``req->method``).  A
+    local or a field of a local struct dies with the frame; a pointer local may point anywhere,
+    and a name that is neither local nor a known global (a K&R parameter, a macro) may be
+    anything, so neither is counted."""
+    root = root_of(v)
+    if v == RETURNED or root not in locals_of(fm) and root in globals_:
+        return True
+    return root in fm.params and root not in fm.cfg.declared and v[len(root) :].startswith("->")
 
 
 PROJECTION = "projection"  # whether function@value carries anything
@@ -554,6 +566,8 @@ class Projector:
                         labels.add("escape")
         if "write" in labels or "alloc" in labels or "open" in labels:
             labels.add("def")
+        if "stack" in labels and not outlives_frame(fm, v, sc.globals):
+            labels.discard("stack")
         return frozenset(labels), tuple(dict.fromkeys(boxes))
 
     def _mentioned(self, ident: str, root: str) -> bool:

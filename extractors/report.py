@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from checker.ctl import EF, EU, EX, And, Atom, Formula, Not, Or, TrueF, atoms
 from checker.model import RSM
 from checker.witness import Step
+from extractors.facts import RETURNED
 from extractors.findings import Finding, Location, WitnessStep
 from extractors.functions import FunctionModel
 from extractors.projection import EXIT_LABEL, RETURN_LABEL, NodeMeta, Projector, c_name, discarded_value, function_id
@@ -35,6 +36,7 @@ PRIORITY = (
     "discard",
     "null",
     "ret",
+    "stack",
     "write",
     "read",
     "def",
@@ -57,6 +59,7 @@ MESSAGES = {
     "def": "'{v}' gets a value here ({t})",
     "null": "'{v}' set to NULL here ({t})",
     "ret": "'{v}' handed to the caller here ({t})",
+    "stack": "{v} set to the address of a local here ({t})",
 }
 
 
@@ -66,7 +69,7 @@ def _message(atom: str, meta: NodeMeta, text: str) -> str:
     if atom in ("isnull", "notnull") and meta.kind == "branch" and meta.branch is not None:
         state = "NULL" if atom == "isnull" else "not NULL"
         return f"branch taken: {text} is {'true' if meta.branch else 'false'} ('{meta.value}' is {state})"
-    return MESSAGES.get(atom, "{v}: " + atom + " ({t})").format(v=meta.value, t=text)
+    return MESSAGES.get(atom, "{v}: " + atom + " ({t})").format(v=_shown(meta.value), t=text)
 
 
 _ALWAYS = frozenset({"alloc", "open", "free", "close", "lock", "unlock", "isnull", "notnull"})
@@ -233,7 +236,7 @@ class Reporter:
 
 
 def _shown(var: str) -> str:
-    return discarded_value(var) or var
+    return "the returned pointer" if var == RETURNED else discarded_value(var) or var
 
 
 def _primary(labels: frozenset[str], rule: Rule, is_trigger: bool) -> str:

@@ -33,6 +33,7 @@ PROPOSITIONS = (
     "discard",
     "null",
     "ret",
+    "stack",
     "exit",
     "end",
 )

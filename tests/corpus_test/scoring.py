@@ -39,7 +39,6 @@ PLANNED_RULES = tuple(
     r
     for r in (
         "free-non-heap",  # free() of a literal, &local, an array, or a pointer into a block
-        "return-local-address",  # the address of a local returned or stored where it outlives the frame
         "unreachable-code",
         "unused-variable",
     )

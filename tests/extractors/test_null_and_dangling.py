@@ -144,3 +144,51 @@ int take(char **slot, size_t n) {
 def test_return_freed_pointer_good(body: str) -> None:
     src = HEADER + "char *f(void) {\n" + body + "\n}\n"
     assert of_rule(check_src(src), "return-freed-pointer") == []
+
+
+def test_the_address_of_a_local_outlives_the_function() -> None:
+    src = HEADER + """
+struct req { const char *method; };
+static int *last;
+const char *describe(int code) {
+    char text[32];
+    snprintf(text, sizeof text, "e%d", code);
+    return text;                 /*R*/
+}
+void remember(int v) {
+    int copy = v;
+    last = &copy;                /*G*/
+}
+void parse(struct req *r) {
+    char m[8];
+    m[0] = 0;
+    r->method = m;               /*F*/
+}
+"""
+    got = sorted(f.location.start_line for f in of_rule(check_src(src), "return-local-address"))
+    assert got == sorted([line_of(src, "/*R*/"), line_of(src, "/*G*/"), line_of(src, "/*F*/")])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # restored before the return, as lua's error handlers do with L->errorJmp
+        "struct jmp j; j.prev = s->jmp; s->jmp = &j; work(s); s->jmp = j.prev; return 0;",
+        # a static local lives on
+        "static char buf[16]; s->name = buf; return 0;",
+        # stored in a local, or through a pointer local that may point at the frame itself
+        "char buf[16]; char *p = buf; struct state *t = s; t->name = buf; p[0] = 0; return 0;",
+        # a field of a local struct
+        "struct jmp j; struct jmp k; k.prev = &j; return 0;",
+        # an array's element value, not its address
+        "int a[2] = {1, 2}; s->n = a[0]; return 0;",
+    ],
+)
+def test_return_local_address_good(body: str) -> None:
+    src = HEADER + (
+        "struct jmp { struct jmp *prev; };\n"
+        "struct state { struct jmp *jmp; const char *name; int n; };\n"
+        "void work(struct state *s);\n"
+        "int f(struct state *s) {\n" + body + "\n}\n"
+    )
+    assert of_rule(check_src(src), "return-local-address") == []
