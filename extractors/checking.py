@@ -26,6 +26,8 @@ from checker.witness import Step
 from extractors.facts import root_of
 from extractors.findings import Finding, Location
 from extractors.functions import FunctionModel
+from extractors.mark_check import SCOPE as MARK_SCOPE
+from extractors.mark_check import mark_findings
 from extractors.projection import DISCARD, Projector, function_id, locals_of
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule
@@ -143,6 +145,9 @@ class FunctionChecker:
                 self.counts["model_errors"] += 1
                 self.errors.append(f"{fm.file}:{fm.name}:{var}: {type(e).__name__}: {e}")
                 del self.errors[:-20]
+        marked = [r for r in self.rules if r.scope == MARK_SCOPE]
+        if marked and fm.marks:
+            out.extend(mark_findings(fm, marked, lambda rule, rsm: self._holds(rule, canonical(rsm, rule.parsed))))
         return out
 
     def _still_quiet(
@@ -409,6 +414,8 @@ def ordered(findings: Iterable[Finding]) -> list[Finding]:
 
 
 def _in_scope(rule: Rule, fm: FunctionModel, var: str) -> bool:
+    if rule.scope == MARK_SCOPE:
+        return False  # checked on the function's marks, not on a value's projection
     if rule.scope == "return":
         return var.startswith(DISCARD)
     if var.startswith(DISCARD):

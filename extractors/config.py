@@ -61,7 +61,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class RuleSetting:
-    enabled: bool = True
+    enabled: bool | None = None  # None: the rule's default (rules.toml ``enabled``, true unless said)
     severity: str | None = None
 
 
@@ -220,12 +220,12 @@ def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: 
             continue
         if not isinstance(value, dict):
             raise err("rules", rid, f"rules.{rid} must be a table")
-        enabled = value.get("enabled", True)
+        enabled = value.get("enabled")
         severity = value.get("severity")
         extra = set(value) - {"enabled", "severity"}
         if extra:
             raise err(f"rules.{rid}", sorted(extra)[0], f"unknown key {sorted(extra)[0]!r} in rules.{rid}")
-        if not isinstance(enabled, bool):
+        if enabled is not None and not isinstance(enabled, bool):
             raise err(f"rules.{rid}", "enabled", f"rules.{rid}.enabled must be true or false")
         if severity is not None and severity not in SEVERITIES:
             raise err(f"rules.{rid}", "severity", f"severity must be one of {', '.join(SEVERITIES)}")

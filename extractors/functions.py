@@ -18,6 +18,8 @@ from tree_sitter import Node as TSNode
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgBuilder, choice_of
 from extractors.facts import const_value
+from extractors.function_marks import marks_of
+from extractors.marks import Mark
 from extractors.parse import parse_c, text_of
 from extractors.preprocessor import NO_DEFINES, Defines, variants
 from extractors.prune import Graph, prune
@@ -34,6 +36,7 @@ class FunctionModel:
     base_row: int
     end_row: int
     shift: int = 0
+    marks: tuple[Mark, ...] = ()  # what the function-scope rules check (unreachable code, unused locals)
 
     @property
     def start_row(self) -> int:
@@ -288,11 +291,20 @@ def build_function(
     name = function_name(fn)
     if name is None or fn.child_by_field_name("body") is None:
         return None
-    return _model(name, path, fn, CfgBuilder(lines, table, consts, row_base, defines).build(fn), consts, key, row_base)
+    cfg = CfgBuilder(lines, table, consts, row_base, defines).build(fn)
+    marks = marks_of([fn], cfg, fn.text or b"", fn.start_byte, lines, row_base)
+    return _model(name, path, fn, cfg, consts, key, row_base, marks)
 
 
 def _model(
-    name: str, path: str, fn: TSNode, cfg: Cfg, consts: dict[str, int], key: str, row_base: int
+    name: str,
+    path: str,
+    fn: TSNode,
+    cfg: Cfg,
+    consts: dict[str, int],
+    key: str,
+    row_base: int,
+    marks: tuple[Mark, ...] = (),
 ) -> FunctionModel | None:
     """The model of ``cfg``, the CFG of definition ``fn`` (parameters and rows read from ``fn``)."""
     fd = _declarator_name(fn.child_by_field_name("declarator"))
@@ -301,7 +313,7 @@ def _model(
     params = _params(fd)
     graph = prune(cfg, consts, params)
     return FunctionModel(
-        name, path, params, cfg, graph, key, fn.start_point[0] - row_base, fn.end_point[0] - row_base
+        name, path, params, cfg, graph, key, fn.start_point[0] - row_base, fn.end_point[0] - row_base, 0, marks
     )
 
 
@@ -331,7 +343,7 @@ def build_variants(
     if not fns:
         return None
     cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines).build(fn) for fn in fns])
-    return _model(name, path, fns[0], cfg, consts, key, 0)
+    return _model(name, path, fns[0], cfg, consts, key, 0, marks_of(fns, cfg, text, 0, lines, 0))
 
 
 def moved(model: FunctionModel, path: str, start_row: int) -> FunctionModel:

@@ -36,8 +36,11 @@ PROPOSITIONS = (
     "stack",
     "exit",
     "end",
+    "unreached",
+    "unused",
+    "unusedparam",
 )
-SCOPES = ("any", "local", "local-scalar", "return")
+SCOPES = ("any", "local", "local-scalar", "return", "function")
 _OWN_ATOMS = frozenset({"decl", "def", "write", "read", "end"})  # what only a local's function does to it
 
 
@@ -116,6 +119,7 @@ def builtin_rules() -> tuple[Rule, ...]:
                 requires=tuple(tuple(g) for g in r.get("requires", ())),
                 end_note=r.get("end", "returns"),
                 report_at=r.get("report_at", "trigger"),
+                enabled=r.get("enabled", True),
             )
         )
     for rule in out:  # the catalogue is data: a slip in it is caught when it is read, not by a wrong check
@@ -159,7 +163,8 @@ def catalogue(config: Config | None = None, *, include_disabled: bool = False) -
     for r in rules:
         s = config.rules.get(r.id)
         if s is not None:
-            r = replace(r, enabled=s.enabled, severity=as_severity(s.severity) if s.severity else r.severity)
+            enabled = r.enabled if s.enabled is None else s.enabled  # None: the rule's own default
+            r = replace(r, enabled=enabled, severity=as_severity(s.severity) if s.severity else r.severity)
         if r.enabled or include_disabled:
             out.append(r)
     return out

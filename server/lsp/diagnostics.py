@@ -18,7 +18,8 @@ from server.lsp.rule_docs import rule_href
 LineSource = Callable[[str, int], str]
 SOURCE = "ctlsp"
 
-UNNECESSARY = frozenset({"dead-store"})  # findings about code that does nothing: shown greyed out
+# findings about code that does nothing: shown greyed out
+UNNECESSARY = frozenset({"dead-store", "unreachable-code", "unused-variable", "unused-parameter"})
 
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,

@@ -39,8 +39,6 @@ PLANNED_RULES = tuple(
     r
     for r in (
         "free-non-heap",  # free() of a literal, &local, an array, or a pointer into a block
-        "unreachable-code",
-        "unused-variable",
     )
     if r not in EXISTING_RULES
 )

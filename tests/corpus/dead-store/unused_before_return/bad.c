@@ -4,7 +4,7 @@
 ssize_t write_all(int fd, const char *p, size_t n)
 {
     size_t done = 0;
-    int saved;
+    int saved; /* BUG(unused-variable) */
     while (done < n) {
         ssize_t w = write(fd, p + done, n - done);
         if (w < 0) {

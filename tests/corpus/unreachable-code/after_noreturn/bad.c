@@ -5,9 +5,9 @@ void *xmalloc_or_die(size_t n)
 {
     void *p = malloc(n);
     if (p == NULL) {
-        fprintf(stderr, "out of memory\n");
         exit(1);
-        return NULL; /* BUG(unreachable-code) */
+        fprintf(stderr, "out of memory\n"); /* BUG(unreachable-code) */
+        return NULL;
     }
     return p;
 }

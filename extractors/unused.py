@@ -1,0 +1,127 @@
+"""Never-read locals and parameters: declared (maybe assigned), and named nowhere else.
+
+Read off the function's text, not its CFG, so that every mention counts as a use whatever the
+front end makes of it: ``sizeof x``, ``(void)x``, ``&x``, an argument of a macro, inline ``asm``
+operands, another variable's initialiser, code in an ``#if`` branch not taken, code a constant
+disables (``if (DEBUG) printf("%d", x)``). The only mentions that are not uses are the
+declaration itself and the left side of a plain ``x = ...``; ``x += 1`` and ``x++`` read ``x``
+and count as uses (a variable only counted up is left to the ``dead-store`` rule).
+
+Precise where it reports, conservative elsewhere: a name declared twice in one function (two
+``for (int i ...)``) is read if either is; a declaration with any attribute
+(``__attribute__((unused))``, ``[[maybe_unused]]``, ``cleanup``) or whose text says ``unused``
+(``int x UNUSED;``), and ``extern`` declarations, are never reported.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node as TSNode
+
+from extractors.marks import Frame, Mark
+from extractors.parse import strip_parens, text_of
+
+LOCAL, PARAM = "unused", "unusedparam"
+
+_BLANKED = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
+_QUIET = re.compile(rb"unused|__attribute__|\[\[", re.IGNORECASE)
+
+
+def never_read(fn: TSNode, source: bytes, base: int, frame: Frame, params: bool) -> list[Mark]:
+    """Marks on the locals of definition ``fn`` (and its parameters if ``params``) that no mention
+    reads. ``source`` is the function's text as written, in which ``fn``'s byte offsets minus
+    ``base`` index: the tree may be of a preprocessor variant with branches blanked, the text
+    keeps them all, and a mention there counts."""
+    body = fn.child_by_field_name("body")
+    if body is None:
+        return []
+    decls, writes = _declared(body)
+    if params:
+        decls += _params(fn)
+    if not decls:
+        return []
+    text = _blank(source[body.start_byte - base : body.end_byte - base])
+    offset = body.start_byte
+    silent = {n.start_byte for n, _ in decls} | writes
+    out: list[Mark] = []
+    names = {text_of(n) for n, _ in decls}
+    mentioned = {name: _mentions(text, name, offset) - silent for name in names}
+    for ident, atom in decls:
+        if not mentioned[text_of(ident)]:
+            out.append(Mark(atom, text_of(ident), frame.span(ident), text_of(ident)))
+    return sorted(out, key=lambda m: m.at)
+
+
+def _blank(text: bytes) -> bytes:
+    """Comments, strings and character literals as spaces, offsets kept."""
+    return _BLANKED.sub(lambda m: b" " * len(m.group(0)), text)
+
+
+def _mentions(text: bytes, name: str, offset: int) -> set[int]:
+    """Offsets (in the tree's bytes) of ``name`` as a word, not a member (``s.name``, ``p->name``)."""
+    pattern = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+    out: set[int] = set()
+    for m in pattern.finditer(text):
+        before = text[max(0, m.start() - 80) : m.start()].rstrip()
+        if before.endswith(b".") or before.endswith(b"->"):
+            continue
+        out.add(offset + m.start())
+    return out
+
+
+def _declared(body: TSNode) -> tuple[list[tuple[TSNode, str]], set[int]]:
+    """The locals ``body`` declares (their name nodes) that may be reported, and the offsets of
+    the names that plain assignments write."""
+    decls: list[tuple[TSNode, str]] = []
+    writes: set[int] = set()
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "declaration" and not _quiet(n):
+            for d in n.children_by_field_name("declarator"):
+                ident = _name(d)
+                if ident is not None:
+                    decls.append((ident, LOCAL))
+        elif n.type == "assignment_expression" and text_of(n.child_by_field_name("operator")) == "=":
+            left = strip_parens(n.child_by_field_name("left"))
+            if left is not None and left.type == "identifier":
+                writes.add(left.start_byte)
+        stack.extend(n.named_children)
+    return decls, writes
+
+
+def _params(fn: TSNode) -> list[tuple[TSNode, str]]:
+    d = fn.child_by_field_name("declarator")
+    while d is not None and d.type != "function_declarator":
+        d = d.child_by_field_name("declarator")
+    plist = d.child_by_field_name("parameters") if d is not None else None
+    out: list[tuple[TSNode, str]] = []
+    for p in plist.named_children if plist is not None else ():
+        if p.type == "parameter_declaration" and not _quiet(p):
+            ident = _name(p.child_by_field_name("declarator"))
+            if ident is not None:
+                out.append((ident, PARAM))
+    return out
+
+
+def _quiet(decl: TSNode) -> bool:
+    """A declaration the rule leaves alone: ``extern``, or one with attributes or ``unused``."""
+    if any(c.type == "storage_class_specifier" and text_of(c) == "extern" for c in decl.children):
+        return True
+    if any(c.type in ("attribute_specifier", "attribute_declaration", "ms_declspec_modifier") for c in decl.children):
+        return True
+    return _QUIET.search(decl.text or b"") is not None
+
+
+def _name(d: TSNode | None) -> TSNode | None:
+    """The identifier a (possibly initialised, pointer, array) declarator declares; None for a
+    function declarator (a prototype inside a body declares no local)."""
+    while d is not None and d.type != "identifier":
+        if d.type == "function_declarator":
+            return None
+        if d.type == "parenthesized_declarator":
+            d = d.named_children[0] if d.named_children else None
+            continue
+        d = d.child_by_field_name("declarator")
+    return d
