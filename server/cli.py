@@ -12,10 +12,11 @@ import os
 import sys
 from collections.abc import Sequence
 
+# Module names relative to this package, which is ``server`` in a checkout and ``ctlsp.server`` installed.
 _COMMANDS = {
-    "check": ("server.cli_check", "check C files or folders for temporal bugs"),
-    "rsm": ("server.cli_rsm", "model-check CTL formulas on a JSON recursive state machine"),
-    "serve": ("server.cli_serve", "run the language server (stdio by default)"),
+    "check": (".cli_check", "check C files or folders for temporal bugs"),
+    "rsm": (".cli_rsm", "model-check CTL formulas on a JSON recursive state machine"),
+    "serve": (".cli_serve", "run the language server (stdio by default)"),
 }
 
 
@@ -24,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in _COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
-        importlib.import_module(module).add_arguments(p)
+        importlib.import_module(module, __package__).add_arguments(p)
         p.set_defaults(_module=module)
     return parser
 
@@ -42,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        code: int = importlib.import_module(args._module).run(args)
+        code: int = importlib.import_module(args._module, __package__).run(args)
         sys.stdout.flush()
     except BrokenPipeError:
         _silence_stdout()

@@ -2,7 +2,8 @@
 
 The pages are package data (``server/lsp/docs``) written from the rule catalogue; these tests show that
 each link names a page that exists and says what the catalogue says, that the pages are current, and
-(slow) that a wheel built from the tree and installed without ``-e`` carries them.
+(slow) that a wheel built from the tree and installed without ``-e`` carries them (as
+``ctlsp/server/lsp/docs``: the wheel installs the one import name ``ctlsp``).
 """
 
 from __future__ import annotations
@@ -73,12 +74,12 @@ def test_a_non_editable_install_carries_the_pages(tmp_path: Path) -> None:
     )
     (wheel,) = (tmp_path / "wheel").glob("ctlsp-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert {f"server/lsp/docs/{rule_id}.md" for rule_id in pages()} <= set(names)
+    assert {f"ctlsp/server/lsp/docs/{rule_id}.md" for rule_id in pages()} <= set(names)
 
     installed = tmp_path / "site"
     subprocess.run([*pip, "install", "--no-deps", "--target", str(installed), str(wheel)], check=True, timeout=120)
     probe = (
-        "import server.lsp.diagnostics as d, server.lsp.rule_docs as r; "
+        "import ctlsp.server.lsp.diagnostics as d, ctlsp.server.lsp.rule_docs as r; "
         "print(d.__file__); print(r.rule_href('memory-leak'))"
     )
     env = {**os.environ, "PYTHONPATH": str(installed)}  # before the editable install's path entry

@@ -1,6 +1,6 @@
 /**
  * Owns the language client: resolves the interpreter, probes it, starts the server over stdio (the
- * copy bundled with the extension, or `-m server serve` from the interpreter's environment), and
+ * copy bundled with the extension, or `-m ctlsp serve` from the interpreter's environment), and
  * restarts on demand. Start failures become one actionable notification instead of the language
  * client's generic "connection closed".
  */

@@ -3,7 +3,8 @@
 The extension runs ``<python> -I ctlsp_serve.py serve [args]``. Isolated mode (``-I``) keeps the
 current folder (the user's workspace, which may hold a ``server.py`` of its own), the user's
 site-packages and every ``PYTHON*`` variable off ``sys.path``; this script then puts the bundled
-libraries first: the compiled ones for this Python's version, then the pure-Python ones. Nothing is
+libraries first: the compiled ones for this Python's version, then the pure-Python ones (ctlsp
+among them, as the one import name ``ctlsp``). Nothing is
 installed anywhere, and nothing the workspace or the environment holds can stand in for ctlsp.
 
 ``--probe`` prints the Python version ("3 11"), imports what the server needs (the compiled parser
@@ -40,12 +41,12 @@ def main(argv: list[str]) -> int:
         return EXIT_UNSUPPORTED
     sys.path[:0] = paths
     if argv == ["--probe"]:
-        import server.cli  # noqa: F401
-        from extractors.api import parse_c
+        import ctlsp.server.cli  # noqa: F401
+        from ctlsp.extractors.api import parse_c
 
         parse_c("int main(void) { return 0; }")
         return 0
-    from server.cli import main as cli_main
+    from ctlsp.server.cli import main as cli_main
 
     return cli_main(argv)
 

@@ -67,7 +67,7 @@ export const FROM_ENVIRONMENT: ServerSource = { kind: "environment" };
  * folder (the workspace, which may hold its own `server.py`) off sys.path.
  */
 export function serverArgs(interpreter: Interpreter, extra: readonly string[] = [], source: ServerSource = FROM_ENVIRONMENT): string[] {
-  const start = source.kind === "bundled" ? ["-I", source.launcher] : ["-P", "-m", "server"];
+  const start = source.kind === "bundled" ? ["-I", source.launcher] : ["-P", "-m", "ctlsp"];
   return [...interpreter.prefixArgs, ...start, "serve", ...extra];
 }
 

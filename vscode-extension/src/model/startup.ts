@@ -25,14 +25,14 @@ export interface StartupProblem {
 
 /**
  * The script the probe runs from the environment: it prints the Python version, then runs exactly
- * what the client will run (`-m server serve`) with `--help`, so every import the server needs is
+ * what the client will run (`-m ctlsp serve`) with `--help`, so every import the server needs is
  * exercised and exits. The bundled launcher has its own `--probe` that does the same.
  */
 export const PROBE_SCRIPT = [
   "import runpy, sys",
   "print(*sys.version_info[:2], flush=True)",
   "sys.argv = ['ctlsp', 'serve', '--help']",
-  "runpy.run_module('server', run_name='__main__', alter_sys=True)",
+  "runpy.run_module('ctlsp', run_name='__main__', alter_sys=True)",
 ].join("; ");
 
 /** The probe's argv, with the same isolation as the server's (see `serverArgs`). */
@@ -108,9 +108,9 @@ export function diagnoseProbe(
   }
   if (missing) {
     const module = missing[1];
-    const ours = ["server", "checker", "extractors"].some((m) => module.startsWith(`${m}.`));
+    const ours = module.startsWith("ctlsp.");
     const what =
-      module === "server"
+      module === "ctlsp"
         ? "ctlsp is not installed"
         : ours
           ? `the ctlsp installation is incomplete (no module ${module})`

@@ -14,13 +14,13 @@ describe("resolveInterpreter", () => {
     const i = resolveInterpreter({ ...base, setting: "  ", pythonExtension: ["conda", "run", "-n", "x", "python"] });
     assert.equal(i.source, "python-extension");
     assert.equal(i.command, "conda");
-    assert.deepEqual(serverArgs(i, ["--log-level", "DEBUG"]), ["run", "-n", "x", "python", "-P", "-m", "server", "serve", "--log-level", "DEBUG"]);
+    assert.deepEqual(serverArgs(i, ["--log-level", "DEBUG"]), ["run", "-n", "x", "python", "-P", "-m", "ctlsp", "serve", "--log-level", "DEBUG"]);
   });
 
   it("uses python3 on PATH when nothing else is configured", () => {
     const i = resolveInterpreter({ ...base, pythonExtension: [] });
     assert.deepEqual(i, { command: "python3", prefixArgs: [], source: "path" });
-    assert.deepEqual(serverArgs(i), ["-P", "-m", "server", "serve"]);
+    assert.deepEqual(serverArgs(i), ["-P", "-m", "ctlsp", "serve"]);
     assert.equal(describeInterpreter(i), "python3 (found on PATH)");
   });
 });

@@ -22,7 +22,7 @@ describe("diagnoseProbe", () => {
   });
 
   it("says ctlsp is not installed and gives the pip command", () => {
-    const stderr = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'server'\n";
+    const stderr = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'ctlsp'\n";
     const p = diagnoseProbe(py, { exitCode: 1, stdout: "", stderr });
     assert.ok(p);
     assert.match(p.message, /ctlsp is not installed/);
@@ -34,14 +34,14 @@ describe("diagnoseProbe", () => {
   it("names a missing dependency separately from a missing ctlsp", () => {
     const p = diagnoseProbe(py, { exitCode: 1, stdout: "", stderr: "ModuleNotFoundError: No module named 'pygls'" });
     assert.match(p?.message ?? "", /a dependency of ctlsp is missing \(pygls\)/);
-    const partial = diagnoseProbe(py, { exitCode: 1, stdout: "3 11\n", stderr: "ModuleNotFoundError: No module named 'server.cli_check'" });
-    assert.match(partial?.message ?? "", /installation is incomplete \(no module server.cli_check\)/);
-    const bare = diagnoseProbe(py, { exitCode: 1, stdout: "3 11\n", stderr: "/venv/bin/python: No module named server" });
+    const partial = diagnoseProbe(py, { exitCode: 1, stdout: "3 11\n", stderr: "ModuleNotFoundError: No module named 'ctlsp.server.cli_check'" });
+    assert.match(partial?.message ?? "", /installation is incomplete \(no module ctlsp\.server\.cli_check\)/);
+    const bare = diagnoseProbe(py, { exitCode: 1, stdout: "3 11\n", stderr: "/venv/bin/python: No module named ctlsp" });
     assert.match(bare?.message ?? "", /ctlsp is not installed/);
   });
 
   it("offers to install the wheel the extension carries, quoted for the shell", () => {
-    const stderr = "ModuleNotFoundError: No module named 'server'\n";
+    const stderr = "ModuleNotFoundError: No module named 'ctlsp'\n";
     const wheel = "/home/u/.vscode/extensions/ctlsp 0.1.0/bundled/ctlsp-0.1.0-py3-none-any.whl";
     const p = diagnoseProbe(py, { exitCode: 1, stdout: "3 12\n", stderr }, { kind: "environment" }, wheel);
     assert.equal(p?.installCommand, `/venv/bin/python -m pip install '${wheel}'`);
