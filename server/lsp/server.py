@@ -64,6 +64,7 @@ class CtlspServer(LanguageServer):
         self.columns = Columns()
         self.pull_mode = False
         self.workspace_pulled = False  # a pull client has sent workspace/diagnostic (see ``pushes``)
+        self._compile_warned: str | None = None  # the compile database problem last shown
         self.ready = asyncio.Event()
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._checking: dict[str, int] = {}  # document -> version whose check is on the worker now
@@ -91,6 +92,16 @@ class CtlspServer(LanguageServer):
     # ----- small helpers -------------------------------------------------------------------------
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def report_compile_commands(self) -> None:
+        """Warn once about a compile database the project could not use, naming the file. A malformed
+        ``compile_commands.json`` counts as none, so without a word every ``-D``/``-I`` in it would be
+        silently ignored; the same problem is not repeated on each check, a new one is."""
+        analysis = self.analysis
+        error = analysis.project.compile_commands_error if analysis is not None else None
+        if error is not None and error != self._compile_warned:
+            self.warn_user(f"ctlsp: {error}; its compile flags are not used")
+        self._compile_warned = error
 
     def warn_user(self, message: str) -> None:
         self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
@@ -429,6 +440,7 @@ class CtlspServer(LanguageServer):
             open_docs = {d.path: (d.uri, d.version, d.checked_text, d.tree) for d in self.docs.values()}
             disk_roots = [*self.roots, *(Path(p) for p in self.settings.include_paths)]
             paths = await analysis.run(self._sync_project, analysis, open_docs, disk_roots)
+            self.report_compile_commands()
             if not paths:
                 return
             size = max(1, -(-len(paths) // FULL_CHECK_CHUNKS))

@@ -14,7 +14,7 @@ from pygls import uris
 
 from server.lsp.handlers.base import Feature, guarded
 from server.lsp.server import CtlspServer
-from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT
+from server.workspace import C_SUFFIXES, COMPILE_COMMANDS, CONFIG_NAME, PYPROJECT
 
 
 @guarded("didChangeWorkspaceFolders")
@@ -35,22 +35,42 @@ def did_change_configuration(ls: CtlspServer, params: types.DidChangeConfigurati
 
 @guarded("didChangeWatchedFiles")
 def did_change_watched(ls: CtlspServer, params: types.DidChangeWatchedFilesParams) -> None:
-    config_changed = False
-    sources_changed = False
+    """A changed configuration file reloads the configuration; so does a ``compile_commands.json``
+    that appears, goes or is not the one in use (which one counts is part of the configuration:
+    the nearest at or above the folder). A change to the database in use only re-reads it: the
+    workspace check hands its new text in, and only files whose entries changed are re-derived."""
+    reload: str | None = None
+    recheck: str | None = None
+    in_use = ls.analysis.config.compile_commands if ls.analysis is not None else None
     for event in params.changes:
         name = event.uri.rsplit("/", 1)[-1]
         if name in (CONFIG_NAME, PYPROJECT):
-            config_changed = True
+            reload = f"{name} changed"
+        elif name == COMPILE_COMMANDS:
+            path = Path(uris.to_fs_path(event.uri) or event.uri).resolve()
+            same = in_use is not None and Path(in_use).resolve() == path
+            if same and event.type == types.FileChangeType.Changed:
+                recheck = recheck or f"{path} changed"
+            else:
+                reload = reload or f"{path} {_VERB[event.type]}"
         elif name.endswith(C_SUFFIXES) and event.uri not in ls.docs:
-            sources_changed = True
-    if config_changed:
-        ls.spawn(ls.reload_configuration(f"{CONFIG_NAME} changed"), "configuration reload")
-    elif sources_changed:
-        ls.request_full_check("files changed on disk")
+            recheck = recheck or "files changed on disk"
+    if reload is not None:
+        ls.spawn(ls.reload_configuration(reload), "configuration reload")
+    elif recheck is not None:
+        ls.request_full_check(recheck)
+
+
+_VERB = {
+    types.FileChangeType.Created: "appeared",
+    types.FileChangeType.Changed: "changed",
+    types.FileChangeType.Deleted: "was deleted",
+}
 
 
 async def register_watchers(ls: CtlspServer) -> None:
-    """Ask the client to tell us about ctlsp.toml and C files changing on disk (if it can)."""
+    """Ask the client to tell us about the configuration files (ctlsp.toml, pyproject.toml,
+    compile_commands.json) and C files changing on disk (if it can)."""
     workspace = ls.client_capabilities.workspace
     watched = workspace.did_change_watched_files if workspace else None
     if not (watched and watched.dynamic_registration):
@@ -59,6 +79,7 @@ async def register_watchers(ls: CtlspServer) -> None:
         watchers=[
             types.FileSystemWatcher(glob_pattern=f"**/{CONFIG_NAME}"),
             types.FileSystemWatcher(glob_pattern=f"**/{PYPROJECT}"),
+            types.FileSystemWatcher(glob_pattern=f"**/{COMPILE_COMMANDS}"),
             types.FileSystemWatcher(glob_pattern="**/*.{c,h}"),
         ]
     )
