@@ -200,6 +200,29 @@ class FactWalker:
         self.frame = frame if frame is not None else {}
         self.f = Facts()
 
+    def not_heap(self, value: TSNode | None, target: str) -> bool:
+        """Whether ``target = value`` makes ``target`` point where ``free`` must not go: a string
+        literal, the address of a named object (``&x``, ``&g.f``), a local array, or ``target``
+        moved forward into its own block (``target + k``)."""
+        if value is None:
+            return False
+        if value.type in ("string_literal", "concatenated_string"):
+            return True
+        taken = address_operand(value)
+        base = strip_parens(taken)
+        while base is not None and (
+            base.type == "subscript_expression"
+            or base.type == "field_expression" and text_of(base.child_by_field_name("operator")) == "."
+        ):
+            base = strip_parens(base.child_by_field_name("argument"))
+        if base is not None and base.type == "identifier":
+            return True
+        if taken is None and value.type == "identifier" and self.frame.get(text_of(value)):
+            return True
+        if value.type == "binary_expression" and text_of(value.child_by_field_name("operator")) == "+":
+            return path_of(value.child_by_field_name("left")) == target
+        return False
+
     def frame_address(self, node: TSNode | None) -> str | None:
         """The local whose storage ``node`` points into (``&x``, ``&x.f``, ``&x[i]``, an array
         ``buf``), or None: what must not outlive the function's frame."""
@@ -286,6 +309,8 @@ class FactWalker:
             if p:
                 self.ev(p, "write")
                 self.ev(p, "def")
+                if "++" in text_of(node):
+                    self.ev(p, "nonheap")  # p++ points past the start of any block p held
                 if strip_parens(arg) is not None and strip_parens(arg).type == "identifier":  # type: ignore[union-attr]
                     self.f.flag_sets.append((p, None))
             return
@@ -334,6 +359,8 @@ class FactWalker:
         op = text_of(node.child_by_field_name("operator"))
         lp = path_of(left)
         sl = strip_parens(left)
+        if op == "+=" and lp:
+            self.ev(lp, "nonheap")
         if op != "=":
             self.walk(left, guarded)
         elif sl is not None and sl.type == "field_expression":
@@ -378,6 +405,8 @@ class FactWalker:
                 self.ev(target, "null")
             if self.frame_address(right) is not None:
                 self.ev(target, "stack")
+            if self.not_heap(r, target):
+                self.ev(target, "nonheap")
             trivial = is_null(right) or initialiser and (
                 const_value(right, self.consts) is not None
                 or is_null(right)
@@ -415,6 +444,7 @@ class FactWalker:
                 continue
             if _is_array(inner):
                 self.f.arrays.add(name)
+                self.ev(name, "nonheap")
             pointer = inner is not None and inner.type == "pointer_declarator"
             if value is None:
                 if scalar and (pointer or not aggregate):

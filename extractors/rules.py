@@ -34,6 +34,7 @@ PROPOSITIONS = (
     "null",
     "ret",
     "stack",
+    "nonheap",
     "exit",
     "end",
     "unreached",

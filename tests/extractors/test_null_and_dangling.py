@@ -192,3 +192,54 @@ def test_return_local_address_good(body: str) -> None:
         "int f(struct state *s) {\n" + body + "\n}\n"
     )
     assert of_rule(check_src(src), "return-local-address") == []
+
+
+def test_freeing_what_is_not_the_start_of_a_heap_block() -> None:
+    src = HEADER + """
+static void release(char *s) { free(s); }
+static char table[64];
+void a(const char *arg) {
+    char *name = "anon";
+    if (arg)
+        name = strdup(arg);
+    free(name);                  /*L*/
+}
+void b(void) {
+    char buf[16];
+    buf[0] = 0;
+    free(buf);                   /*B*/
+}
+void c(void) {
+    char *p = malloc(16);
+    if (!p) return;
+    p = p + 1;
+    release(p);                  /*I*/
+}
+void d(void) {
+    char *t = table;
+    int n = 1;
+    char *q = (char *)&n;
+    free(q);                     /*A*/
+    (void)t;
+}
+"""
+    got = sorted(f.location.start_line for f in of_rule(check_src(src), "free-non-heap"))
+    assert got == sorted(line_of(src, m) for m in ("/*L*/", "/*B*/", "/*I*/", "/*A*/"))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a header before the block: moved back before the free
+        "char *p = malloc(24); if (!p) return; p += 8; p[0] = 1; p -= 8; free(p);",
+        # the walking pointer is a copy
+        "char *p = malloc(24); char *w = p; if (!p) return; while (*w) w++; free(p);",
+        # reassigned from the heap after holding a literal
+        "char *s = \"x\"; s = strdup(\"y\"); free(s);",
+        # a literal kept apart from the freed branch
+        "const char *s = \"x\"; char *h = strdup(s); free(h);",
+    ],
+)
+def test_free_non_heap_good(body: str) -> None:
+    src = HEADER + "void f(void) {\n" + body + "\n}\n"
+    assert of_rule(check_src(src), "free-non-heap") == []
