@@ -21,6 +21,7 @@ that cannot see that the code before them never completes (clang keeps them out 
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 
@@ -28,6 +29,7 @@ from tree_sitter import Node as TSNode
 
 from extractors.cfg import Cfg
 from extractors.marks import Frame, Mark, Span
+from extractors.parse import text_of
 
 ATOM = "unreached"
 
@@ -53,18 +55,26 @@ class _Nodes:
     def __init__(self, cfg: Cfg) -> None:
         live = reached(cfg)
         inner = sorted(
-            ((n.row, n.col), (n.end_row, n.end_col), n.id in live)
+            ((n.row, n.col), (n.end_row, n.end_col), n.id in live, (n.id, None) in cfg.succ[n.id])
             for n in cfg.nodes
             if n.id not in (cfg.entry, cfg.exit)
         )
-        self.starts = [s for s, _, _ in inner]
-        self.rest = [(e, r) for _, e, r in inner]
+        self.starts = [s for s, _, _, _ in inner]
+        self.rest = [(e, r, stuck) for _, e, r, stuck in inner]
+
+    def _in(self, span: Span) -> list[tuple[tuple[int, int], bool, bool]]:
+        lo = bisect_left(self.starts, (span[0], span[1]))
+        hi = bisect_right(self.starts, (span[2], span[3]))
+        return [x for x in self.rest[lo:hi] if x[0] <= (span[2], span[3])]
 
     def inside(self, span: Span) -> list[bool]:
         """Whether each node inside ``span`` is reached."""
-        lo = bisect_left(self.starts, (span[0], span[1]))
-        hi = bisect_right(self.starts, (span[2], span[3]))
-        return [r for e, r in self.rest[lo:hi] if e <= (span[2], span[3])]
+        return [r for _, r, _ in self._in(span)]
+
+    def stops(self, span: Span) -> bool:
+        """Whether a node inside ``span`` never completes (a call that does not return is a
+        self-loop of the builder)."""
+        return any(stuck for _, _, stuck in self._in(span))
 
 
 def unreached(fn: TSNode, cfg: Cfg, frame: Frame) -> list[Mark]:
@@ -83,18 +93,45 @@ def unreached(fn: TSNode, cfg: Cfg, frame: Frame) -> list[Mark]:
         for s in [*block, None]:
             states = nodes.inside(frame.span(s)) if s is not None else [True]
             if not states:
+                if not region and s is not None and s.type in _JUMPS:
+                    before = s  # break and continue have no node, but they end control too
                 continue  # no node (break, continue, an empty statement, an unread #if branch)
             if not any(states):
                 region.append(s)  # type: ignore[arg-type]
                 continue
-            if region and not all(_defensive(r) for r in region):
-                cause = frame.step(before) if before is not None else None
-                out.append(Mark(ATOM, "", frame.span(region[0]), frame.step(region[0])[1], cause))
+            if region and before is not None and _reportable(region, before, nodes, frame):
+                out.append(Mark(ATOM, "", frame.span(region[0]), frame.step(region[0])[1], frame.step(before)))
             region = []
             if s is not None:
                 before = s
                 pending += [list(b) for b in _inner_blocks(s)]
     return sorted(out, key=lambda m: m.at)
+
+
+_JUMPS = ("return_statement", "goto_statement", "break_statement", "continue_statement")
+_ENDS = (*_JUMPS, "if_statement", "compound_statement", "labeled_statement", "preproc_if", "preproc_ifdef")
+_MACRO = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def _reportable(region: list[TSNode], before: TSNode, nodes: _Nodes, frame: Frame) -> bool:
+    """Whether an unreachable region is reported (see the module): not when it is only defensive
+    exits, when the statement before it is a loop or a ``switch`` (a macro of the file can hide a
+    ``break`` out of it: Lua's ``checkvalres``), or when the tree is unsure (a parse error, a
+    statement-like macro, which may expand to ``case`` labels: brotli's ``CASE_(5)``)."""
+    head = region[0]
+    if all(_defensive(r) for r in region) or head.has_error or before.has_error:
+        return False
+    if before.type not in _ENDS and not nodes.stops(frame.span(before)):
+        return False
+    text = text_of(head).rstrip()
+    if not text.endswith((";", "}")):
+        return False
+    call = head.named_children[0] if head.type == "expression_statement" and head.named_children else None
+    if call is not None and call.type == "call_expression":
+        name = call.child_by_field_name("function")
+        if name is not None and _MACRO.fullmatch(text_of(name)):
+            return False
+    return True
 
 
 def _statements(block: TSNode) -> Iterator[TSNode]:
@@ -138,7 +175,8 @@ def _inner_blocks(s: TSNode) -> Iterator[Iterator[TSNode]]:
     if t == "switch_statement":
         body = s.child_by_field_name("body")
         for c in body.named_children if body is not None else ():
-            yield _statements(c) if c.type == "case_statement" else iter([c])
+            if c.type == "case_statement":  # statements before the first case: likely a macro's cases
+                yield _statements(c)
         return
     if t == "labeled_statement":
         label = s.child_by_field_name("label")

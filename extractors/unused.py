@@ -25,6 +25,7 @@ from extractors.parse import strip_parens, text_of
 LOCAL, PARAM = "unused", "unusedparam"
 
 _BLANKED = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
+_MACRO = re.compile(r"[A-Z][A-Z0-9_]+")  # a "name" in capitals is a macro the parse misread (BROTLI_RESTRICT)
 _QUIET = re.compile(rb"unused|__attribute__|\[\[", re.IGNORECASE)
 
 
@@ -81,14 +82,24 @@ def _declared(body: TSNode) -> tuple[list[tuple[TSNode, str]], set[int]]:
         if n.type == "declaration" and not _quiet(n):
             for d in n.children_by_field_name("declarator"):
                 ident = _name(d)
-                if ident is not None:
+                if ident is not None and not _MACRO.fullmatch(text_of(ident)):
                     decls.append((ident, LOCAL))
-        elif n.type == "assignment_expression" and text_of(n.child_by_field_name("operator")) == "=":
+        elif n.type == "assignment_expression" and _statement_level(n):
             left = strip_parens(n.child_by_field_name("left"))
             if left is not None and left.type == "identifier":
                 writes.add(left.start_byte)
         stack.extend(n.named_children)
     return decls, writes
+
+
+def _statement_level(n: TSNode) -> bool:
+    """A plain ``x = ...`` whose value nobody uses (``while ((x = f()) > 0)`` reads it)."""
+    if text_of(n.child_by_field_name("operator")) != "=":
+        return False
+    up = n.parent
+    while up is not None and up.type in ("parenthesized_expression", "comma_expression"):
+        up = up.parent
+    return up is not None and up.type in ("expression_statement", "for_statement")
 
 
 def _params(fn: TSNode) -> list[tuple[TSNode, str]]:
@@ -100,14 +111,14 @@ def _params(fn: TSNode) -> list[tuple[TSNode, str]]:
     for p in plist.named_children if plist is not None else ():
         if p.type == "parameter_declaration" and not _quiet(p):
             ident = _name(p.child_by_field_name("declarator"))
-            if ident is not None:
+            if ident is not None and not _MACRO.fullmatch(text_of(ident)):
                 out.append((ident, PARAM))
     return out
 
 
 def _quiet(decl: TSNode) -> bool:
     """A declaration the rule leaves alone: ``extern``, or one with attributes or ``unused``."""
-    if any(c.type == "storage_class_specifier" and text_of(c) == "extern" for c in decl.children):
+    if decl.has_error or any(c.type == "storage_class_specifier" and text_of(c) == "extern" for c in decl.children):
         return True
     if any(c.type in ("attribute_specifier", "attribute_declaration", "ms_declspec_modifier") for c in decl.children):
         return True
