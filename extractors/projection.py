@@ -222,6 +222,7 @@ _STORE_KEYS = Content[tuple[str, str, str, str], tuple[str, str, str, str]]("sto
 _MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) // 4)
 _MENTIONS = Content[str, frozenset[str]]("mentions")
 _VALUES = Content[tuple[str, str], tuple[str, ...]]("values")
+_LOCKED = Content[tuple[str, str], tuple[tuple[int, str], ...]]("locked_paths")
 _STAMPS = Content[tuple[str, str, str, str], str]("content_stamp")
 _LAYOUTS = Content[str, tuple[tuple[str, ...], str]]("layout", weight=lambda got: 1 + len(got[0]) // 8)
 
@@ -258,6 +259,7 @@ class ProjectionStore:
         self.merkle = d.content(_MERKLE)  # by resolution digest
         self.mentions = d.content(_MENTIONS)  # by Merkle digest
         self.values = d.content(_VALUES)  # by text key and scope
+        self.locked = d.content(_LOCKED)  # by text key and scope
         self.stamps = d.content(_STAMPS)
         self.layouts = d.content(_LAYOUTS)
 
@@ -498,6 +500,56 @@ class Projector:
         got = self.store.values.get(memo)
         if got is None:
             got = self.store.values[memo] = self._values(fm)
+        held = self.wrapped_locks(fm)
+        return got if held <= set(got) else tuple(sorted(set(got) | held))
+
+    def wrapped_locks(self, fm: FunctionModel) -> frozenset[str]:
+        """The locks ``fm`` takes or releases through a project function that locks or unlocks
+        a field of its parameter or a global (``counter_lock(c)`` locks ``c->mu``): tracked in
+        ``fm`` too, though its own text never names them, so its early return while holding one
+        is seen.  One level of wrapper; depends on the callees' texts, so it is not kept with
+        :meth:`values`."""
+        out: set[str] = set()
+        for n in fm.cfg.nodes:
+            for c in n.calls:
+                if c.name is None or c.name in self.scope.table:
+                    continue
+                g = self.scope.resolve(fm, c.name)
+                if g is None:
+                    continue
+                for k, path in self._locked_paths(g):
+                    if k < 0:
+                        out.add(path)
+                    elif k < len(c.args) and (ap := c.args[k][0]) is not None and not c.args[k][1]:
+                        out.add(ap + path)
+        return frozenset(out)
+
+    def _locked_paths(self, g: FunctionModel) -> tuple[tuple[int, str], ...]:
+        """What ``g`` itself locks or unlocks that its caller can name: (parameter index, the
+        rest of the path) for a field of a parameter, (-1, path) for a global."""
+        memo = (g.key, self.scope_digest)
+        got = self.store.locked.get(memo)
+        if got is None:
+            found: set[tuple[int, str]] = set()
+            own = set(g.cfg.declared)
+            for n in g.cfg.nodes:
+                for c in n.calls:
+                    spec = self.scope.table.get(c.name) if c.name else None
+                    if spec is None:
+                        continue
+                    for i, atom in spec.args:
+                        if atom not in ("lock", "unlock") or not 0 <= i < len(c.args):
+                            continue
+                        path = c.args[i][0]
+                        root = root_of(path) if path else None
+                        if path is None or root is None or root in own:
+                            continue
+                        if root in g.params:
+                            if path != root:
+                                found.add((g.params.index(root), path[len(root) :]))
+                        elif root in self.scope.globals:
+                            found.add((-1, path))
+            got = self.store.locked[memo] = tuple(sorted(found))
         return got
 
     def _values(self, fm: FunctionModel) -> tuple[str, ...]:

@@ -105,10 +105,19 @@ def trigger_index(formula: Formula, labels: Sequence[frozenset[str]]) -> int:
         inner = inner.right
     trig, block = inner, None
     if isinstance(inner, And):
-        trig = inner.left
-        rest = inner.right
-        if isinstance(rest, EX) and isinstance(rest.arg, EU):  # the witness follows this path too
-            block = rest.arg.left
+        conjuncts: list[Formula] = []
+        stack: list[Formula] = [inner]
+        while stack:  # T & P & Q reads as ((T & P) & Q): T is the leftmost conjunct
+            f = stack.pop()
+            if isinstance(f, And):
+                stack += [f.right, f.left]
+            else:
+                conjuncts.append(f)
+        trig = conjuncts[0]
+        for rest in conjuncts[1:]:
+            if isinstance(rest, EX) and isinstance(rest.arg, EU):  # the witness follows this path too
+                block = rest.arg.left
+                break
     cands = [i for i, lab in enumerate(labels) if prop_value(trig, lab)]
     if not cands:
         nonempty = [i for i, lab in enumerate(labels) if lab - {"end"}]

@@ -119,7 +119,8 @@ def test_macros_from_the_defines_the_parse_finds_are_those_of_the_whole_text(lin
     text = "\n".join(lines) + "\n"
     p = Project()
     p.update_file("a.c", text)
-    assert dict(p.db.get(file_macros, "a.c")) == {m: s for m, s in macro_specs(text).items() if m not in p.table}
+    got = p.db.get(file_macros, "a.c")
+    assert dict(got) == {m: s for m, s in macro_specs(text).items() if m not in p.table}
 
 
 def test_macros_of_real_files_are_those_of_the_whole_text() -> None:
@@ -130,7 +131,8 @@ def test_macros_of_real_files_are_those_of_the_whole_text() -> None:
         text = f.read_text(errors="replace")
         p.update_file(str(f), text)
         want = {m: s for m, s in macro_specs(text).items() if m not in p.table}
-        assert dict(p.db.get(file_macros, str(f))) == want, f
+        got = p.db.get(file_macros, str(f))
+        assert dict(got) == want, f
 
 
 def test_a_new_text_cancels_a_running_check_which_returns_nothing() -> None:

@@ -243,3 +243,41 @@ void d(void) {
 def test_free_non_heap_good(body: str) -> None:
     src = HEADER + "void f(void) {\n" + body + "\n}\n"
     assert of_rule(check_src(src), "free-non-heap") == []
+
+
+def test_lock_wrappers_act_as_locks_in_their_callers() -> None:
+    src = "#include <pthread.h>\n" + """
+struct table { pthread_mutex_t mu; int n; };
+static pthread_mutex_t reg_mu;
+void table_lock(struct table *t) { pthread_mutex_lock(&t->mu); }
+void table_unlock(struct table *t) { pthread_mutex_unlock(&t->mu); }
+void reg_lock(void) { pthread_mutex_lock(&reg_mu); }
+void reg_unlock(void) { pthread_mutex_unlock(&reg_mu); }
+int put(struct table *t, int v) {
+    table_lock(t);       /*T*/
+    if (v < 0)
+        return -1;
+    t->n = v;
+    table_unlock(t);
+    return 0;
+}
+int reg(int v) {
+    reg_lock();          /*R*/
+    if (v < 0)
+        return -1;
+    reg_unlock();
+    return 0;
+}
+int put_ok(struct table *t, int v) {
+    table_lock(t);
+    if (v >= 0)
+        t->n = v;
+    table_unlock(t);
+    return 0;
+}
+"""
+    found = of_rule(check_src(src), "lock-not-released")
+    assert sorted((f.function, f.location.start_line) for f in found) == [
+        ("put", line_of(src, "/*T*/")),
+        ("reg", line_of(src, "/*R*/")),
+    ]
