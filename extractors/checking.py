@@ -148,6 +148,9 @@ class FunctionChecker:
         marked = [r for r in self.rules if r.scope == MARK_SCOPE]
         if marked and fm.marks:
             out.extend(mark_findings(fm, marked, lambda rule, rsm: self._holds(rule, canonical(rsm, rule.parsed))))
+            unused = {f.location.start_line for f in out if f.rule_id == "unused-variable"}
+            if unused:  # a never-read local's initialiser is that finding, not a second dead store
+                out = [f for f in out if not (f.rule_id == "dead-store" and f.location.start_line in unused)]
         return out
 
     def _still_quiet(

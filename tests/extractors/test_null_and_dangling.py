@@ -281,3 +281,9 @@ int put_ok(struct table *t, int v) {
         ("put", line_of(src, "/*T*/")),
         ("reg", line_of(src, "/*R*/")),
     ]
+
+
+def test_a_never_read_local_is_one_finding_not_also_a_dead_store() -> None:
+    src = "int f(int a);\nint g(int a) {\n    int x = f(a);   /*X*/\n    return a;\n}\n"
+    found = check_src(src)
+    assert [(f.rule_id, f.location.start_line) for f in found] == [("unused-variable", line_of(src, "/*X*/"))]
