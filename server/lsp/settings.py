@@ -129,7 +129,9 @@ def _merge_rules(
                     problems.append(f"ctlsp.rules.{rid} must be true or false")
                     continue
                 if known and rid not in known:
-                    problems.append(f"ctlsp.rules: unknown rule {rid!r}")
+                    # kept out of the configuration: the catalogue refuses a setting of an unknown rule
+                    problems.append(f"ctlsp.rules: unknown rule {rid!r} (ignored)")
+                    continue
                 old = rules.get(rid, RuleSetting())
                 rules[rid] = RuleSetting(on, old.severity)
     if severities is not None:
@@ -141,7 +143,8 @@ def _merge_rules(
                 problems.append(f"ctlsp.severities.{rid} must be one of {', '.join(SEVERITIES)}")
                 continue
             if known and rid not in known:
-                problems.append(f"ctlsp.severities: unknown rule {rid!r}")
+                problems.append(f"ctlsp.severities: unknown rule {rid!r} (ignored)")
+                continue
             old = rules.get(rid, RuleSetting())
             rules[rid] = RuleSetting(old.enabled, severity)
 

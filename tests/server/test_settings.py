@@ -33,7 +33,7 @@ def test_settings_extend_the_file_lists_and_toggle_rules() -> None:
     assert merged.config.allocators == ("xmalloc", "my_alloc")
     assert merged.config.locks == (("spin_lock", "spin_unlock"),)
     assert merged.config.rules["memory-leak"] == RuleSetting(False, None)
-    assert merged.config.rules["double-free"] == RuleSetting(True, "info")
+    assert merged.config.rules["double-free"] == RuleSetting(None, "info")  # enabled: the rule's default
     assert merged.settings.include_paths == ("/opt/include",)
     assert merged.settings.debounce_ms == 0
     assert merged.settings.partial_results_ms == 250
@@ -104,3 +104,21 @@ def test_every_setting_the_extension_declares_is_known_to_the_server() -> None:
     assert declared and declared <= KNOWN_KEYS, sorted(declared - KNOWN_KEYS)
     merged = merge_settings(Config(), dict.fromkeys(declared - {"rules", "severities"}), RULES)
     assert not [p for p in merged.problems if "unknown ctlsp setting" in p]
+
+
+def test_an_unknown_rule_id_is_ignored_and_the_valid_settings_beside_it_apply() -> None:
+    """Issue #15: ``{"no-such-rule": false, "memory-leak": false}`` used to keep the unknown id in the
+    configuration, which the catalogue then refused (blaming a ctlsp.toml that does not exist), so the
+    server kept the previous configuration. The unknown id is named and left out; the rest applies."""
+    from extractors.api import catalogue
+
+    known = [r.id for r in catalogue(Config())]
+    raw = {"rules": {"no-such-rule": False, "memory-leak": False}, "severities": {"nope": "info"}}
+    merged = merge_settings(Config(), raw, known)
+    assert merged.problems == [
+        "ctlsp.rules: unknown rule 'no-such-rule' (ignored)",
+        "ctlsp.severities: unknown rule 'nope' (ignored)",
+    ]
+    assert set(merged.config.rules) == {"memory-leak"} and not merged.config.rules["memory-leak"].enabled
+    ids = {r.id for r in catalogue(merged.config)}  # raised ConfigError before
+    assert "memory-leak" not in ids and "double-free" in ids
