@@ -22,7 +22,15 @@ import {
   WorkDoneProgressReport,
 } from "vscode-languageclient/node";
 import { cDocumentSelector, cExtensions } from "./model/documents";
-import { FROM_ENVIRONMENT, ServerSource, describeInterpreter, resolveInterpreter, serverArgs } from "./model/interpreter";
+import {
+  FROM_ENVIRONMENT,
+  INTERPRETER_SCOPE,
+  ServerSource,
+  describeInterpreter,
+  openSettingCommand,
+  resolveInterpreter,
+  serverArgs,
+} from "./model/interpreter";
 import { serverSettings } from "./model/settings";
 import { diagnoseProbe, StartupProblem } from "./model/startup";
 import { ProgressState, ServerState } from "./model/status";
@@ -217,7 +225,8 @@ export class ServerClient implements vscode.Disposable {
     } as const;
     void vscode.window.showErrorMessage(problem.message, ...problem.fixes.map((f) => labels[f])).then(async (choice) => {
       if (choice === labels.setInterpreter) {
-        await vscode.commands.executeCommand("workbench.action.openSettings", "ctlsp.interpreter");
+        const open = openSettingCommand("ctlsp.interpreter", INTERPRETER_SCOPE, vscode.env.remoteName);
+        await vscode.commands.executeCommand(open.command, ...open.args);
       } else if (choice === labels.showLog) {
         this.output.show();
       } else if (choice === labels.copyInstall) {

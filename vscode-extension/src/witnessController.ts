@@ -128,7 +128,8 @@ export class WitnessController implements vscode.Disposable {
         this.stepType,
         lines.map((a) => {
           const end = editor.document.lineAt(Math.min(a.line, editor.document.lineCount - 1)).range.end;
-          return { range: new vscode.Range(end, end), renderOptions: { after: { contentText: a.text } } };
+          const hoverMessage = a.steps.length > 1 ? new vscode.MarkdownString().appendText(a.hover) : undefined;
+          return { range: new vscode.Range(end, end), renderOptions: { after: { contentText: a.text } }, hoverMessage };
         }),
       );
       editor.setDecorations(

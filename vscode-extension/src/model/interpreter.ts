@@ -79,3 +79,21 @@ export function describeInterpreter(interpreter: Interpreter): string {
   }[interpreter.source];
   return `${[interpreter.command, ...interpreter.prefixArgs].join(" ")} (${from})`;
 }
+
+/** The scope `ctlsp.interpreter` is declared with in package.json (a unit test keeps them equal). */
+export const INTERPRETER_SCOPE = "machine-overridable";
+
+/**
+ * The command that opens the Settings editor on `key` where the user can set it. A machine-scoped
+ * setting (`machine`, `machine-overridable`) of a remote window (code-server, SSH, containers:
+ * `remoteName` is set) can only be set in the remote machine's settings; the User tab hides it, so
+ * `workbench.action.openSettings` showed an empty page there (issue #15). Local windows keep the
+ * machine's settings in the User tab.
+ */
+export function openSettingCommand(key: string, scope: string, remoteName: string | undefined): { command: string; args: unknown[] } {
+  const machine = scope === "machine" || scope === "machine-overridable";
+  if (machine && remoteName) {
+    return { command: "workbench.action.openRemoteSettings", args: [{ query: key }] };
+  }
+  return { command: "workbench.action.openSettings", args: [key] };
+}

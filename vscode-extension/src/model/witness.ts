@@ -120,12 +120,17 @@ export interface LineAnnotation {
   line: number;
   /** The indices of the steps on this line, in path order. */
   steps: number[];
+  /** What is drawn after the line: one step's text at most, so that it stays on screen. */
   text: string;
+  /** Every step of the line with its text, one per line: the hover of the drawn text. */
+  hover: string;
 }
 
 /**
  * One annotation per (file, line): a loop or a call and its return can put several steps on one
- * line, and separate after-texts on one line would overlap, so they are joined in path order.
+ * line, and separate after-texts on one line would overlap. Their texts joined ran off-screen and
+ * hid the deciding step (issue #15), so the line shows the numbers of its steps and the text of the
+ * last, the one the path goes on from ("①②③ ④ 'p' freed here"); the hover lists them all.
  */
 export function lineAnnotations(witness: Witness): LineAnnotation[] {
   const byKey = new Map<string, LineAnnotation>();
@@ -135,9 +140,10 @@ export function lineAnnotations(witness: Witness): LineAnnotation[] {
     const found = byKey.get(key);
     if (found) {
       found.steps.push(index);
-      found.text = `${found.text}  ${label}`;
+      found.text = `${found.steps.slice(0, -1).map(stepNumber).join("")} ${label}`;
+      found.hover = `${found.hover}\n${label}`;
     } else {
-      byKey.set(key, { uri: step.uri, line: step.range.start.line, steps: [index], text: label });
+      byKey.set(key, { uri: step.uri, line: step.range.start.line, steps: [index], text: label, hover: label });
     }
   });
   return [...byKey.values()];

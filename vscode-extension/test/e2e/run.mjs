@@ -43,6 +43,38 @@ int work(int n)
 }
 `;
 
+// A header and a .c file nobody opens (written after the start: the file watcher brings them in).
+const POOL_H = `#include <stdlib.h>
+
+static inline int pool_probe(int n)
+{
+    char *slot = malloc(n);
+    if (slot == NULL)
+        return -1;
+    slot[0] = 0;
+    return 0;
+}
+`;
+
+const RELEASE_C = `#include <stdlib.h>
+#include "pool.h"
+
+void release(char *buf)
+{
+    free(buf);
+    free(buf);
+}
+`;
+
+// A double free whose four witness steps (test, free, test again, free again) are all on one line.
+const LOOP_C = `#include <stdlib.h>
+
+void drain(char *p, int n)
+{
+    for (int i = 0; i < n; i++) { if (p) free(p); }
+}
+`;
+
 function required(name) {
   const value = process.env[name];
   if (!value) {
@@ -217,7 +249,7 @@ async function main() {
     });
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     page = await context.newPage();
-    await scenario(page, port, settingsFile, settings);
+    await scenario(page, port, settingsFile, settings, workspace);
   } catch (e) {
     if (page) {
       await page.screenshot({ path: path.join(outDir, "failure.png") }).catch(() => undefined);
@@ -253,8 +285,9 @@ async function main() {
  * @param {number} port
  * @param {string} settingsFile
  * @param {Record<string, unknown>} settings
+ * @param {string} workspace
  */
-async function scenario(page, port, settingsFile, settings) {
+async function scenario(page, port, settingsFile, settings, workspace) {
   // Progress is shown only while a check runs, so record every ctlsp status bar text as it changes.
   await page.addInitScript(() => {
     const seen = /** @type {string[]} */ ([]);
@@ -373,6 +406,10 @@ async function scenario(page, port, settingsFile, settings) {
   pass("the status bar counts 0 findings");
   await page.screenshot({ path: path.join(outDir, "fixed.png") });
 
+  await invalidSetting(page, settingsFile, settings);
+  await closedFilesAndHeaders(page, workspace);
+  await loopWitness(page);
+
   fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, "ctlsp.interpreter": "/nonexistent/python3" }, null, 2));
   const toast = page.locator(".notifications-toasts", { hasText: "does not exist" });
   await toast.first().waitFor({ timeout: 60_000 });
@@ -381,6 +418,116 @@ async function scenario(page, port, settingsFile, settings) {
     throw new Error("the error notification lacks its \"Set ctlsp.interpreter\" button");
   }
   await page.screenshot({ path: path.join(outDir, "bad-interpreter.png") });
+
+  await toast.first().locator(".monaco-button", { hasText: "Set ctlsp.interpreter" }).first().click();
+  const interpreterSetting = page.locator(".settings-editor .setting-item-contents", { hasText: "Python 3.11+ that runs the server" });
+  await interpreterSetting.first().waitFor({ timeout: 30_000 });
+  const tab = (await page.locator(".settings-editor .settings-tabs-widget .action-item .checked, .settings-editor .settings-tabs-widget .checked").first().innerText()).trim();
+  if (!/remote/i.test(tab)) {
+    throw new Error(`"Set ctlsp.interpreter" opened the ${JSON.stringify(tab)} settings, not the remote machine's`);
+  }
+  pass(`"Set ctlsp.interpreter" opens the Settings editor on the setting, in the scope it lives in (${tab})`);
+  await page.screenshot({ path: path.join(outDir, "set-interpreter.png") });
+}
+
+/**
+ * A rule id the server does not know, among valid settings: a warning names the setting and the id.
+ * @param {import("playwright-core").Page} page
+ * @param {string} settingsFile
+ * @param {Record<string, unknown>} settings
+ */
+async function invalidSetting(page, settingsFile, settings) {
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, "ctlsp.rules": { "no-such-rule": false } }, null, 2));
+  const warning = page.locator(".notifications-toasts .notification-list-item", { hasText: "no-such-rule" });
+  await warning.first().waitFor({ timeout: 60_000 });
+  const text = await warning.first().innerText();
+  if (!text.includes("ctlsp.rules")) {
+    throw new Error(`the warning about an unknown rule id does not name the setting: ${text}`);
+  }
+  pass(`an unknown rule id in ctlsp.rules gives a warning naming the setting: ${text.split("\n")[0]}`);
+  await page.screenshot({ path: path.join(outDir, "invalid-setting.png") });
+  fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  await page.keyboard.press("Escape");
+  await runCommand(page, "Notifications: Clear All Notifications");
+}
+
+/**
+ * Files nobody opened, a header among them: after the workspace check (started by the file
+ * watcher) the Problems panel lists their findings.
+ * @param {import("playwright-core").Page} page
+ * @param {string} workspace
+ */
+async function closedFilesAndHeaders(page, workspace) {
+  fs.mkdirSync(path.join(workspace, "lib"), { recursive: true });
+  fs.writeFileSync(path.join(workspace, "lib", "pool.h"), POOL_H);
+  fs.writeFileSync(path.join(workspace, "lib", "release.c"), RELEASE_C);
+  fs.writeFileSync(path.join(workspace, "loop.c"), LOOP_C);
+  // Saving starts the workspace check too (the watcher may be slower to report the new files).
+  await page.locator(".editor-instance .monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+S");
+  await runCommand(page, "Focus on Problems View");
+  const panel = page.locator(".markers-panel");
+  await panel.waitFor({ timeout: 15_000 });
+  const wanted = ["pool.h", "release.c", "loop.c"];
+  const deadline = Date.now() + SLOW;
+  let rows = [];
+  while (Date.now() < deadline) {
+    rows = await panel.locator(".monaco-list-row").allInnerTexts();
+    if (wanted.every((name) => rows.some((r) => r.includes(name)))) {
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  for (const [name, rule] of [["pool.h", "memory-leak"], ["release.c", "double-free"]]) {
+    if (!rows.some((r) => r.includes(name))) {
+      throw new Error(`the Problems panel does not list ${name}; it lists: ${JSON.stringify(rows)}`);
+    }
+    if (!rows.some((r) => r.includes(rule))) {
+      throw new Error(`the Problems panel has no ${rule} finding; it lists: ${JSON.stringify(rows)}`);
+    }
+  }
+  pass("after the workspace check the Problems panel lists the findings of closed files, a header among them");
+  await page.screenshot({ path: path.join(outDir, "problems.png") });
+}
+
+/**
+ * A witness whose four steps are all on one line (a loop): every step label is drawn, and each one
+ * lies inside the editor, none pushed off-screen.
+ * @param {import("playwright-core").Page} page
+ */
+async function loopWitness(page) {
+  // Opened from its row in the Problems panel, as a user goes to a finding of a closed file.
+  await page.locator(".markers-panel .monaco-list-row", { hasText: "'p' may be freed twice" }).first().click();
+  const editor = page.locator(".editor-instance .monaco-editor").first();
+  await editor.locator(".view-lines", { hasText: "drain" }).waitFor({ timeout: 30_000 });
+  const squiggle = editor.locator(".squiggly-error").first();
+  await squiggle.waitFor({ timeout: SLOW });
+  const box = await squiggle.boundingBox();
+  if (!box) {
+    throw new Error("the loop's squiggle has no bounding box");
+  }
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 5);
+  await runCommand(page, "ctlsp: Show Witness");
+  const steps = ["①", "②", "③", "④"];
+  const texts = await waitForAfterTexts(page, (found) => steps.every((s) => found.some((t) => t.includes(s))));
+  const bounds = await editor.boundingBox();
+  const offscreen = await page.evaluate((right) => {
+    const out = [];
+    for (const el of document.querySelectorAll(".monaco-editor .view-lines span")) {
+      for (const pseudo of ["::after", "::before"]) {
+        const content = getComputedStyle(el, pseudo).content;
+        if (content && /[①-⑳]/.test(content) && el.getBoundingClientRect().right > right) {
+          out.push(content);
+        }
+      }
+    }
+    return out;
+  }, (bounds?.x ?? 0) + (bounds?.width ?? 0));
+  if (offscreen.length) {
+    throw new Error(`step labels run past the editor's right edge: ${JSON.stringify(offscreen)}`);
+  }
+  pass(`a loop witness with four steps on one line shows every step label inside the editor: ${texts.join(" | ")}`);
+  await page.screenshot({ path: path.join(outDir, "loop-witness.png") });
 }
 
 /**

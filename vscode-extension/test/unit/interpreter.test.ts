@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { describeInterpreter, expandVariables, resolveInterpreter, serverArgs } from "../../src/model/interpreter";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import {
+  INTERPRETER_SCOPE,
+  describeInterpreter,
+  expandVariables,
+  openSettingCommand,
+  resolveInterpreter,
+  serverArgs,
+} from "../../src/model/interpreter";
 
 const base = { setting: undefined, pythonExtension: undefined, workspaceFolder: "/ws", homeDir: "/home/u", env: { VENV: "/opt/venv" } };
 
@@ -46,5 +55,26 @@ describe("expandVariables", () => {
   it("leaves ${workspaceFolder} alone without a workspace, and does not touch ~ inside a path", () => {
     assert.equal(expandVariables("${workspaceFolder}/p", { ...base, workspaceFolder: undefined }), "${workspaceFolder}/p");
     assert.equal(expandVariables("/a/~/b", base), "/a/~/b");
+  });
+});
+
+describe("openSettingCommand", () => {
+  it("opens a machine-scoped setting in the remote machine's settings of a remote window", () => {
+    assert.deepEqual(openSettingCommand("ctlsp.interpreter", "machine-overridable", "localhost:8080"), {
+      command: "workbench.action.openRemoteSettings",
+      args: [{ query: "ctlsp.interpreter" }],
+    });
+    assert.equal(openSettingCommand("x", "machine", "ssh-remote").command, "workbench.action.openRemoteSettings");
+  });
+
+  it("opens the User settings in a local window, and for settings of other scopes", () => {
+    const user = { command: "workbench.action.openSettings", args: ["ctlsp.interpreter"] };
+    assert.deepEqual(openSettingCommand("ctlsp.interpreter", "machine-overridable", undefined), user);
+    assert.deepEqual(openSettingCommand("ctlsp.interpreter", "window", "ssh-remote"), user);
+  });
+
+  it("knows the scope package.json declares for ctlsp.interpreter", () => {
+    const manifest = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "..", "package.json"), "utf8"));
+    assert.equal(manifest.contributes.configuration.properties["ctlsp.interpreter"].scope, INTERPRETER_SCOPE);
   });
 });

@@ -93,8 +93,10 @@ describe("labels", () => {
         [9, [3], "④ leaked at exit"],
       ],
     );
-    const merged = lineAnnotations({ ...w, steps: [w.steps[0], w.steps[0]] });
-    assert.deepEqual(merged.map((n) => n.text), ["① allocated here  ② allocated here"]);
+    const loop = [step(5, "p is not NULL"), step(5, "freed here"), step(5, "p is not NULL"), step(5, "freed again")];
+    const merged = lineAnnotations({ ...w, steps: loop });
+    assert.deepEqual(merged.map((n) => [n.steps, n.text]), [[[0, 1, 2, 3], "①②③ ④ freed again"]]);
+    assert.equal(merged[0].hover, "① p is not NULL\n② freed here\n③ p is not NULL\n④ freed again");
   });
 });
 
