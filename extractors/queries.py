@@ -44,7 +44,7 @@ from tree_sitter import Node as TSNode
 from tree_sitter import Tree
 
 from checker.querydb import Database, Input, derived
-from extractors.calls import CallSpec
+from extractors.calls import BUILTIN, CallSpec
 from extractors.compile_flags import NO_FLAGS, FileFlags
 from extractors.findings import Location, Unmodelled
 from extractors.functions import (
@@ -63,7 +63,7 @@ from extractors.functions import (
     top_level_items,
 )
 from extractors.includes import UNREAD, Preprocessed, Unread, preprocess, search_path
-from extractors.parse import parse_c
+from extractors.parse import parse_c, text_of
 from extractors.preprocessor import (
     NO_DEFINES,
     Defines,
@@ -162,6 +162,47 @@ class FileItems:
 _DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.MULTILINE)
 
 
+_BUILTIN_NORETURN = frozenset(n for n, spec in BUILTIN.items() if spec.noreturn)
+
+
+def _ends_in_call(fn: TSNode, data: bytes) -> str | None:
+    """The function a definition's body ends by calling, when the body has no ``return`` and no
+    capitalised statement call (a macro may hide a ``return``): such a function never returns
+    if that callee never does (``void die(const char *m) { fprintf(...); exit(1); }``)."""
+    body = fn.child_by_field_name("body")
+    if body is None or b"return" in data[body.start_byte : body.end_byte]:
+        return None
+    stmts = [c for c in body.named_children if c.type != "comment"]
+    if not stmts or stmts[-1].type != "expression_statement":
+        return None
+    for st in stmts:
+        call = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
+        if call is not None and call.type == "call_expression":
+            callee = call.child_by_field_name("function")
+            if callee is not None and callee.type == "identifier" and text_of(callee).isupper():
+                return None
+    last = stmts[-1].named_children[0] if stmts[-1].named_children else None
+    if last is None or last.type != "call_expression":
+        return None
+    callee = last.child_by_field_name("function")
+    return text_of(callee) if callee is not None and callee.type == "identifier" else None
+
+
+def _never_returning(ends_in: dict[str, str], declared: set[str]) -> set[str]:
+    """The file's functions that end, on every path that ends, in a call that never returns:
+    the library's, the declared ones, and (to a fixpoint) each other."""
+    known = set(declared) | _BUILTIN_NORETURN
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, callee in ends_in.items():
+            if name not in found and callee in known | found:
+                found.add(name)
+                changed = True
+    return found
+
+
 @derived("file_items")
 def file_items(db: Database, path: str) -> FileItems:
     source = db.get(SOURCE, path)
@@ -176,6 +217,7 @@ def file_items(db: Database, path: str) -> FileItems:
     consts: dict[str, int] = {}
     globals_: set[str] = set()
     noreturn: set[str] = set()
+    ends_in: dict[str, str] = {}  # functions with no return statement -> the call their body ends with
     defines: list[bytes] = []
     functions: dict[str, FunctionItem] = {}
     parsed: dict[tuple[str, bytes], TSNode] = {}
@@ -188,6 +230,8 @@ def file_items(db: Database, path: str) -> FileItems:
             noreturn |= noreturn_names(n)
         if n.type == "function_definition":
             name = function_name(n)
+            if name is not None and (callee := _ends_in_call(n, data)) is not None:
+                ends_in[name] = callee
             if name is not None and name not in functions:
                 item = functions[name] = FunctionItem(_padded(data, n), n.start_point[0])
                 if tree is original and _reusable(n, item):
@@ -201,6 +245,7 @@ def file_items(db: Database, path: str) -> FileItems:
             item_consts, item_globals = file_constants([n])
             consts.update(item_consts)
             globals_ |= item_globals
+    noreturn |= _never_returning(ends_in, noreturn)
     scope = FileScope(tuple(sorted(consts.items())), frozenset(globals_), frozenset(noreturn), directives(data))
     if isinstance(db, FrontDb):
         db.parsed[path] = parsed

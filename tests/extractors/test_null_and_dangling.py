@@ -287,3 +287,28 @@ def test_a_never_read_local_is_one_finding_not_also_a_dead_store() -> None:
     src = "int f(int a);\nint g(int a) {\n    int x = f(a);   /*X*/\n    return a;\n}\n"
     found = check_src(src)
     assert [(f.rule_id, f.location.start_line) for f in found] == [("unused-variable", line_of(src, "/*X*/"))]
+
+
+def test_a_helper_that_always_exits_ends_the_path() -> None:
+    src = HEADER + """
+struct item { char *name; };
+static void die(const char *m) { fprintf(stderr, "%s\\n", m); exit(1); }
+static void fatal(const char *m) { die(m); }
+static void warn(const char *m) { fprintf(stderr, "%s\\n", m); }
+struct item *make(void) {
+    struct item *it = malloc(sizeof *it);
+    if (it == NULL)
+        fatal("out of memory");
+    it->name = NULL;
+    return it;
+}
+struct item *make_badly(void) {
+    struct item *it = malloc(sizeof *it);
+    if (it == NULL)
+        warn("out of memory");
+    it->name = NULL;     /*D*/
+    return it;
+}
+"""
+    found = of_rule(check_src(src), "known-null-dereference")
+    assert [(f.function, f.location.start_line) for f in found] == [("make_badly", line_of(src, "/*D*/"))]
