@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 
+import tree_sitter
 from tree_sitter import Node as TSNode
 
 from extractors.marks import Frame, Mark
-from extractors.parse import strip_parens, text_of
+from extractors.parse import LANGUAGE, strip_parens, text_of
 
 LOCAL, PARAM = "unused", "unusedparam"
 
@@ -47,7 +48,7 @@ def never_read(fn: TSNode, source: bytes, base: int, frame: Frame, params: bool)
     silent = {n.start_byte for n, _ in decls} | writes
     out: list[Mark] = []
     names = {text_of(n) for n, _ in decls}
-    mentioned = {name: _mentions(text, name, offset) - silent for name in names}
+    mentioned = {name: found - silent for name, found in _mentions(text, names, offset).items()}
     for ident, atom in decls:
         if not mentioned[text_of(ident)]:
             out.append(Mark(atom, text_of(ident), frame.span(ident), text_of(ident)))
@@ -59,15 +60,23 @@ def _blank(text: bytes) -> bytes:
     return _BLANKED.sub(lambda m: b" " * len(m.group(0)), text)
 
 
-def _mentions(text: bytes, name: str, offset: int) -> set[int]:
-    """Offsets (in the tree's bytes) of ``name`` as a word, not a member (``s.name``, ``p->name``)."""
-    pattern = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
-    out: set[int] = set()
-    for m in pattern.finditer(text):
+_WORD = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
+_SITES = tree_sitter.Query(LANGUAGE, "(declaration) @decl (assignment_expression) @assign")
+
+
+def _mentions(text: bytes, names: set[str], offset: int) -> dict[str, set[int]]:
+    """Per name, the offsets (in the tree's bytes) of its mentions as a word, not a member
+    (``s.name``, ``p->name``): one pass over the text for all names."""
+    wanted = {n.encode(): n for n in names}
+    out: dict[str, set[int]] = {n: set() for n in names}
+    for m in _WORD.finditer(text):
+        name = wanted.get(m.group(0))
+        if name is None:
+            continue
         before = text[max(0, m.start() - 80) : m.start()].rstrip()
         if before.endswith(b".") or before.endswith(b"->"):
             continue
-        out.add(offset + m.start())
+        out[name].add(offset + m.start())
     return out
 
 
@@ -76,19 +85,18 @@ def _declared(body: TSNode) -> tuple[list[tuple[TSNode, str]], set[int]]:
     the names that plain assignments write."""
     decls: list[tuple[TSNode, str]] = []
     writes: set[int] = set()
-    stack = [body]
-    while stack:
-        n = stack.pop()
-        if n.type == "declaration" and not _quiet(n):
+    sites = tree_sitter.QueryCursor(_SITES).captures(body)
+    for n in sites.get("decl", ()):
+        if not _quiet(n):
             for d in n.children_by_field_name("declarator"):
                 ident = _name(d)
                 if ident is not None and not _MACRO.fullmatch(text_of(ident)):
                     decls.append((ident, LOCAL))
-        elif n.type == "assignment_expression" and _statement_level(n):
+    for n in sites.get("assign", ()):
+        if _statement_level(n):
             left = strip_parens(n.child_by_field_name("left"))
             if left is not None and left.type == "identifier":
                 writes.add(left.start_byte)
-        stack.extend(n.named_children)
     return decls, writes
 
 
