@@ -213,6 +213,10 @@ class FunctionChecker:
             return []
         present = proj.atoms(cname)
         rules = [r for r in rules if r.applies(present)]
+        if any(r.own_trigger for r in rules):
+            own = proj.own_labels_and_targets(fm, var)
+            if own is not None:
+                rules = [r for r in rules if not r.own_trigger or own[0].intersection(r.own_trigger)]
         if not rules:
             return []
         self.counts["models_built"] += 1

@@ -59,6 +59,9 @@ class Rule:
     requires: tuple[tuple[str, ...], ...] = ()
     end_note: str = "returns"
     report_at: str = "trigger"  # or "last": the step that completes the bug path
+    # the trigger must be the checked function's own (one of these atoms in its own projection):
+    # a trigger in a callee is that callee's finding, reported where the callee is checked
+    own_trigger: tuple[str, ...] = ()
     enabled: bool = True
 
     @property
@@ -120,6 +123,7 @@ def builtin_rules() -> tuple[Rule, ...]:
                 requires=tuple(tuple(g) for g in r.get("requires", ())),
                 end_note=r.get("end", "returns"),
                 report_at=r.get("report_at", "trigger"),
+                own_trigger=tuple(r.get("own_trigger", ())),
                 enabled=r.get("enabled", True),
             )
         )
