@@ -286,6 +286,7 @@ class Projector:
     _calling: dict[str, list[int]] = field(default_factory=dict)
     _reachable: dict[str, tuple[FunctionModel, ...]] = field(default_factory=dict)
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
+    _wrapped: dict[str, frozenset[str]] = field(default_factory=dict)
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
     _used: dict[str, tuple[Dep, ...] | None] = field(default_factory=dict)  # per component: its answers
@@ -507,8 +508,14 @@ class Projector:
         """The locks ``fm`` takes or releases through a project function that locks or unlocks
         a field of its parameter or a global (``counter_lock(c)`` locks ``c->mu``): tracked in
         ``fm`` too, though its own text never names them, so its early return while holding one
-        is seen.  One level of wrapper; depends on the callees' texts, so it is not kept with
-        :meth:`values`."""
+        is seen.  One level of wrapper; depends on the callees' texts, so it is kept by this
+        projector (whose functions do not change), not with :meth:`values`."""
+        got = self._wrapped.get(function_id(fm))
+        if got is None:
+            got = self._wrapped[function_id(fm)] = self._wrapped_locks(fm)
+        return got
+
+    def _wrapped_locks(self, fm: FunctionModel) -> frozenset[str]:
         out: set[str] = set()
         for n in fm.cfg.nodes:
             for c in n.calls:
