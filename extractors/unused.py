@@ -60,7 +60,6 @@ def _blank(text: bytes) -> bytes:
     return _BLANKED.sub(lambda m: b" " * len(m.group(0)), text)
 
 
-_WORD = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
 _SITES = tree_sitter.Query(LANGUAGE, "(declaration) @decl (assignment_expression) @assign")
 
 
@@ -69,10 +68,9 @@ def _mentions(text: bytes, names: set[str], offset: int) -> dict[str, set[int]]:
     (``s.name``, ``p->name``): one pass over the text for all names."""
     wanted = {n.encode(): n for n in names}
     out: dict[str, set[int]] = {n: set() for n in names}
-    for m in _WORD.finditer(text):
-        name = wanted.get(m.group(0))
-        if name is None:
-            continue
+    alternatives = b"|".join(re.escape(w) for w in sorted(wanted, key=len, reverse=True))
+    for m in re.finditer(rb"(?<![\w$])(?:" + alternatives + rb")(?![\w$])", text):
+        name = wanted[m.group(0)]
         before = text[max(0, m.start() - 80) : m.start()].rstrip()
         if before.endswith(b".") or before.endswith(b"->"):
             continue
