@@ -270,6 +270,11 @@ class FactWalker:
                     self.deref(base, guarded)
                 self.walk(base, guarded)
             return
+        if t == "binary_expression" and text_of(node.child_by_field_name("operator")) in ("==", "!="):
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if not is_null(left) and not is_null(right):
+                for side in (left, right):  # buf != small: which object buf holds is tested
+                    self.ev(path_of(side), "cmp")
         if t == "binary_expression" and address_operand(node) is not None:
             self.address_of(address_operand(node), guarded)
             return

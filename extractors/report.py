@@ -61,6 +61,7 @@ MESSAGES = {
     "null": "'{v}' set to NULL here ({t})",
     "ret": "'{v}' handed to the caller here ({t})",
     "stack": "{v} set to the address of a local here ({t})",
+    "cmp": "'{v}' compared here ({t})",
     "nonheap": "'{v}' points to something other than the start of a heap block here ({t})",
 }
 

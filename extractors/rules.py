@@ -35,6 +35,7 @@ PROPOSITIONS = (
     "ret",
     "stack",
     "nonheap",
+    "cmp",
     "exit",
     "end",
     "unreached",

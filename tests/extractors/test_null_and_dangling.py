@@ -238,6 +238,9 @@ void d(void) {
         "char *s = \"x\"; s = strdup(\"y\"); free(s);",
         # a literal kept apart from the freed branch
         "const char *s = \"x\"; char *h = strdup(s); free(h);",
+        # the small-buffer idiom: the heap block is freed only when it is not the stack buffer
+        "char small[8]; char *b = small; if (rand() > 4) { b = malloc(64); if (!b) return; }"
+        " b[0] = 0; if (b != small) free(b);",
     ],
 )
 def test_free_non_heap_good(body: str) -> None:
