@@ -13,7 +13,8 @@ them is reached (a node belongs to the statement whose source range holds it). P
 reachable statement are not reported: the update of a ``for`` whose body always leaves, the
 ``while (0)`` of a ``do { ...; return; } while (0)`` macro body. Nor is a statement without nodes
 (``break;`` after a ``return`` in a ``case``), nor a region made only of defensive exits: returns
-of a plain value, ``break``/``continue``, and ``if``s among them (``exit(1); return NULL;``,
+of a plain value, ``break``/``continue``, a library exit (``exit(1);`` after a helper that
+exits), and ``if``s among them (``exit(1); return NULL;``,
 ``return 0;`` after a ``switch`` whose every case returns), which programmers write for compilers
 that cannot see that the code before them never completes (clang keeps them out of
 ``-Wunreachable-code`` too).
@@ -27,6 +28,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node as TSNode
 
+from extractors.calls import BUILTIN
 from extractors.cfg import Cfg
 from extractors.marks import Frame, Mark, Span
 from extractors.parse import text_of
@@ -186,6 +188,9 @@ def _inner_blocks(s: TSNode) -> Iterator[Iterator[TSNode]]:
         yield _statements(s)
 
 
+_LIBRARY_EXITS = frozenset(n for n, spec in BUILTIN.items() if spec.noreturn)
+
+
 def _defensive(s: TSNode) -> bool:
     """A statement that only leaves: ``return`` of a value without calls or assignments, ``break``,
     ``continue``, ``;``, and blocks and ``if``s made of those (see the module)."""
@@ -193,7 +198,11 @@ def _defensive(s: TSNode) -> bool:
     if t in ("break_statement", "continue_statement", "comment"):
         return True
     if t == "expression_statement":
-        return not [c for c in s.named_children if c.type != "comment"]
+        inner = [c for c in s.named_children if c.type != "comment"]
+        if len(inner) == 1 and inner[0].type == "call_expression":  # error("x"); exit(1);
+            name = inner[0].child_by_field_name("function")
+            return name is not None and text_of(name) in _LIBRARY_EXITS
+        return not inner
     if t == "return_statement":
         return not _effects(s)
     if t == "compound_statement":

@@ -315,3 +315,28 @@ struct item *make_badly(void) {
 """
     found = of_rule(check_src(src), "known-null-dereference")
     assert [(f.function, f.location.start_line) for f in found] == [("make_badly", line_of(src, "/*D*/"))]
+
+
+def test_an_exit_after_a_helper_that_exits_is_defensive_not_unreachable() -> None:
+    src = HEADER + """
+static void fail(const char *m) { fprintf(stderr, "%s\\n", m); exit(1); }
+int pick(int c) {
+    switch (c) {
+    case 1:
+        return 10;
+    default:
+        fail("unknown");
+        exit(1);
+    }
+}
+int pick_badly(int c) {
+    if (c)
+        fail("unknown");
+    else
+        return 1;
+    c = 2;            /*U*/
+    return c;
+}
+"""
+    found = of_rule(check_src(src), "unreachable-code")
+    assert [(f.function, f.location.start_line) for f in found] == [("pick_badly", line_of(src, "/*U*/"))]
