@@ -144,7 +144,9 @@ class FunctionItem:
 
 @dataclass(frozen=True)
 class FileScope:
-    """What a file's functions are read in: position-free, so equal across edits inside bodies."""
+    """What a file's functions are read in: position-free, so equal across edits inside bodies,
+    except an edit that makes a function start or stop ending in a call that never returns
+    (``noreturn`` holds the file's helpers that always exit, which its callers' paths end at)."""
 
     consts: tuple[tuple[str, int], ...]
     globals: frozenset[str]
