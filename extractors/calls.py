@@ -154,6 +154,9 @@ BUILTIN: dict[str, CallSpec] = {
 }
 
 
+NORETURN = frozenset(n for n, spec in BUILTIN.items() if spec.noreturn)  # the library's exits
+
+
 def call_table(config: Config) -> dict[str, CallSpec]:
     """Built-in rows plus the user's, the user winning on a clash."""
     table = dict(BUILTIN)

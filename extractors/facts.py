@@ -191,6 +191,22 @@ def call_name(call: TSNode) -> str | None:
 RETURNED = "<return>"  # the value a ``return`` statement hands back, as an access path
 
 
+def pointee(node: TSNode | None) -> tuple[str | None, bool]:
+    """The named object a pointer expression points into, and whether through ``&``: (``x``,
+    True) for ``&x``, ``&x.f``, ``&x[i]``; (``buf``, False) for a plain name, which points into
+    ``buf`` if it is an array; (None, _) for anything else (``&p->f`` is in ``*p``)."""
+    taken = address_operand(node)
+    base = strip_parens(taken if taken is not None else node)
+    while taken is not None and base is not None and (
+        base.type == "subscript_expression"
+        or base.type == "field_expression" and text_of(base.child_by_field_name("operator")) == "."
+    ):
+        base = strip_parens(base.child_by_field_name("argument"))
+    if base is None or base.type != "identifier":
+        return None, taken is not None
+    return text_of(base), taken is not None
+
+
 class FactWalker:
     """Collects the facts of one expression or declaration; ``consts`` gives known constant values,
     ``frame`` the function's automatic locals declared so far (name -> whether it is an array)."""
@@ -208,16 +224,8 @@ class FactWalker:
             return False
         if value.type in ("string_literal", "concatenated_string"):
             return True
-        taken = address_operand(value)
-        base = strip_parens(taken)
-        while base is not None and (
-            base.type == "subscript_expression"
-            or base.type == "field_expression" and text_of(base.child_by_field_name("operator")) == "."
-        ):
-            base = strip_parens(base.child_by_field_name("argument"))
-        if base is not None and base.type == "identifier":
-            return True
-        if taken is None and value.type == "identifier" and self.frame.get(text_of(value)):
+        name, taken = pointee(value)
+        if name is not None and (taken or self.frame.get(name)):
             return True
         if value.type == "binary_expression" and text_of(value.child_by_field_name("operator")) == "+":
             return path_of(value.child_by_field_name("left")) == target
@@ -226,17 +234,8 @@ class FactWalker:
     def frame_address(self, node: TSNode | None) -> str | None:
         """The local whose storage ``node`` points into (``&x``, ``&x.f``, ``&x[i]``, an array
         ``buf``), or None: what must not outlive the function's frame."""
-        taken = address_operand(node)
-        base = strip_parens(taken if taken is not None else node)
-        while taken is not None and base is not None and (
-            base.type == "subscript_expression"
-            or base.type == "field_expression" and text_of(base.child_by_field_name("operator")) == "."
-        ):
-            base = strip_parens(base.child_by_field_name("argument"))
-        if base is None or base.type != "identifier":
-            return None
-        name = text_of(base)
-        return name if name in self.frame and (taken is not None or self.frame[name]) else None
+        name, taken = pointee(node)
+        return name if name in self.frame and (taken or self.frame[name]) else None
 
     def ev(self, path: str | None, atom: str) -> None:
         if path:

@@ -44,7 +44,7 @@ from tree_sitter import Node as TSNode
 from tree_sitter import Tree
 
 from checker.querydb import Database, Input, derived
-from extractors.calls import BUILTIN, CallSpec
+from extractors.calls import NORETURN, CallSpec
 from extractors.compile_flags import NO_FLAGS, FileFlags
 from extractors.findings import Location, Unmodelled
 from extractors.functions import (
@@ -164,9 +164,6 @@ class FileItems:
 _DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.MULTILINE)
 
 
-_BUILTIN_NORETURN = frozenset(n for n, spec in BUILTIN.items() if spec.noreturn)
-
-
 def _ends_in_call(fn: TSNode, data: bytes) -> str | None:
     """The function a definition's body ends by calling, when the body has no ``return`` and no
     capitalised statement call (a macro may hide a ``return``): such a function never returns
@@ -193,7 +190,7 @@ def _ends_in_call(fn: TSNode, data: bytes) -> str | None:
 def _never_returning(ends_in: dict[str, str], declared: set[str]) -> set[str]:
     """The file's functions that end, on every path that ends, in a call that never returns:
     the library's, the declared ones, and (to a fixpoint) each other."""
-    known = set(declared) | _BUILTIN_NORETURN
+    known = set(declared) | NORETURN
     found: set[str] = set()
     changed = True
     while changed:

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node as TSNode
 
-from extractors.calls import BUILTIN
+from extractors.calls import NORETURN
 from extractors.cfg import Cfg
 from extractors.marks import Frame, Mark, Span
 from extractors.parse import text_of
@@ -188,9 +188,6 @@ def _inner_blocks(s: TSNode) -> Iterator[Iterator[TSNode]]:
         yield _statements(s)
 
 
-_LIBRARY_EXITS = frozenset(n for n, spec in BUILTIN.items() if spec.noreturn)
-
-
 def _defensive(s: TSNode) -> bool:
     """A statement that only leaves: ``return`` of a value without calls or assignments, ``break``,
     ``continue``, ``;``, and blocks and ``if``s made of those (see the module)."""
@@ -201,7 +198,7 @@ def _defensive(s: TSNode) -> bool:
         inner = [c for c in s.named_children if c.type != "comment"]
         if len(inner) == 1 and inner[0].type == "call_expression":  # error("x"); exit(1);
             name = inner[0].child_by_field_name("function")
-            return name is not None and text_of(name) in _LIBRARY_EXITS
+            return name is not None and text_of(name) in NORETURN
         return not inner
     if t == "return_statement":
         return not _effects(s)
