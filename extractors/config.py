@@ -38,10 +38,13 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from checker.ctl import CTLSyntaxError, parse
 from extractors.preprocessor import Defines, macro_name, parse_define
+
+if TYPE_CHECKING:
+    from extractors.library import CallSpec
 
 SEVERITIES = ("error", "warning", "info")
 _EXTRACT_LISTS = ("allocators", "nonnull_allocators", "deallocators", "uses", "must_check", "noreturn")
@@ -95,6 +98,8 @@ class Config:
     command_defines: tuple[tuple[str, int | None], ...] = ()  # -D on the command line, in order
     command_undefines: tuple[str, ...] = ()  # -U on the command line
     command_include: tuple[str, ...] = ()  # -I on the command line
+    # [library.NAME] rows: (name, the row over the built-in one, the fields the user's row sets)
+    library: tuple[tuple[str, CallSpec, tuple[str, ...]], ...] = ()
     source: str | None = None
 
     def configured_defines(self) -> Defines:
@@ -123,6 +128,7 @@ class Config:
                 self.must_check,
                 self.noreturn,
             ],
+            "library": [[n, repr(spec), list(fields)] for n, spec, fields in self.library],
             "rules": {k: [v.enabled, v.severity] for k, v in sorted(self.rules.items())},
             "custom": [[r.id, r.formula, r.message, r.severity, r.cwe] for r in self.custom_rules],
             "preprocessor": [
@@ -153,13 +159,25 @@ def load_toml(text: str, path: str | Path) -> dict[str, Any]:
         raise ConfigError(path, line, f"invalid TOML: {e}") from None
 
 
-def _line_of(text: str, table: str, key: str | None = None, nth: int = 0) -> int:
-    """Best-effort 1-based line of ``key`` inside ``[table]`` (tomllib keeps no positions)."""
+def _header(table: str) -> re.Pattern[str]:
+    return re.compile(r"^\s*\[\[?\s*" + re.escape(table) + r"\s*\]\]?\s*(#.*)?$")
+
+
+def line_of(text: str, table: str, key: str | None = None, nth: int = 0) -> int:
+    """Best-effort 1-based line of ``key`` inside ``[table]`` (tomllib keeps no positions); a table
+    written inline (``name = { ... }`` under ``[parent]`` or at the top) is its one line."""
     lines = text.splitlines()
-    header = re.compile(r"^\s*\[\[?\s*" + re.escape(table) + r"\s*\]\]?\s*(#.*)?$")
-    starts = [i for i, line in enumerate(lines) if header.match(line)]
+    starts = [i for i, line in enumerate(lines) if _header(table).match(line)]
     if not starts:
-        return 0
+        parent, _, last = table.rpartition(".")
+        inline = re.compile(r"^\s*" + re.escape(last) + r"\s*=\s*\{")
+        lo = 0
+        if parent:
+            above = [i for i, line in enumerate(lines) if _header(parent).match(line)]
+            if not above:
+                return 0
+            lo = above[0] + 1
+        return next((i + 1 for i in range(lo, len(lines)) if inline.match(lines[i])), 0)
     start = starts[min(nth, len(starts) - 1)]
     if key is None:
         return start + 1
@@ -174,16 +192,17 @@ def _line_of(text: str, table: str, key: str | None = None, nth: int = 0) -> int
 
 def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: str = "") -> Config:
     def err(table: str, key: str | None, message: str, nth: int = 0) -> ConfigError:
-        return ConfigError(path, _line_of(text, prefix + table, key, nth), message)
+        return ConfigError(path, line_of(text, prefix + table, key, nth), message)
 
-    unknown = set(data) - {"extract", "rules", "preprocessor"}
+    unknown = set(data) - {"extract", "rules", "preprocessor", "library"}
     if unknown:
         name = sorted(unknown)[0]
         raise ConfigError(
             path,
-            _line_of(text, prefix + name) or _find_key(text, name),
-            f"unknown section or key {name!r} (expected 'extract', 'rules' or 'preprocessor')",
+            line_of(text, prefix + name) or _find_key(text, name),
+            f"unknown section or key {name!r} (expected 'extract', 'rules', 'preprocessor' or 'library')",
         )
+    library = _library(data.get("library", {}), err)
     defines, undefines, include, compile_commands = _preprocessor(data.get("preprocessor", {}), err, path)
     extract = data.get("extract", {})
     if not isinstance(extract, dict):
@@ -258,6 +277,7 @@ def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: 
         undefines=undefines,
         include=include,
         compile_commands=compile_commands,
+        library=library,
         source=str(path),
     )
 
@@ -309,6 +329,22 @@ def _preprocessor(
         tuple(os.path.normpath(os.path.join(here, d)) for d in out["include"]),
         os.path.normpath(os.path.join(here, commands)) if commands else None,
     )
+
+
+def _library(table: Any, err: Any) -> tuple[tuple[str, CallSpec, tuple[str, ...]], ...]:
+    """``[library.NAME]`` rows (keys of :mod:`extractors.library`), each validated over the
+    built-in row it extends, with the fields it sets (what it overrides in the call table)."""
+    from extractors.library import builtin_library, fields_of, specs_of  # library.py imports this module
+
+    if not isinstance(table, dict):
+        raise err("library", None, "'library' must be a table of [library.NAME] tables")
+
+    def at(name: str, key: str | None, message: str) -> ConfigError:
+        e: ConfigError = err(f"library.{name}", key, message)
+        return e if e.line else err("library", None, message)  # a quoted name: the section's line
+
+    specs = specs_of(table, at, builtin_library(), "library.")
+    return tuple((name, specs[name], fields_of(table[name])) for name in sorted(specs))
 
 
 def _find_key(text: str, key: str) -> int:

@@ -1,0 +1,154 @@
+"""What library functions do, as data: ``library.toml`` (shipped) and ``[library.NAME]`` (ctlsp.toml).
+
+A call the front end does not know is opaque: every pointer handed to it escapes, so it can hide a
+leak but never cause a finding.  A row here replaces that guess with the function's contract (as
+cppcheck's library files do): what its result is, what happens to each argument, whether it returns
+at all, whether its result must be looked at.  Rows are data so that widening the knowledge is an
+edit of ``library.toml`` or of the user's configuration, not of code.
+
+Keys of one row (every key optional; the shipped file and ``[library.NAME]`` tables read alike)::
+
+    returns    = "alloc" | "open"     # the result is fresh memory / an open resource (or NULL)
+    nonnull    = true                 # ... and never NULL (allocators that abort on failure)
+    args       = ["use", "", "escape"]  # per argument position, what the call does to it:
+                 #  ""       nothing (a size, a flag, a pointer only compared or stored nowhere)
+                 #  "use"    dereferences it (NULL or freed is a bug)
+                 #  "read"   reads its value       "def"   initialises it (va_start)
+                 #  "free"   frees it              "close" closes it
+                 #  "escape" takes ownership or stores it (fdopen's descriptor, setvbuf's buffer)
+                 #  "lock" / "unlock" a mutex      "addr"  a macro taking the argument's address
+    all_args   = "read"               # what it does to every argument (variadic printf)
+    null_ok    = [0]                  # argument positions it checks for NULL itself (free(NULL),
+                                      # fflush(NULL)): such a position is never "use"
+    noreturn   = true                 # never returns (exit, abort, longjmp)
+    must_check = true                 # discarding the result is a bug (unchecked-return)
+
+Invariants: a row's argument atoms are among :data:`ARG_ATOMS`; a ``null_ok`` position is never
+``use``; an argument listed nowhere is neither dereferenced nor taken (a function in the table is
+no longer opaque, so a row must name every argument it stores with ``escape``).  The shipped file is
+parsed once per process (:func:`builtin_library` is cached); the call table is built from it once
+per configuration, so nothing here runs per check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from extractors.config import ConfigError, line_of, load_toml
+
+
+@dataclass(frozen=True)
+class CallSpec:
+    returns: str | None = None
+    # (argument index or -1 for all, atom); ``addr``: a macro that takes the argument's address,
+    # read as ``&arg`` written out (a definition, and the variable's address is taken)
+    args: tuple[tuple[int, str], ...] = ()
+    noreturn: bool = False
+    must_check: bool = False
+    nonnull: bool = False  # the returned value is never NULL (allocators that abort on failure)
+    assigns: tuple[str, ...] = ()  # the caller's variables a macro assigns by name (lua's vmfetch() sets i)
+    null_ok: tuple[int, ...] = ()  # argument positions the function checks for NULL itself
+
+
+RESULTS = ("alloc", "open")
+ARG_ATOMS = ("use", "read", "def", "addr", "free", "close", "escape", "lock", "unlock")
+KEYS = ("returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check")
+LIBRARY_FILE = Path(__file__).with_name("library.toml")
+
+# err(function name, key or None, message) -> the error to raise, placed at the row's line
+ErrorAt = Callable[[str, "str | None", str], ConfigError]
+
+
+def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, prefix: str = "") -> CallSpec:
+    """One validated row; keys it gives replace those of ``base`` (the built-in row a user's
+    ``[library.NAME]`` extends), keys it omits keep them.  Messages name it ``prefix + name``."""
+    label = prefix + name
+    if not isinstance(row, dict):
+        raise err(name, None, f"{label!r} must be a table of keys ({', '.join(KEYS)})")
+    for key in row:
+        if key not in KEYS:
+            raise err(name, key, f"unknown key {key!r} for {label} (known: {', '.join(KEYS)})")
+    spec = base or CallSpec()
+    returns = row.get("returns", spec.returns)
+    if returns is not None and returns not in RESULTS:
+        raise err(name, "returns", f"{label}.returns must be one of {', '.join(map(repr, RESULTS))}")
+    flags: dict[str, bool] = {}
+    for key in ("nonnull", "noreturn", "must_check"):
+        value = row.get(key, getattr(spec, key))
+        if not isinstance(value, bool):
+            raise err(name, key, f"{label}.{key} must be true or false")
+        flags[key] = value
+    args = list(spec.args)
+    if "args" in row or "all_args" in row:
+        args = []
+        listed = row.get("args", [])
+        if not isinstance(listed, list) or not all(isinstance(a, str) for a in listed):
+            raise err(name, "args", f'{label}.args must be a list of strings, one per argument ("" for none)')
+        for i, atom in enumerate(listed):
+            if atom and atom not in ARG_ATOMS:
+                raise err(name, "args", f"{label}.args[{i}]: unknown {atom!r} (known: {', '.join(ARG_ATOMS)})")
+            if atom:
+                args.append((i, atom))
+        every = row.get("all_args")
+        if every is not None:
+            if every not in ARG_ATOMS:
+                raise err(name, "all_args", f"{label}.all_args must be one of {', '.join(ARG_ATOMS)}")
+            args.append((-1, every))
+    null_ok = row.get("null_ok", list(spec.null_ok))
+    if not isinstance(null_ok, list) or not all(
+        isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in null_ok
+    ):
+        raise err(name, "null_ok", f"{label}.null_ok must be a list of argument positions (0 is the first)")
+    for i, atom in args:
+        if atom == "use" and (i in null_ok or (i == -1 and null_ok)):
+            raise err(name, "null_ok", f"{label}: argument {i} is both dereferenced (use) and allowed to be NULL")
+    return replace(
+        spec,
+        returns=returns,
+        args=tuple(args),
+        null_ok=tuple(null_ok),
+        nonnull=flags["nonnull"],
+        noreturn=flags["noreturn"],
+        must_check=flags["must_check"],
+    )
+
+
+def fields_of(row: Mapping[str, Any]) -> tuple[str, ...]:
+    """The :class:`CallSpec` fields a (validated) row sets: what it overrides in a row it extends."""
+    return tuple(sorted({"args" if k == "all_args" else k for k in row}))
+
+
+def overlay(base: CallSpec, spec: CallSpec, fields: tuple[str, ...]) -> CallSpec:
+    """``base`` with ``fields`` taken from ``spec`` (a user's row over the table's)."""
+    return replace(base, **{f: getattr(spec, f) for f in fields})
+
+
+def specs_of(
+    rows: Mapping[str, Any], err: ErrorAt, base: Mapping[str, CallSpec] | None = None, prefix: str = ""
+) -> dict[str, CallSpec]:
+    """Every row of a library table, validated; ``base`` gives the rows they extend."""
+    out: dict[str, CallSpec] = {}
+    for name, row in rows.items():
+        if not name.isidentifier():
+            raise err(name, None, f"{prefix + name!r} is not a C function name")
+        out[name] = spec_of(name, row, err, (base or {}).get(name), prefix)
+    return out
+
+
+def library_from_text(text: str, path: str | Path = LIBRARY_FILE) -> dict[str, CallSpec]:
+    """A library file (tables named by function) as call specs; :class:`ConfigError` on a slip."""
+
+    def err(name: str, key: str | None, message: str) -> ConfigError:
+        return ConfigError(path, line_of(text, name, key), message)
+
+    return specs_of(load_toml(text, path), err)
+
+
+@cache
+def builtin_library() -> Mapping[str, CallSpec]:
+    """The shipped rows, read once per process (the call table is built from them per config)."""
+    return library_from_text(LIBRARY_FILE.read_text(encoding="utf-8"))
