@@ -170,7 +170,7 @@ def line_of(text: str, table: str, key: str | None = None, nth: int = 0) -> int:
     starts = [i for i, line in enumerate(lines) if _header(table).match(line)]
     if not starts:
         parent, _, last = table.rpartition(".")
-        inline = re.compile(r"^\s*" + re.escape(last) + r"\s*=\s*\{")
+        inline = re.compile(r"^\s*" + re.escape(last) + r"\s*=")
         lo = 0
         if parent:
             above = [i for i, line in enumerate(lines) if _header(parent).match(line)]
