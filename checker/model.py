@@ -127,6 +127,20 @@ class Component:
                         todo.extend(reversed(succ.get((t[0], x), ())))
         return Component(self.name, self.nodes, (), tuple(edges))
 
+    def without_labels(self, atoms: frozenset[str]) -> Component:
+        """This component with ``atoms`` taken off every node (itself when no node has them);
+        kept per atom set, so that equal requests share one object and its cached digests."""
+        key = ("without_labels", atoms)
+        got = self._views.get(key)
+        if got is None:
+            if not any(n.labels & atoms for n in self.nodes):
+                got = self
+            else:
+                nodes = tuple(Node(n.name, n.labels - atoms, n.is_entry, n.is_exit) for n in self.nodes)
+                got = Component(self.name, nodes, self.boxes, self.edges)
+            self._views[key] = got
+        return got
+
     def to_json(self, atoms: frozenset[str] | None = None) -> dict[str, object]:
         """The JSON RSM form; with ``atoms``, nodes show only those labels."""
 
@@ -239,6 +253,19 @@ class RSM:
     @cached_property
     def _call_sccs(self) -> list[list[str]]:
         return call_sccs(self.by_name)
+
+    def labels_only_in(self, keep: frozenset[str], atoms: frozenset[str]) -> RSM:
+        """This model with ``atoms`` taken off every component not named in ``keep``: a formula whose
+        trigger must happen in the checked function's own frame (a callee's NULL test says nothing
+        about its caller's pointer) then never starts in a callee, and the checker never explores
+        what would follow such a start. Kept per request in :attr:`memo`."""
+        key = ("labels_only_in", keep, atoms)
+        got = self.memo.get(key)
+        if got is None:
+            comps = tuple(c if c.name in keep else c.without_labels(atoms) for c in self.components)
+            got = self.memo[key] = RSM(comps, self.initial_component, self.initial_node)
+        assert isinstance(got, RSM)
+        return got
 
 
 def _deep_digests(comps: Mapping[str, Component], atoms: frozenset[str] | None = None,

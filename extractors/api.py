@@ -74,10 +74,10 @@ from extractors.checking import RESULT_VERSION, FunctionChecker, ordered, place,
 from extractors.compile_flags import CompileCommandsError, FileFlags, compile_database
 from extractors.config import Config, ConfigError, config_from_text
 from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
-from extractors.functions import function_name, top_level_functions
+from extractors.functions import FunctionModel, function_name, top_level_functions
 from extractors.includes import MAX_DEPTH, Preprocessed
 from extractors.parse import parse_c
-from extractors.projection import Projector, function_id
+from extractors.projection import Projector
 from extractors.queries import (
     FLAGS,
     HEADER,
@@ -381,14 +381,23 @@ class Project:
         the batch runner's on-disk cache is keyed by them."""
         proj = self._projector(self.files)
         out: dict[str, str] = {}
+        models: dict[str, dict[str, FunctionModel]] = {}
+
+        def functions_of(path: str) -> dict[str, FunctionModel]:
+            got = models.get(path)
+            if got is None:
+                got = models[path] = self.files[path].model.functions
+            return got
+
         for path in paths:
             st = self.files[path]
             text_digest = hashlib.sha256(st.text.encode("utf-8", "surrogatepass")).hexdigest()
             parts = [RESULT_VERSION, path, text_digest, st.ignores_digest]
-            for fm in sorted(st.model.functions.values(), key=lambda m: m.name):
-                parts.append(positional_key(proj, fm))
-                for g in sorted(function_id(g) for g in proj.reachable(fm)):
-                    now = self.files[g.rsplit(":", 1)[0]].model.functions.get(g.rsplit(":", 1)[1])
-                    parts.append(f"{g}:{now.start_row}:{now.last_row}" if now is not None else g)
+            own = sorted(functions_of(path).values(), key=lambda m: m.name)
+            parts.extend(positional_key(proj, fm) for fm in own)
+            for g in sorted(proj.reachable_ids(own)):
+                file, name = g.rsplit(":", 1)
+                now = functions_of(file).get(name)
+                parts.append(f"{g}:{now.start_row}:{now.last_row}" if now is not None else g)
             out[path] = hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
         return out

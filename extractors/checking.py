@@ -223,6 +223,8 @@ class FunctionChecker:
         out: list[Finding] = []
         for rule in rules:
             rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
+            if rule.own_trigger:
+                rsm = rsm.labels_only_in(frozenset((cname, rsm.initial_component)), rule.own_trigger)
             if not self._holds(rule, canonical(rsm, rule.parsed)):
                 continue
             # the path is read off the model with the nodes the witness shows, which the verdict's

@@ -473,6 +473,11 @@ class Projector:
             self._reachable[function_id(fm)] = got
         return got
 
+    def reachable_ids(self, fms: Iterable[FunctionModel]) -> frozenset[str]:
+        """The ids of ``fms`` and of every project function they can reach, in one walk."""
+        functions = self.scope.functions
+        return frozenset(closure([function_id(fm) for fm in fms], lambda i: self.callee_ids(functions[i], i)))
+
     def skeleton(self, fm: FunctionModel) -> _Skeleton:
         """What every projection of ``fm`` shares, computed once per function instead of per value."""
         got = self._skeletons.get(function_id(fm)) or self.store.skeletons.get(fm.key)

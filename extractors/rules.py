@@ -62,7 +62,7 @@ class Rule:
     report_at: str = "trigger"  # or "last": the step that completes the bug path
     # the trigger must be the checked function's own (one of these atoms in its own projection):
     # a trigger in a callee is that callee's finding, reported where the callee is checked
-    own_trigger: tuple[str, ...] = ()
+    own_trigger: frozenset[str] = frozenset()
     enabled: bool = True
 
     @property
@@ -124,7 +124,7 @@ def builtin_rules() -> tuple[Rule, ...]:
                 requires=tuple(tuple(g) for g in r.get("requires", ())),
                 end_note=r.get("end", "returns"),
                 report_at=r.get("report_at", "trigger"),
-                own_trigger=tuple(r.get("own_trigger", ())),
+                own_trigger=frozenset(r.get("own_trigger", ())),
                 enabled=r.get("enabled", True),
             )
         )

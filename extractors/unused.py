@@ -63,14 +63,19 @@ def _blank(text: bytes) -> bytes:
 _SITES = tree_sitter.Query(LANGUAGE, "(declaration) @decl (assignment_expression) @assign")
 
 
+_WORD = re.compile(rb"(?<![\w$])[A-Za-z_$][\w$]*")
+
+
 def _mentions(text: bytes, names: set[str], offset: int) -> dict[str, set[int]]:
     """Per name, the offsets (in the tree's bytes) of its mentions as a word, not a member
-    (``s.name``, ``p->name``): one pass over the text for all names."""
+    (``s.name``, ``p->name``): one pass over the text for all names, with one pattern compiled
+    once (a pattern per function's names would be compiled again for nearly every function)."""
     wanted = {n.encode(): n for n in names}
     out: dict[str, set[int]] = {n: set() for n in names}
-    alternatives = b"|".join(re.escape(w) for w in sorted(wanted, key=len, reverse=True))
-    for m in re.finditer(rb"(?<![\w$])(?:" + alternatives + rb")(?![\w$])", text):
-        name = wanted[m.group(0)]
+    for m in _WORD.finditer(text):
+        name = wanted.get(m.group(0))
+        if name is None:
+            continue
         before = text[max(0, m.start() - 80) : m.start()].rstrip()
         if before.endswith(b".") or before.endswith(b"->"):
             continue
