@@ -533,6 +533,13 @@ class CtlspServer(LanguageServer):
         pairs = zip(self.findings.get(path, []), self.diagnostics.get(uri, []), strict=False)
         return [(f, d) for f, d in pairs if contains(d.range, position)]
 
+    def client_shows_related_information(self) -> bool:
+        """Whether the client renders a diagnostic's related information (the witness steps)
+        itself, next to the hover: then the hover does not list them again."""
+        text = self.client_capabilities.text_document
+        publish = text.publish_diagnostics if text else None
+        return bool(publish and publish.related_information)
+
     def path_of(self, uri: str) -> str:
         doc = self.docs.get(uri)
         if doc is not None:

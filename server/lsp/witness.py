@@ -42,15 +42,28 @@ def witness_payload(finding: Finding, lines: LineSource, columns: Columns = UTF1
     }
 
 
-def hover_markdown(finding: Finding, lines: LineSource, rule_doc: str | None = None) -> str:
+def hover_markdown(
+    finding: Finding, lines: LineSource, rule_doc: str | None = None, *, steps_shown: bool = False
+) -> str:
+    """The finding, its witness path with each step's source line, and the rule's documentation.
+
+    ``steps_shown``: the client renders the diagnostic's related information, which holds the same
+    steps, in the same hover (VS Code does); the steps are then named once, by the client, and the
+    hover says how to see them in the editor instead of listing them again."""
     cwe = f" (CWE-{finding.cwe})" if finding.cwe else ""
     href = rule_href(finding.rule_id)
     rule = f"[{finding.rule_id}]({href})" if href else finding.rule_id
     out = [f"**ctlsp {rule}**{cwe}: {finding.message}", ""]
-    if finding.witness:
+    if finding.witness and steps_shown:
+        count = len(finding.witness)
+        out.append(
+            f"Witness path: the {count} step{'s' if count != 1 else ''} listed with the problem above; "
+            "*Show witness* numbers them in the editor."
+        )
+    elif finding.witness:
         out.append("Witness path:")
         out.append("")
-    for index, step in enumerate(finding.witness, start=1):
+    for index, step in enumerate(() if steps_shown else finding.witness, start=1):
         where = f"{Path(step.location.path).name}:{step.location.start_line + 1}"
         via = " ← ".join([step.function, *reversed(step.stack)]) if step.function else ""
         out.append(f"{index}. `{where}` {step.message}" + (f" — in `{via}`" if via else ""))

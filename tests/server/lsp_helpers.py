@@ -29,10 +29,10 @@ TIMEOUT = 120.0
 T = TypeVar("T")
 
 
-def capabilities(pull: bool = False) -> types.ClientCapabilities:
+def capabilities(pull: bool = False, related_information: bool = True) -> types.ClientCapabilities:
     text = types.TextDocumentClientCapabilities(
         hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
-        publish_diagnostics=types.PublishDiagnosticsClientCapabilities(related_information=True),
+        publish_diagnostics=types.PublishDiagnosticsClientCapabilities(related_information=related_information),
         diagnostic=types.DiagnosticClientCapabilities(related_document_support=True) if pull else None,
         synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
     )
@@ -53,12 +53,14 @@ def capabilities(pull: bool = False) -> types.ClientCapabilities:
     )
 
 
-async def start(client: LanguageClient, root: Path, pull: bool = False, settings: Any = None) -> None:
+async def start(
+    client: LanguageClient, root: Path, pull: bool = False, settings: Any = None, related_information: bool = True
+) -> None:
     client.set_configuration(settings if settings is not None else {"debounceMs": 20}, section="ctlsp")
     uri = root.as_uri()
     await client.initialize_session(
         types.InitializeParams(
-            capabilities=capabilities(pull),
+            capabilities=capabilities(pull, related_information),
             root_uri=uri,
             workspace_folders=[types.WorkspaceFolder(uri=uri, name=root.name)],
         )

@@ -64,6 +64,9 @@ def test_hover_and_witness_payload() -> None:
     assert "(CWE-401)" in text and "1. `a.c:1` memory allocated" in text
     assert "2. `a.c:2` returns without freeing 'p' — in `g ← f`" in text
     assert "   if (é) return;" in text and text.endswith("Rule documentation.")
+    shown = hover_markdown(finding(), line, "Rule documentation.", steps_shown=True)
+    assert "the 2 steps listed" in shown and "memory allocated" not in shown and "if (é)" not in shown
+    assert shown.startswith("**ctlsp [memory-leak]") and shown.endswith("Rule documentation.")
     payload = witness_payload(finding(), line)
     assert payload["rule"] == "memory-leak" and payload["fingerprint"] == "fp1"
     assert payload["steps"][1] == {

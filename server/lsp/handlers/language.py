@@ -34,7 +34,8 @@ def hover(ls: CtlspServer, params: types.HoverParams) -> types.Hover | None:
     hits = ls.findings_at(params.text_document.uri, params.position)
     if not hits:
         return None
-    parts = [hover_markdown(f, ls.line, ls.rule_doc(f.rule_id)) for f, _ in hits]
+    shown = ls.client_shows_related_information()
+    parts = [hover_markdown(f, ls.line, ls.rule_doc(f.rule_id), steps_shown=shown) for f, _ in hits]
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)),
         range=hits[0][1].range,
