@@ -47,7 +47,8 @@ class WitnessStep:
 
     ``function`` is the C function the step is in; ``stack`` the chain of calling functions from the
     checked function down to (not including) ``function``; ``kind`` is one of "event" (the step's
-    message names an event such as allocation or free), "branch", "call", "return", "end".
+    message names an event such as allocation or free), "branch", "call", "return", "end", "loop"
+    (the path goes around a loop: at the loop's test or a ``for``'s increment, "next iteration").
     """
 
     location: Location

@@ -10,6 +10,7 @@ true (the allocation of a leak, the second free of a double free), found by read
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from collections.abc import Sequence
 
 from checker.ctl import EF, EU, EX, And, Atom, Formula, Not, Or, TrueF, atoms
@@ -165,6 +166,7 @@ class Reporter:
         outer_call: Location | None = None
         last_return: Location | None = None
         prev_depth = 0
+        before: tuple[str, tuple[tuple[str, str], ...], int] | None = None  # the last step's node, by frame
         for i, s in enumerate(steps):
             frames = [f for f in s.stack if not f[0].endswith("!root")]
             fstack = tuple(c_name(c) for c, _ in frames)
@@ -201,6 +203,14 @@ class Reporter:
                 continue
             if meta is None:
                 continue
+            frame = tuple(frames)
+            if before is not None and before[0] == meta.function and before[1] == frame:
+                head = self._loop_head(meta.function, before[2], meta.cfg_id)
+                if head is not None:
+                    witness.append(
+                        WitnessStep(head, "next iteration of the loop", c_name(meta.function), fstack, "loop")
+                    )
+            before = (meta.function, frame, meta.cfg_id)
             loc = self.location(meta)
             if meta.kind == "return" and not frames:
                 last_return = loc
@@ -237,6 +247,47 @@ class Reporter:
             rule.cwe,
             fp,
         )
+
+    def _loop_head(self, function: str, a: int, b: int) -> Location | None:
+        """Where the path from CFG node ``a`` to node ``b`` (consecutive witness steps of one frame)
+        goes around a loop: on a shortest CFG path from ``a`` to ``b``, the target of its first
+        backward edge (to an earlier place in the text), which is the loop's test or a ``for``'s
+        increment. None when ``b`` comes after ``a`` in the text (a path may run through a loop
+        body without taking its back edge; only a step back to an earlier place needs explaining).
+        Nodes without a place of their own (joins) are passed through."""
+        cfg = self.functions[function].cfg
+        nodes = cfg.nodes
+
+        def at(n: int) -> tuple[int, int] | None:
+            node = nodes[n]
+            return (node.row, node.col) if node.text and node.kind != "exit" else None
+
+        start, end = at(a), at(b)
+        if start is None or end is None or end > start:
+            return None
+        parent: dict[int, int] = {}
+        frontier = deque([a])
+        while frontier and b not in parent:
+            u = frontier.popleft()
+            for v, _ in cfg.succ[u]:
+                if v not in parent:
+                    parent[v] = u
+                    frontier.append(v)
+        if b not in parent:
+            return None
+        path = [b]
+        while path[-1] != a or len(path) == 1:
+            path.append(parent[path[-1]])
+        last = start
+        for v in reversed(path[:-1]):
+            here = at(v)
+            if here is None:
+                continue
+            if here <= last:
+                n = nodes[v]
+                return Location(function, n.row, n.col, n.end_row, n.end_col)
+            last = here
+        return None
 
     def _outermost(self, frames: list[tuple[str, str]]) -> Location | None:
         bm = self.projector.meta.get(frames[0][0], {}).get(frames[0][1])
