@@ -35,6 +35,8 @@ class CfgNode:
     flag_sets: tuple[tuple[str, int | None], ...] = ()
     null_test: tuple[str, bool] | None = None
     cond: CondExpr = None
+    copies: tuple[tuple[str, str], ...] = ()  # (target, source) of each ``target = source`` of a path
+    source: str = ""  # the node's whole text, which witness refutation re-reads (``text`` is shortened)
 
 
 @dataclass
@@ -120,7 +122,8 @@ class CfgBuilder:
             (r0, c0), (r1, c1) = pos.start_point, pos.end_point
             r0 -= self.row_base
             r1 -= self.row_base
-            node = CfgNode(n, kind, r0, self.col(r0, c0), r1, self.col(r1, c1), short(text_of(pos)))
+            whole = text_of(pos)
+            node = CfgNode(n, kind, r0, self.col(r0, c0), r1, self.col(r1, c1), short(whole), source=whole)
         else:
             node = CfgNode(n, kind, 0, 0, 0, 0, "")
         if facts is not None:
@@ -128,6 +131,7 @@ class CfgBuilder:
             node.events = tuple(dict.fromkeys(facts.events + self.call_events(facts.calls)))
             node.calls = tuple(facts.calls)
             node.flag_sets = tuple(facts.flag_sets)
+            node.copies = tuple(facts.copies)
         self.cfg.nodes.append(node)
         self.cfg.succ.append([])
         return n

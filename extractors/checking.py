@@ -29,10 +29,11 @@ from extractors.functions import FunctionModel
 from extractors.mark_check import SCOPE as MARK_SCOPE
 from extractors.mark_check import mark_findings
 from extractors.projection import DISCARD, Projector, function_id, locals_of
+from extractors.refute import Refuter
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule
 
-RESULT_VERSION = "r5"
+RESULT_VERSION = "r6"
 
 
 _FUNCTION_FINDINGS = Content[str, list[Finding]]("function_findings", weight=lambda found: 1 + len(found))
@@ -69,6 +70,9 @@ class FunctionChecker:
             "values_quiet": 0,
             "model_errors": 0,
         }
+        # witness refutation (extractors.refute): findings whose witnesses cannot run are checked again
+        self.refute = True
+        self.refuter = Refuter(cache, self.counts)
         self._fn_results = db.content(_FUNCTION_FINDINGS)  # by positional key
         # per value: the projections it read, the functions asked about a global, their stamp, findings
         self._value_results = db.content(_VALUE_RECORDS)
@@ -230,7 +234,14 @@ class FunctionChecker:
             # the path is read off the model with the nodes the witness shows, which the verdict's
             # canonical view may have merged or renamed
             model = contract(rsm, rule.atoms | WITNESS_LABELS) if contractible(rule.parsed) else rsm
-            out.append(reporter.finding(rule, fm, var, rsm, self._witness(rule, model)))
+            steps = self._witness(rule, model)
+            found = (
+                self.refuter.finding(proj, reporter, rule, fm, var, rsm, model, steps)
+                if self.refute
+                else reporter.finding(rule, fm, var, rsm, steps)
+            )
+            if found is not None:
+                out.append(found)
         return out
 
     def _holds(self, rule: Rule, view: RSM) -> bool:

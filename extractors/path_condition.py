@@ -1,0 +1,637 @@
+"""What a CFG node does to a function's scalar locals, as z3 terms: the semantics refutation uses.
+
+Each node's whole text (``CfgNode.source``) is parsed again and read as C: assignments and
+initialisers of tracked locals, ``++``/``--``, integer arithmetic, comparisons, ``!``/``&&``/``||``/
+``?:`` and NULL tests.  A node's effect maps the values of the tracked locals before it to their
+values after it, plus, for a condition, the truth of the condition (over the values before it and
+what the condition itself computes).
+
+Soundness invariant (refutation only removes paths that cannot run): every concrete execution of
+a node is a model of its effect.  Hence anything not understood is *unconstrained*, never
+guessed:
+
+- Only locals and parameters are tracked whose every write is visible in the function's text: not
+  address-taken, not static or extern, not volatile, not arrays or aggregates, declared once (a
+  shadowing declaration in an inner block would make one name two variables).  Every other read
+  (globals, fields, ``*p``, calls, casts to other types) is a fresh unknown value.
+- Integer semantics are exact only where C's are plain integers: signed arithmetic (overflow is
+  undefined behaviour, so a defined run never wraps); comparisons of operands of one signedness, or
+  of any operand with a literal the conversion keeps (``u < 5``, not ``u == -1``).  Unsigned
+  arithmetic, mixed signedness, shifts, division, bit operations give unknown values.  A local of a
+  typedef this module does not know (``lua_Integer``, or ``lua_Number``, a double) is a z3 *real*:
+  the integers are among the reals, so every run is still a model.
+- Pointers are integers with NULL as 0: ``p == NULL``, ``!p``, ``p = q``, ``p = NULL`` are exact, an
+  address of a local or a string literal is not 0, everything else is unknown.
+- A write this module did not read itself (a macro that assigns a local by name, a library
+  function given a local to define) makes the local unknown: the node's events (``def``, ``write``)
+  and calls are a second, independent account of what it writes, and both are honoured.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import z3
+from tree_sitter import Node as TSNode
+
+from extractors.calls import CallSpec
+from extractors.cfg import Cfg, CfgNode
+from extractors.parse import parse_c, text_of
+
+# kinds of values: "s<w>" signed, "u<w>" unsigned, "p" pointer, "b" 0/1 of a test, "lit" an integer
+# literal, "t:<type>" a typedef this module does not know (a real), "?" unknown (no exact operation)
+_SIGNED = {"int": 32, "long": 64, "short": 16, "signed": 32}
+_FIXED = {
+    "size_t": "u64",
+    "uintptr_t": "u64",
+    "uintmax_t": "u64",
+    "ssize_t": "s64",
+    "ptrdiff_t": "s64",
+    "intptr_t": "s64",
+    "intmax_t": "s64",
+    "off_t": "s64",
+}
+_WRITES = frozenset({"def", "write", "null", "alloc", "open", "stack", "nonheap"})
+_ARITH = frozenset({"+", "-", "*"})
+_CMP = frozenset({"==", "!=", "<", ">", "<=", ">="})
+
+
+@dataclass(frozen=True)
+class Value:
+    """A C value: its term, kind, the integer when it is a literal, and its truth when it is a test."""
+
+    term: z3.ExprRef
+    kind: str
+    lit: int | None = None
+    test: z3.BoolRef | None = None
+
+
+@dataclass
+class Effect:
+    """What one execution of a node does: values after it (``env``), the condition's truth for a
+    test node (None when not understood or not a test), the tracked locals it may write, and facts
+    every execution satisfies (``side``: a string literal's address is not NULL)."""
+
+    env: dict[str, z3.ExprRef]
+    cond: z3.BoolRef | None
+    written: frozenset[str]
+    side: list[z3.BoolRef] = field(default_factory=list)
+
+
+class Fresh:
+    """Unique names for unknown values; ``prefix`` keeps the names of two users apart."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self._n = itertools.count()
+
+    def name(self, hint: str) -> str:
+        return f"{self.prefix}{hint}!{next(self._n)}"
+
+
+def is_fresh(name: str) -> bool:
+    return "!" in name
+
+
+def symbol(var: str, sort: z3.SortRef) -> z3.ExprRef:
+    """The current value of tracked local ``var`` (what facts about a program state speak of)."""
+    return z3.Const(f"v:{var}", sort)
+
+
+def constants(e: z3.ExprRef) -> frozenset[str]:
+    """The names of the uninterpreted constants in ``e``."""
+    out: set[str] = set()
+    stack, seen = [e], set()
+    while stack:
+        x = stack.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out.add(x.decl().name())
+        stack.extend(x.children())
+    return frozenset(out)
+
+
+def _literal(text: str) -> int | None:
+    t = text.strip().rstrip("uUlL")
+    try:
+        if len(t) > 1 and t[0] == "0" and t[1].isdigit():
+            return int(t, 8)
+        return int(t, 0)
+    except ValueError:
+        return None
+
+
+def _char_literal(text: str) -> int | None:
+    m = re.fullmatch(r"'(.)'", text)
+    if m:
+        return ord(m.group(1))
+    return {"'\\0'": 0, "'\\n'": 10, "'\\t'": 9, "'\\r'": 13, "'\\\\'": 92, "'\\''": 39}.get(text)
+
+
+def _kind_of_type(type_node: TSNode | None) -> str | None:
+    """The kind of a declared non-pointer scalar type; None for types not tracked (floats, aggregates)."""
+    if type_node is None:
+        return None
+    t, text = type_node.type, " ".join(text_of(type_node).split())
+    if t in ("primitive_type", "type_identifier"):
+        if text in _FIXED:
+            return _FIXED[text]
+        m = re.fullmatch(r"(u?)int(8|16|32|64)_t", text)
+        if m:
+            return f"{'u' if m.group(1) else 's'}{m.group(2)}"
+    if t == "primitive_type":
+        if text in _SIGNED:
+            return f"s{_SIGNED[text]}"
+        if text in ("char", "bool", "_Bool"):
+            return f"t:{text}"  # char's signedness is the platform's; bool keeps 0/1
+        return None
+    if t == "sized_type_specifier":
+        words = text.split()
+        if any(w in ("float", "double") for w in words):
+            return None
+        width = 8 if "char" in words else 16 if "short" in words else 64 if "long" in words else 32
+        return f"u{width}" if "unsigned" in words else f"s{width}"
+    if t == "type_identifier":
+        return f"t:{text}"
+    if t == "enum_specifier":
+        return f"t:enum {text}"
+    return None
+
+
+def _declarators(decl: TSNode) -> Iterable[tuple[str, str | None]]:
+    """(name, kind or None) of each variable a declaration (or parameter) declares."""
+    ty = decl.child_by_field_name("type")
+    quals = {text_of(c) for c in decl.children if c.type in ("type_qualifier", "storage_class_specifier")}
+    base = None if quals & {"volatile", "static", "extern", "register_unused"} else _kind_of_type(ty)
+    for d in decl.children_by_field_name("declarator"):
+        inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+        pointer, ok = False, True
+        while inner is not None and inner.type != "identifier":
+            if inner.type == "pointer_declarator":
+                pointer = True
+                if any(c.type == "type_qualifier" and text_of(c) == "volatile" for c in inner.children):
+                    ok = False
+            elif inner.type != "parenthesized_declarator":
+                ok = False  # arrays, function declarators
+            inner = (
+                inner.child_by_field_name("declarator")
+                if inner.type != "parenthesized_declarator"
+                else (inner.named_children[0] if inner.named_children else None)
+            )
+        if inner is None:
+            continue
+        kind = ("p" if not (quals & {"volatile"}) else None) if pointer else base
+        yield text_of(inner), kind if ok else None
+
+
+def _sort(kind: str) -> z3.SortRef:
+    return z3.RealSort() if kind.startswith("t:") else z3.IntSort()
+
+
+def _parse_statement(source: str) -> TSNode | None:
+    """The first statement of ``source`` read as a function body; None when it does not parse."""
+    tree = parse_c(f"void __ctlsp_f(void) {{\n{source}\n;}}")
+    root = tree.root_node
+    if root.has_error:
+        return None
+    fn = root.named_children[0] if root.named_children else None
+    body = fn.child_by_field_name("body") if fn is not None else None
+    stmts = [c for c in body.named_children if c.type != "comment"] if body is not None else []
+    return stmts[0] if stmts else None
+
+
+class FunctionSemantics:
+    """The effects of one function's CFG nodes (parsed once per node, read per call of :meth:`effect`).
+
+    ``table``: the call table, to see which calls define a local handed to them (macros that assign
+    their argument)."""
+
+    def __init__(self, cfg: Cfg, params: tuple[str, ...], table: Mapping[str, CallSpec]) -> None:
+        self.cfg = cfg
+        self.table = table
+        self._trees: dict[int, TSNode | None] = {}
+        self.kinds = self._tracked(params)
+
+    def _tracked(self, params: tuple[str, ...]) -> dict[str, str]:
+        seen: dict[str, int] = {}
+        kinds: dict[str, str | None] = {}
+        entry = self.cfg.nodes[self.cfg.entry]
+        proto = _parse_statement(f"int {entry.source};") if entry.source else None
+        fdecl = proto.child_by_field_name("declarator") if proto is not None else None
+        while fdecl is not None and fdecl.type != "function_declarator":
+            fdecl = fdecl.child_by_field_name("declarator")
+        plist = fdecl.child_by_field_name("parameters") if fdecl is not None else None
+        for p in plist.named_children if plist is not None else []:
+            if p.type == "parameter_declaration":
+                for name, kind in _declarators(p):
+                    seen[name] = seen.get(name, 0) + 1
+                    kinds[name] = kind
+        for n in self.cfg.nodes:
+            if n.kind != "decl":
+                continue
+            tree = self.tree(n)
+            if tree is None or tree.type != "declaration":
+                for word in re.findall(r"[A-Za-z_]\w*", n.source):
+                    seen[word] = seen.get(word, 0) + 2  # a declaration not read: nothing it may declare
+                continue
+            for name, kind in _declarators(tree):
+                seen[name] = seen.get(name, 0) + 1
+                kinds[name] = kind
+        bad = self.cfg.addr_taken | self.cfg.static_locals
+        out = {}
+        for name, kind in kinds.items():
+            known = name in params or name in self.cfg.declared
+            if kind is not None and seen.get(name) == 1 and name not in bad and known:
+                out[name] = kind
+        return out
+
+    def tree(self, n: CfgNode) -> TSNode | None:
+        if n.id not in self._trees:
+            self._trees[n.id] = _parse_statement(n.source) if n.source else None
+        return self._trees[n.id]
+
+    def sort(self, var: str) -> z3.SortRef:
+        return _sort(self.kinds[var])
+
+    def initial(self, fresh: Fresh) -> dict[str, z3.ExprRef]:
+        """Unknown values of every tracked local (a function's entry: parameters and garbage)."""
+        return {v: z3.Const(fresh.name(v), self.sort(v)) for v in self.kinds}
+
+    def effect(self, cid: int, env: Mapping[str, z3.ExprRef], fresh: Fresh) -> Effect:
+        """One execution of node ``cid`` from the values ``env`` (see the module's invariant)."""
+        n = self.cfg.nodes[cid]
+        if n.kind in ("entry", "exit", "join", "label", "goto", "sink", "case") or not n.source:
+            return Effect(dict(env), None, frozenset())
+        tree = self.tree(n)
+        reader = _Reader(self, dict(env), fresh)
+        cond: z3.BoolRef | None = None
+        if tree is None:
+            reader.havoc_mentioned(n.source)
+        elif tree.type == "expression_statement":
+            exprs = [c for c in tree.named_children if c.type != "comment"]
+            value = reader.value(exprs[0]) if exprs else None
+            if n.kind == "cond" and value is not None:
+                cond = reader.truth(value)
+        elif tree.type == "declaration":
+            reader.declaration(tree)
+        elif tree.type == "return_statement":
+            for c in tree.named_children:
+                if c.type != "comment":
+                    reader.value(c)
+        else:
+            reader.havoc_mentioned(n.source)
+        reader.backstop(n)
+        return Effect(reader.env, cond, frozenset(reader.written), reader.side)
+
+
+class _Reader:
+    """Reads one node's syntax against an environment, in C's evaluation order."""
+
+    def __init__(self, sem: FunctionSemantics, env: dict[str, z3.ExprRef], fresh: Fresh) -> None:
+        self.sem = sem
+        self.kinds = sem.kinds
+        self.env = env
+        self.fresh = fresh
+        self.written: set[str] = set()
+        self.side: list[z3.BoolRef] = []
+
+    # -- values ------------------------------------------------------------------------------
+    def unknown(self, kind: str = "?", hint: str = "u") -> Value:
+        return Value(z3.Const(self.fresh.name(hint), _sort(kind) if kind != "?" else z3.IntSort()), kind)
+
+    def nonnull(self) -> Value:
+        v = self.unknown("p", "addr")
+        self.side.append(v.term != 0)
+        return v
+
+    def truth(self, v: Value) -> z3.BoolRef:
+        if v.test is not None:
+            return v.test
+        if v.kind == "?":
+            return z3.Bool(self.fresh.name("t"))
+        zero = z3.RealVal(0) if v.kind.startswith("t:") else z3.IntVal(0)
+        return v.term != zero
+
+    def test(self, b: z3.BoolRef) -> Value:
+        return Value(z3.If(b, z3.IntVal(1), z3.IntVal(0)), "b", None, b)
+
+    def assign(self, var: str, v: Value) -> Value:
+        """``var = v`` converted to ``var``'s type: exact where the conversion keeps the value."""
+        kind = self.kinds[var]
+        keeps = False
+        if v.kind == kind and kind != "?":
+            keeps = True
+        elif v.lit is not None:
+            if kind == "p":
+                keeps = v.lit == 0
+            elif kind[0] == "s":
+                keeps = -(2 ** (int(kind[1:]) - 1)) <= v.lit < 2 ** (int(kind[1:]) - 1)
+            elif kind[0] == "u":
+                keeps = 0 <= v.lit < 2 ** int(kind[1:])
+            else:
+                keeps = 0 <= v.lit <= 1 or (kind != "t:bool" and 0 <= v.lit < 128)
+        elif v.kind == "b":
+            keeps = kind != "p"
+        elif v.kind[0] == "s" and kind[0] == "s" and v.kind != "?" or v.kind[0] == "u" and kind[0] == "u":
+            keeps = int(v.kind[1:]) <= int(kind[1:])
+        term: z3.ExprRef | None = v.term if keeps else None
+        if term is not None and term.sort() != _sort(kind):
+            term = z3.ToReal(term) if kind.startswith("t:") else None
+        if term is not None:
+            self.env[var] = term
+            self.written.add(var)
+            return Value(term, kind)
+        self.env[var] = z3.Const(self.fresh.name(var), _sort(kind))
+        self.written.add(var)
+        return Value(self.env[var], kind)
+
+    def havoc(self, var: str) -> None:
+        self.env[var] = z3.Const(self.fresh.name(var), self.sem.sort(var))
+        self.written.add(var)
+
+    def havoc_mentioned(self, source: str) -> None:
+        for word in set(re.findall(r"[A-Za-z_]\w*", source)):
+            if word in self.kinds:
+                self.havoc(word)
+
+    def backstop(self, n: CfgNode) -> None:
+        """The writes the node's facts and calls know of that this reading did not see."""
+        for path, atom in n.events:
+            if atom in _WRITES and path in self.kinds and path not in self.written:
+                self.havoc(path)
+        for call in n.calls:
+            spec = self.sem.table.get(call.name) if call.name else None
+            defines = {i for i, atom in spec.args if atom in ("def", "addr")} if spec is not None else set()
+            macro_like = call.name is None or not any(ch.islower() for ch in call.name)
+            for k, (arg, _) in enumerate(call.args):
+                if arg is not None and arg in self.kinds and (macro_like or k in defines or -1 in defines):
+                    self.havoc(arg)
+            for name in spec.assigns if spec is not None else ():
+                if name in self.kinds:
+                    self.havoc(name)
+
+    # -- expressions ---------------------------------------------------------------------------
+    def value(self, e: TSNode | None) -> Value:
+        if e is None:
+            return self.unknown()
+        t = e.type
+        if t == "parenthesized_expression":
+            inner = [c for c in e.named_children if c.type != "comment"]
+            if len(inner) != 1:
+                return self.children(e)
+            return self.value(inner[0])
+        if t == "number_literal":
+            lit = _literal(text_of(e))
+            return Value(z3.IntVal(lit), "lit", lit) if lit is not None else self.unknown()
+        if t == "char_literal":
+            lit = _char_literal(text_of(e))
+            return Value(z3.IntVal(lit), "lit", lit) if lit is not None else self.unknown()
+        if t in ("true", "false"):
+            lit = 1 if t == "true" else 0
+            return Value(z3.IntVal(lit), "lit", lit)
+        if t == "null":
+            return Value(z3.IntVal(0), "lit", 0)
+        if t == "identifier":
+            name = text_of(e)
+            if name in self.kinds:
+                return Value(self.env[name], self.kinds[name])
+            if name == "NULL":
+                return Value(z3.IntVal(0), "lit", 0)
+            return self.unknown()
+        if t in ("string_literal", "concatenated_string"):
+            return self.nonnull()
+        if t == "assignment_expression":
+            return self.assignment(e)
+        if t == "update_expression":
+            return self.update(e)
+        if t == "unary_expression":
+            return self.unary(e)
+        if t == "binary_expression":
+            return self.binary(e)
+        if t == "conditional_expression":
+            return self.conditional(e)
+        if t == "comma_expression":
+            self.value(e.child_by_field_name("left"))
+            return self.value(e.child_by_field_name("right"))
+        if t == "pointer_expression":
+            op = text_of(e.child_by_field_name("operator"))
+            arg = e.child_by_field_name("argument")
+            if op == "&":
+                if arg is not None and arg.type == "identifier" and text_of(arg) in self.kinds:
+                    self.havoc(text_of(arg))  # not tracked when its address is taken; never reached
+                self.lvalue_parts(arg)
+                return self.nonnull()
+            self.value(arg)
+            return self.unknown()
+        if t == "cast_expression":
+            operand = self.value(e.child_by_field_name("value"))
+            ty = e.child_by_field_name("type")
+            pointer = ty is not None and any(c.type == "abstract_pointer_declarator" for c in ty.named_children)
+            if pointer and (operand.kind == "p" or operand.lit == 0):
+                return Value(operand.term, "p") if operand.kind == "p" else Value(z3.IntVal(0), "lit", 0)
+            return self.unknown()
+        if t == "call_expression":
+            fn = e.child_by_field_name("function")
+            if fn is not None and fn.type != "identifier":
+                self.value(fn)
+            args = e.child_by_field_name("arguments")
+            for a in args.named_children if args is not None else []:
+                if a.type != "comment":
+                    self.value(a)
+            return self.unknown()
+        if t in ("sizeof_expression", "alignof_expression", "offsetof_expression"):
+            return self.unknown()
+        if t in ("field_expression", "subscript_expression"):
+            self.lvalue_parts(e)
+            return self.unknown()
+        return self.children(e)
+
+    def children(self, e: TSNode) -> Value:
+        for c in e.named_children:
+            if c.type not in ("comment", "type_descriptor"):
+                self.value(c)
+        return self.unknown()
+
+    def lvalue_parts(self, e: TSNode | None) -> None:
+        """The reads and writes inside an lvalue that is not a tracked local (``a[i++]``, ``p->f``)."""
+        if e is None:
+            return
+        if e.type == "field_expression":
+            self.value(e.child_by_field_name("argument"))
+        elif e.type == "subscript_expression":
+            self.value(e.child_by_field_name("argument"))
+            self.value(e.child_by_field_name("index"))
+        elif e.type == "parenthesized_expression":
+            for c in e.named_children:
+                self.lvalue_parts(c)
+        elif e.type != "identifier":
+            self.value(e)
+
+    def _tracked_target(self, e: TSNode | None) -> str | None:
+        while e is not None and e.type == "parenthesized_expression" and len(e.named_children) == 1:
+            e = e.named_children[0]
+        if e is not None and e.type == "identifier" and text_of(e) in self.kinds:
+            return text_of(e)
+        return None
+
+    def assignment(self, e: TSNode) -> Value:
+        left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
+        op = text_of(e.child_by_field_name("operator"))
+        var = self._tracked_target(left)
+        if var is None:
+            self.lvalue_parts(left)
+            self.value(right)
+            return self.unknown()
+        rhs = self.value(right)
+        if op != "=":
+            rhs = self.arith(op[:-1], Value(self.env[var], self.kinds[var]), rhs)
+        return self.assign(var, rhs)
+
+    def update(self, e: TSNode) -> Value:
+        arg = e.child_by_field_name("argument")
+        var = self._tracked_target(arg)
+        if var is None:
+            self.lvalue_parts(arg)
+            return self.unknown()
+        old = Value(self.env[var], self.kinds[var])
+        op = "+" if "++" in text_of(e.child_by_field_name("operator")) else "-"
+        new = self.assign(var, self.arith(op, old, Value(z3.IntVal(1), "lit", 1)))
+        prefix = e.children[0].type in ("++", "--")
+        return new if prefix else old
+
+    def unary(self, e: TSNode) -> Value:
+        op = text_of(e.child_by_field_name("operator"))
+        v = self.value(e.child_by_field_name("argument"))
+        if op == "!":
+            return self.test(z3.Not(self.truth(v)))
+        if op == "-" and v.lit is not None:
+            return Value(z3.IntVal(-v.lit), "lit", -v.lit)
+        if op == "-" and (v.kind[0] == "s" or v.kind == "b"):
+            return Value(-v.term, f"s{_width(v)}")
+        if op == "+":
+            return v
+        return self.unknown()
+
+    def binary(self, e: TSNode) -> Value:
+        op = text_of(e.child_by_field_name("operator"))
+        if op in ("&&", "||"):
+            left = self.truth(self.value(e.child_by_field_name("left")))
+            before = dict(self.env)
+            right = self.truth(self.value(e.child_by_field_name("right")))
+            runs = left if op == "&&" else z3.Not(left)
+            self.merge(runs, dict(self.env), before)
+            return self.test(z3.And(left, right) if op == "&&" else z3.Or(left, right))
+        a = self.value(e.child_by_field_name("left"))
+        b = self.value(e.child_by_field_name("right"))
+        if op in _CMP:
+            return self.compare(op, a, b)
+        return self.arith(op, a, b)
+
+    def merge(self, cond: z3.BoolRef, taken: dict[str, z3.ExprRef], other: dict[str, z3.ExprRef]) -> None:
+        """The values after a part that runs only when ``cond`` holds."""
+        for var in self.kinds:
+            x, y = taken[var], other[var]
+            self.env[var] = x if x.eq(y) else z3.If(cond, x, y)
+
+    def conditional(self, e: TSNode) -> Value:
+        c = self.truth(self.value(e.child_by_field_name("condition")))
+        start = dict(self.env)
+        a = self.value(e.child_by_field_name("consequence"))
+        after_a = dict(self.env)
+        self.env = dict(start)
+        b = self.value(e.child_by_field_name("alternative"))
+        after_b = dict(self.env)
+        self.merge(c, after_a, after_b)
+        if a.kind == b.kind and a.kind not in ("?", "lit") and a.term.sort().eq(b.term.sort()):
+            return Value(z3.If(c, a.term, b.term), a.kind)
+        if a.lit is not None and b.lit is not None:
+            return Value(z3.If(c, z3.IntVal(a.lit), z3.IntVal(b.lit)), f"s{max(_width(a), _width(b))}")
+        return self.unknown()
+
+    def compare(self, op: str, a: Value, b: Value) -> Value:
+        pair = _comparable(a, b, op)
+        if pair is None:
+            return self.test(z3.Bool(self.fresh.name("cmp")))
+        x, y = pair
+        got = {"==": x == y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}[op]
+        return self.test(got)
+
+    def arith(self, op: str, a: Value, b: Value) -> Value:
+        if op not in _ARITH:
+            return self.unknown()
+        if a.lit is not None and b.lit is not None:
+            lit = a.lit + b.lit if op == "+" else a.lit - b.lit if op == "-" else a.lit * b.lit
+            return Value(z3.IntVal(lit), "lit", lit)
+        if _signed(a) and _signed(b):
+            x, y = a.term, b.term
+            got = x + y if op == "+" else x - y if op == "-" else x * y
+            return Value(got, f"s{max(_width(a), _width(b))}")  # a defined run never overflows
+        return self.unknown()
+
+    def declaration(self, decl: TSNode) -> None:
+        for d in decl.children_by_field_name("declarator"):
+            inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+            value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+            v = self.value(value) if value is not None and value.type != "initializer_list" else None
+            if value is not None and value.type == "initializer_list":
+                self.value(value)
+            while inner is not None and inner.type not in ("identifier",):
+                inner = (
+                    inner.child_by_field_name("declarator")
+                    if inner.type != "parenthesized_declarator"
+                    else (inner.named_children[0] if inner.named_children else None)
+                )
+            name = text_of(inner) if inner is not None else ""
+            if name in self.kinds:
+                if v is None:
+                    self.havoc(name)  # no initialiser: an indeterminate value
+                else:
+                    self.assign(name, v)
+
+
+def _width(v: Value) -> int:
+    """The width of a signed operand after the integer promotions."""
+    if v.lit is not None:
+        return 32 if -(2**31) <= v.lit < 2**31 else 64
+    return max(32, int(v.kind[1:])) if v.kind[0] == "s" else 32
+
+
+def _signed(v: Value) -> bool:
+    return v.lit is not None or v.kind == "b" or (v.kind[0] == "s" and v.kind != "?")
+
+
+def _comparable(a: Value, b: Value, op: str) -> tuple[z3.ExprRef, z3.ExprRef] | None:
+    """The two operands as z3 terms whose integer (or real) order is C's, or None."""
+    if a.lit is not None and b.lit is not None:
+        return a.term, b.term
+    if b.lit is not None or a.lit is not None:
+        v, lit = (a, b.lit) if b.lit is not None else (b, a.lit)
+        assert lit is not None
+        k = v.kind
+        if k == "p":
+            ok = lit == 0 and op in ("==", "!=")
+        elif _signed(v):
+            ok = True
+        else:
+            ok = k != "?" and lit >= 0
+        if not ok:
+            return None
+        lv: z3.ExprRef = z3.RealVal(lit) if k.startswith("t:") else z3.IntVal(lit)
+        return (v.term, lv) if b.lit is not None else (lv, v.term)
+    if _signed(a) and _signed(b):
+        return a.term, b.term
+    ka, kb = a.kind, b.kind
+    if ka == "?" or kb == "?":
+        return None
+    if ka == "p" and kb == "p":
+        return (a.term, b.term) if op in ("==", "!=") else None
+    if ka[0] == "u" and kb[0] == "u":
+        return a.term, b.term
+    if ka.startswith("t:") and ka == kb:
+        return a.term, b.term
+    return None

@@ -1,0 +1,283 @@
+"""Witness refutation: a finding whose witness cannot run is checked again on a refined model.
+
+Before a finding is reported, its witness becomes a path condition over the checked function's
+scalar locals (:mod:`witness_condition`) and z3 decides it:
+
+- satisfiable: the witness can run; it is reported, and it is the one shown;
+- unknown (z3's time limit, or code the condition cannot be built for): the finding is kept;
+- unsatisfiable: the tests and assignments of the unsat core are *tracked* in a product of the
+  function's graph (:mod:`refine_graph`), which drops the edges the facts they make known rule
+  out; the function is projected again on that graph and the rule checked again.  Up to
+  ``MAX_ROUNDS`` rounds (each adds the core of the new witness); the finding is dropped only when
+  the rule no longer holds.
+
+Why dropping is sound: the refined graph keeps every run of the function (``refine_graph``'s
+invariant), so a formula true of some run is true of the refined model when it is *existential*
+(made false only by removing paths).  A rule's formula may have universal parts (``A X A``, which
+removing paths makes easier); the rule is dropped only when its existential weakening
+(:func:`existential_part`: universal parts under even negations read as true, existential parts
+under odd ones as false; implied by the formula) is false on the refined model.  When only the
+formula itself fails there, the original finding is kept.
+
+Bounded cost: refutation runs only on findings; its verdict is cached (in the verdict cache) by the
+witness's content: the rule, the function's key (its text and context), the value and the digest
+of the model the witness was read off; z3 runs with a time limit per check and a number of checks
+per finding (:class:`Solving`), the finding kept when they run out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import MutableMapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+
+import z3
+
+from checker import check
+from checker.contraction import contract, contractible
+from checker.ctl import AF, AG, AU, AW, AX, EF, EG, EU, EW, EX, And, Atom, FalseF, Formula, Implies, Not, Or, TrueF
+from checker.model import RSM
+from checker.witness import Step
+from extractors.findings import Finding
+from extractors.functions import FunctionModel
+from extractors.path_condition import FunctionSemantics
+from extractors.projection import Projector, Scope, function_id
+from extractors.refine_graph import Solving, refine
+from extractors.report import WITNESS_LABELS, Reporter
+from extractors.rules import Rule
+from extractors.witness_condition import Unrealisable, Waypoint, condition
+
+MAX_ROUNDS = 4
+VERSION = "f1"
+
+
+@cache
+def existential_part(f: Formula, positive: bool = True) -> Formula:
+    """A formula implied by ``f`` that removing paths from a model can only make false: universal
+    operators under an even number of negations become true, existential ones under an odd number
+    false (the rest is kept)."""
+    if isinstance(f, Atom | TrueF | FalseF):
+        return f
+    if isinstance(f, Not):
+        return Not(existential_part(f.arg, not positive))
+    if isinstance(f, And | Or):
+        return type(f)(existential_part(f.left, positive), existential_part(f.right, positive))
+    if isinstance(f, Implies):
+        return Or(Not(existential_part(f.left, not positive)), existential_part(f.right, positive))
+    if isinstance(f, EX | EF | EG):
+        return type(f)(existential_part(f.arg, positive)) if positive else FalseF()
+    if isinstance(f, EU | EW):
+        if not positive:
+            return FalseF()
+        return type(f)(existential_part(f.left, positive), existential_part(f.right, positive))
+    if isinstance(f, AX | AF | AG):
+        return TrueF() if positive else type(f)(existential_part(f.arg, positive))
+    if isinstance(f, AU | AW):
+        return TrueF() if positive else type(f)(existential_part(f.left, positive), existential_part(f.right, positive))
+    return TrueF() if positive else FalseF()  # Iff and anything else: no claim
+
+
+def waypoints(proj: Projector, root: str, fm: FunctionModel, steps: Sequence[Step]) -> list[Waypoint] | None:
+    """The CFG nodes of the checked function a witness passes, in order (see
+    :mod:`witness_condition`); None when a step cannot be placed."""
+    ident = function_id(fm)
+    out: list[Waypoint] = [(fm.cfg.entry, None)]
+
+    def add(cid: int, br: bool | None) -> None:
+        last, lbr = out[-1]
+        if last == cid and (lbr is None or br is None or lbr == br):
+            out[-1] = (cid, br if br is not None else lbr)
+        else:
+            out.append((cid, br))
+
+    for s in steps:
+        frames = [f for f in s.stack if not f[0].endswith("!root")]
+        if s.component.endswith("!root"):
+            if s.node == "end":
+                add(fm.cfg.exit, None)
+            continue
+        if frames:
+            caller, box = frames[0]
+            meta = proj.meta.get(caller, {}).get(box)
+            if caller != root or meta is None or meta.function != ident:
+                return None
+            add(meta.cfg_id, None)
+            continue
+        if s.component != root or not isinstance(s.node, str):
+            return None
+        meta = proj.meta.get(root, {}).get(s.node)
+        if meta is None or meta.function != ident:
+            return None
+        add(meta.cfg_id, meta.branch if meta.kind == "branch" else None)
+    return out
+
+
+_SEMANTICS: dict[tuple[str, str], FunctionSemantics] = {}
+
+
+def semantics(proj: Projector, fm: FunctionModel) -> FunctionSemantics:
+    """The node semantics of a function, kept by its key and the call table (a few, on findings)."""
+    key = (fm.key, proj.table_digest)
+    got = _SEMANTICS.get(key)
+    if got is None:
+        if len(_SEMANTICS) > 256:
+            _SEMANTICS.clear()
+        got = _SEMANTICS[key] = FunctionSemantics(fm.cfg, fm.params, proj.scope.table)
+    return got
+
+
+def feasible(
+    sem: FunctionSemantics, points: Sequence[Waypoint], blocked: frozenset[int], solving: Solving
+) -> tuple[str, frozenset[int]]:
+    """"sat", "unsat" (with the CFG nodes of the core) or "unknown"."""
+    try:
+        cond = condition(sem, points, blocked)
+    except Unrealisable:
+        return "unknown", frozenset()
+    if solving.spent >= solving.max_checks:
+        return "unknown", frozenset()
+    solving.spent += 1
+    s = z3.Solver()
+    s.set("timeout", solving.timeout_ms)
+    s.add(*cond.constraints)
+    got = s.check(*[z3.Bool(n) for n in cond.selectors])
+    if got == z3.sat:
+        return "sat", frozenset()
+    if got == z3.unsat:
+        core = {cond.selectors[str(b)][1] for b in s.unsat_core() if str(b) in cond.selectors}
+        return "unsat", frozenset(core)
+    return "unknown", frozenset()
+
+
+@dataclass
+class Attempt:
+    """A model the rule was checked on and the witness read off it."""
+
+    proj: Projector
+    fm: FunctionModel
+    rsm: RSM
+    model: RSM  # the contraction of ``rsm`` the witness was read off
+    steps: tuple[Step, ...]
+
+    def blocked(self, root: str) -> frozenset[int]:
+        """The CFG nodes of the checked function that the witness's model keeps (so a step between
+        two others never passes one)."""
+        meta = self.proj.meta.get(root, {})
+        comp = self.model.component(root)
+        names = [n.name for n in comp.nodes] + [b.name for b in comp.boxes]
+        return frozenset(m.cfg_id for name in names if (m := meta.get(name)) is not None)
+
+
+class Refuter:
+    """Refutes findings for one :class:`~extractors.checking.FunctionChecker` (its verdict cache and
+    counters: ``refuted`` findings dropped, ``refutation_kept`` kept after an infeasible witness,
+    ``witness_refined`` reported with a witness of a refined model)."""
+
+    def __init__(self, cache: MutableMapping[str, bytes], counts: dict[str, int], timeout_ms: int = 1000) -> None:
+        self.cache = cache
+        self.counts = counts
+        self.timeout_ms = timeout_ms
+        for name in ("refuted", "refutation_kept", "witness_refined"):
+            counts.setdefault(name, 0)
+
+    def finding(
+        self,
+        proj: Projector,
+        reporter: Reporter,
+        rule: Rule,
+        fm: FunctionModel,
+        var: str,
+        rsm: RSM,
+        model: RSM,
+        steps: tuple[Step, ...],
+    ) -> Finding | None:
+        """The finding of ``rule`` on ``var`` with witness ``steps`` (read off ``model``, the
+        contraction of ``rsm``), or None when refutation removes it."""
+        digest = model.deep_digests_seeing(rule.atoms)[model.initial_component]
+        raw = f"{VERSION}|{rule.formula}|{fm.key}|{var}|{digest}|{proj.table_digest}"
+        key = "refute|" + hashlib.sha256(raw.encode()).hexdigest()[:32]
+        first = Attempt(proj, fm, rsm, model, steps)
+        known = self.cache.get(key)
+        verdict: dict[str, object] | None = None
+        if known is not None:
+            try:
+                verdict = json.loads(known)
+            except ValueError:
+                verdict = None
+        if not isinstance(verdict, dict) or verdict.get("verdict") not in ("keep", "drop", "refined"):
+            verdict = self._decide(first, rule, var)
+            self.cache[key] = json.dumps(verdict).encode()
+        if verdict["verdict"] == "drop":
+            self.counts["refuted"] += 1
+            return None
+        if verdict["verdict"] == "refined":
+            tracked = verdict.get("tracked")
+            if isinstance(tracked, list):
+                again = self._refined(first, rule, var, frozenset(int(t) for t in tracked), self._solving())
+                if isinstance(again, Attempt):
+                    self.counts["witness_refined"] += 1
+                    return self._report(again, rule, var)
+        return reporter.finding(rule, fm, var, rsm, steps)
+
+    def _solving(self) -> Solving:
+        return Solving(timeout_ms=self.timeout_ms)
+
+    def _decide(self, first: Attempt, rule: Rule, var: str) -> dict[str, object]:
+        sem = semantics(first.proj, first.fm)
+        if not sem.kinds:
+            return {"verdict": "keep"}  # no local whose value a path condition could speak of
+        solving = self._solving()
+        tracked: frozenset[int] = frozenset()
+        current = first
+        for _ in range(MAX_ROUNDS):
+            root = current.proj.component(current.fm, var)
+            points = waypoints(current.proj, root, current.fm, current.steps) if root is not None else None
+            if points is None:
+                break
+            blocked = current.blocked(root) if root is not None else frozenset()
+            result, core = feasible(sem, points, blocked, solving)
+            if result == "sat":
+                return {"verdict": "keep"} if current is first else {"verdict": "refined", "tracked": sorted(tracked)}
+            if result != "unsat" or core <= tracked:
+                break
+            tracked |= core
+            got = self._refined(first, rule, var, tracked, solving)
+            if got == "drop":
+                return {"verdict": "drop"}
+            if not isinstance(got, Attempt):
+                break
+            current = got
+        self.counts["refutation_kept"] += 1
+        return {"verdict": "keep"}
+
+    def _refined(
+        self, first: Attempt, rule: Rule, var: str, tracked: frozenset[int], solving: Solving
+    ) -> Attempt | str | None:
+        """The rule checked on the function's graph refined by ``tracked``: "drop" when its
+        existential part fails there, None when nothing is concluded, else the new witness."""
+        fm = first.fm
+        sem = semantics(first.proj, fm)
+        graph = refine(fm.graph, sem, tracked, solving)
+        if graph is None:
+            return None
+        refined = replace(fm, graph=graph, key=f"{fm.key}|refined|{','.join(map(str, sorted(tracked)))}")
+        old = first.proj.scope
+        scope = Scope({**old.functions, function_id(fm): refined}, old.table, old.allocators, old.globals)
+        proj = Projector(scope)
+        cname = proj.component(refined, var)
+        if cname is None:
+            return None
+        rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
+        if not check(rsm, existential_part(rule.parsed), strategy="lazy").holds:
+            return "drop"
+        model = contract(rsm, rule.atoms | WITNESS_LABELS) if contractible(rule.parsed) else rsm
+        res = check(model, rule.parsed, strategy="lazy", witness=True)
+        if not res.holds or not res.witness:
+            return None
+        return Attempt(proj, refined, rsm, model, tuple(res.witness))
+
+    def _report(self, attempt: Attempt, rule: Rule, var: str) -> Finding:
+        shown = Reporter(attempt.proj, attempt.proj.scope.functions)
+        return shown.finding(rule, attempt.fm, var, attempt.rsm, attempt.steps)

@@ -1,0 +1,205 @@
+"""Witness refutation (extractors/refute.py): findings on paths that cannot run are removed, the
+twin with a real bug is still found, and what the solver cannot read keeps the finding."""
+
+from __future__ import annotations
+
+import z3
+
+from checker.ctl import parse
+from extractors.api import Finding, Project
+from extractors.calls import BUILTIN
+from extractors.path_condition import Fresh, FunctionSemantics
+from extractors.refute import existential_part
+from extractors.witness_condition import condition
+from tests.extractors.helpers import cfg_of, line_of, node_id
+
+
+def findings(src: str, refute: bool = True) -> list[Finding]:
+    p = Project()
+    p.checker.refute = refute
+    p.update_file("t.c", src)
+    return p.check()["t.c"]
+
+
+def found(src: str, rule: str, refute: bool = True) -> set[int]:
+    return {f.location.start_line for f in findings(src, refute) if f.rule_id == rule}
+
+
+# correlated integer tests: n > 5 and n < 3 never both hold (no flag prune.py knows of)
+CORRELATED = """
+#include <stdlib.h>
+int consume(char *buf, int n);
+int pack(int n) {
+    char *buf = malloc(64);
+    if (!buf)
+        return -1;
+    consume(buf, n);
+    if (n > 5)
+        free(buf);
+    if (n < 3)
+        free(buf); /*B*/
+    return 0;
+}
+"""
+CORRELATED_BAD = CORRELATED.replace("n < 3", "n > 7")
+
+
+def test_correlated_tests_refuted_and_real_twin_kept() -> None:
+    line = line_of(CORRELATED, "/*B*/")
+    assert found(CORRELATED, "double-free", refute=False) == {line}  # before: a false double free
+    assert found(CORRELATED, "double-free") == set()
+    assert found(CORRELATED_BAD, "double-free") == {line}  # n == 8 frees twice
+
+
+# SSA: m is len + 1, so len <= 4 gives m <= 5 < 7: the buffer is always freed
+SSA = """
+#include <stdlib.h>
+int frame(int len) {
+    int m = len + 1;
+    char *b = malloc(8); /*A*/
+    if (!b)
+        return 0;
+    if (len > 4)
+        free(b);
+    if (m < 7)
+        free(b); /*B*/
+    return 1;
+}
+"""
+SSA_LEAK = SSA.replace("m < 7", "m < 5")  # len == 4: neither branch frees
+
+
+def test_assignment_through_ssa() -> None:
+    alloc, second = line_of(SSA, "/*A*/"), line_of(SSA, "/*B*/")
+    assert found(SSA, "memory-leak", refute=False) == {alloc}
+    assert found(SSA, "memory-leak") == set()
+    assert found(SSA, "double-free") == {second}  # len == 5 frees twice: real, and kept
+    assert found(SSA_LEAK, "memory-leak") == {alloc}
+
+
+# an uninitialised read guarded by a test implied by the one that assigned, across a loop
+UNINIT = """
+int sink(int);
+int pick(int n) {
+    int x;
+    if (n > 0)
+        x = 1;
+    for (int i = 0; i < 10; i++)
+        sink(i);
+    if (n >= 1)
+        return x; /*R*/
+    return 0;
+}
+"""
+UNINIT_BAD = UNINIT.replace("n >= 1", "n >= 0")  # n == 0 reads x unset
+
+
+def test_uninitialised_read_across_a_loop() -> None:
+    line = line_of(UNINIT, "/*R*/")
+    assert found(UNINIT, "uninitialised-read", refute=False) == {line}
+    assert found(UNINIT, "uninitialised-read") == set()
+    assert found(UNINIT_BAD, "uninitialised-read") == {line}
+
+
+# NULL-ness: q is r (not NULL) exactly when k == 3
+NULLNESS = """
+#include <stdlib.h>
+int hand(int k) {
+    char *q = NULL;
+    char *r = malloc(4);
+    if (!r)
+        return 0;
+    if (k == 3)
+        q = r;
+    if (q != NULL)
+        free(r);
+    if (k == 3)
+        return 1;
+    free(r); /*F*/
+    return 0;
+}
+"""
+NULLNESS_BAD = NULLNESS.replace("if (k == 3)\n        return 1;", "if (k == 4)\n        return 1;")
+
+
+def test_pointer_nullness() -> None:
+    line = line_of(NULLNESS, "/*F*/")
+    assert found(NULLNESS, "double-free", refute=False) == {line}
+    assert found(NULLNESS, "double-free") == set()
+    assert found(NULLNESS_BAD, "double-free") == {line}
+
+
+def test_unknown_values_stay_unconstrained() -> None:
+    """A global, a call's result, unsigned arithmetic and a macro that may assign are not read as
+    anything: the same shapes as above keep their findings."""
+    for old, new in (
+        ("int m = len + 1;", "int m = g_len + 1;"),
+        ("int m = len + 1;", "int m = next(len);"),
+        ("int m = len + 1;", "int m = len + 1; RESET(m);"),
+    ):
+        src = "extern int g_len; int next(int);\n" + SSA.replace(old, new)
+        assert found(src, "memory-leak") == {line_of(src, "/*A*/")}, new
+    old = "int frame(int len) {\n    int m = len + 1;"
+    unsigned = SSA.replace(old, "int frame(unsigned len) {\n    unsigned m = len + 1;")
+    assert found(unsigned, "memory-leak") == {line_of(unsigned, "/*A*/")}  # len == UINT_MAX wraps to m == 0
+
+
+def test_shadowed_local_is_not_tracked() -> None:
+    src = CORRELATED.replace("    if (n < 3)", "    { int n = 0; consume(buf, n); }\n    if (n < 3)")
+    sem = FunctionSemantics(cfg_of(src, "pack"), ("n",), BUILTIN)
+    assert "n" not in sem.kinds
+    assert found(src, "double-free") == {line_of(src, "/*B*/")}
+
+
+def test_finding_shows_the_surviving_witness() -> None:
+    """When the first witness cannot run but the rule still holds, the witness shown is one of the
+    refined model, and it passes the test that makes the bug possible."""
+    src = """
+#include <stdlib.h>
+int twice(int n) {
+    char *p = malloc(4);
+    if (!p)
+        return 0;
+    if (n > 5)
+        free(p);
+    if (n < 3)
+        free(p);
+    if (n > 8)
+        free(p); /*C*/
+    return 0;
+}
+"""
+    fs = [f for f in findings(src) if f.rule_id == "double-free"]
+    assert [f.location.start_line for f in fs] == [line_of(src, "/*C*/")]
+    freed = [w.location.start_line for w in fs[0].witness if "freed" in w.message]
+    assert freed == [line_of(src, "/*C*/") - 4, line_of(src, "/*C*/")]  # the n > 5 free, then n > 8
+
+
+def test_path_condition_reads_ssa_and_tests() -> None:
+    src = "int f(int n) { int x = n + 1; if (x > 3) return 1; return 0; }"
+    cfg = cfg_of(src)
+    sem = FunctionSemantics(cfg, ("n",), BUILTIN)
+    decl, test = node_id(cfg, "int x = n + 1;"), node_id(cfg, "x > 3")
+    fresh = Fresh("t")
+    env = sem.initial(fresh)
+    after = sem.effect(decl, env, fresh).env
+    cond = sem.effect(test, after, fresh).cond
+    assert cond is not None
+    s = z3.Solver()
+    s.add(cond, env["n"] < 3)
+    assert s.check() == z3.unsat
+    # the whole path: entry, the declaration, the test taken, a return that needs n >= 3
+    ret = node_id(cfg, "return 1;")
+    c = condition(sem, [(cfg.entry, None), (test, True), (ret, None)])
+    s = z3.Solver()
+    s.add(*c.constraints)
+    assert s.check() == z3.sat
+
+
+def test_existential_part_of_rules() -> None:
+    f = parse("E F (write & A X A (~read U end))")
+    assert str(existential_part(f)) == str(parse("E F (write & true)"))
+    g = parse("E F (lock & ~(A X A (~unlock U end)))")
+    assert str(existential_part(g)) == str(g)  # its universal part is under a negation: existential
+    h = parse("~(E F free)")
+    assert str(existential_part(h)) == str(parse("~false"))
