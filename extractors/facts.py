@@ -34,6 +34,7 @@ class Facts:
     flag_sets: list[tuple[str, int | None]] = field(default_factory=list)
     addr_taken: set[str] = field(default_factory=set)
     arrays: set[str] = field(default_factory=set)  # names a declaration declares as arrays
+    copies: list[tuple[str, str]] = field(default_factory=list)  # (target, source) of ``target = source``
 
 
 def path_of(node: TSNode | None) -> str | None:
@@ -381,7 +382,7 @@ class FactWalker:
             self.walk(sl, guarded)  # *q = ..., a[i] = ...: reads q / a and dereferences
             if sl.type == "pointer_expression" and text_of(sl.child_by_field_name("operator")) == "*":
                 self.ev(path_of(right), "ret")  # *out = v hands v to the caller
-        self.rhs(lp, right, guarded)
+        self.rhs(lp, right, guarded, copy=op == "=")
         if sl is not None and sl.type == "identifier" and lp:
             self.f.flag_sets.append((lp, const_value(right, self.consts) if op == "=" else None))
 
@@ -391,8 +392,10 @@ class FactWalker:
         right: TSNode | None,
         guarded: frozenset[str],
         initialiser: bool = False,
+        copy: bool = True,
     ) -> None:
-        """Events of ``target = right`` (assignment or initialiser)."""
+        """Events of ``target = right`` (assignment or initialiser); ``copy``: a plain ``=`` (or an
+        initialiser), after which a path on the right is held by the target too."""
         r = strip_parens(right)
         if r is not None and r.type == "call_expression":
             self.call(r, target, guarded, False)
@@ -400,6 +403,8 @@ class FactWalker:
             rp = path_of(r)
             if rp:
                 self.ev(rp, "escape")
+                if copy and target and target != rp:
+                    self.f.copies.append((target, rp))
             taken = path_of(address_operand(r))
             if taken:
                 self.ev(taken, "escape")

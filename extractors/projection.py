@@ -21,6 +21,7 @@ from typing import NamedTuple
 from checker.graphs import closure, reach_union, strongly_connected, through_passable
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm
 from checker.querydb import Content, ContentMemos, Database
+from extractors.aliases import SHARED_ATOMS, must_aliases
 from extractors.calls import CallSpec
 from extractors.facts import RETURNED, root_of
 from extractors.functions import FunctionModel
@@ -301,6 +302,7 @@ class Projector:
     _steps: dict[tuple[str, str], tuple[frozenset[str], frozenset[tuple[str, str]]] | None] = field(
         default_factory=dict
     )
+    _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
 
     @cached_property
     def table_digest(self) -> str:
@@ -762,11 +764,10 @@ class Projector:
             targets: set[tuple[str, str]] = set()
             nodes = fm.cfg.nodes
             for cid in set(cids):
-                lab, bx = self.node_labels(fm, cid, v, False)
+                lab, bx = self.labels_at(fm, cid, v, False)
                 labels |= lab
                 targets.update(bx)
-                nt = nodes[cid].null_test
-                if nt is not None and nt[0] == v:
+                if self.tests_value(fm, cid, v):
                     labels |= {"isnull", "notnull"}
             if any(n.kind == "return" for n in nodes):
                 labels |= RETURN_LABEL
@@ -866,14 +867,47 @@ class Projector:
         return got
 
     def _relevant(self, fm: FunctionModel, v: str) -> tuple[list[int], bool]:
-        """The CFG nodes whose content a projection on ``v`` reads, and whether ``v`` is a global."""
+        """The CFG nodes whose content a projection on ``v`` reads (those of its copies too), and
+        whether ``v`` is a global."""
         is_global = root_of(v) in self.scope.globals and root_of(v) not in locals_of(fm)
         if v.startswith(DISCARD):
             return [n.id for n in fm.cfg.nodes if n.calls], is_global
-        cids = list(self.index(fm).get(root_of(v), ()))
+        index = self.index(fm)
+        cids = list(index.get(root_of(v), ()))
+        for name in sorted(frozenset().union(*self.copies(fm, v).values())):
+            cids += index.get(name, ())
         if is_global:
             cids += self.calling_nodes(fm)
         return cids, is_global
+
+    def copies(self, fm: FunctionModel, v: str) -> dict[int, frozenset[str]]:
+        """Per CFG node, the locals that hold ``v``'s value there (see :mod:`extractors.aliases`)."""
+        key = (function_id(fm), v)
+        got = self._copies.get(key)
+        if got is None:
+            got = self._copies[key] = {} if v.startswith(DISCARD) else must_aliases(fm.cfg, v)
+        return got
+
+    def labels_at(
+        self, fm: FunctionModel, cid: int, v: str, is_global: bool
+    ) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+        """:meth:`node_labels` of ``v`` with what its copies at the node do to the object it holds
+        (their :data:`~extractors.aliases.SHARED_ATOMS` and the calls they are handed to)."""
+        labels, boxes = self.node_labels(fm, cid, v, is_global)
+        held = self.copies(fm, v).get(cid)
+        if not held:
+            return labels, boxes
+        more, calls = set(labels), list(boxes)
+        for name in sorted(held):
+            lab, bx = self.node_labels(fm, cid, name, False)
+            more |= lab & SHARED_ATOMS
+            calls.extend(bx)
+        return frozenset(more), tuple(dict.fromkeys(calls))
+
+    def tests_value(self, fm: FunctionModel, cid: int, v: str) -> bool:
+        """Whether CFG node ``cid`` tests ``v`` (or a copy of it there) against NULL."""
+        nt = fm.cfg.nodes[cid].null_test
+        return nt is not None and (nt[0] == v or nt[0] in self.copies(fm, v).get(cid, ()))
 
     def _value_key(self, fm: FunctionModel, v: str) -> str:
         """What a projection of ``fm`` on ``v`` reads of the function: its graph's shape and the
@@ -883,9 +917,10 @@ class Projector:
         if got is None:
             g, cfg = fm.graph, fm.cfg
             text = repr((g.cfg_of, g.succ, g.entry, g.exit, [n.kind for n in cfg.nodes], fm.params))
-            text += repr(sorted(cfg.declared))
+            # which locals there are, and which of them copies are followed through
+            text += repr((sorted(cfg.declared), sorted(cfg.addr_taken), sorted(cfg.static_locals)))
             shape = hashlib.sha256(text.encode()).hexdigest()[:32]
-            tokens = tuple(f"{n.id}:{(n.events, n.calls, n.null_test)!r}" for n in cfg.nodes)
+            tokens = tuple(f"{n.id}:{(n.events, n.calls, n.null_test, n.copies)!r}" for n in cfg.nodes)
             got = self.store.shapes[fm.key] = (shape, tokens)
         shape, tokens = got
         cids, _ = self._relevant(fm, v)
@@ -935,7 +970,7 @@ class Projector:
         cids, is_global = self._relevant(fm, v)
         for cid in cids:
             if cid not in per_cfg:
-                lab, bx = self.node_labels(fm, cid, v, is_global)
+                lab, bx = self.labels_at(fm, cid, v, is_global)
                 if lab or bx:
                     per_cfg[cid] = (lab, bx)
         # resolve boxes first so that trivial callees become plain nodes
@@ -950,10 +985,7 @@ class Projector:
             if callees:
                 resolved[cid] = callees
         has_labels = any(lab for lab, _ in per_cfg.values()) or any(resolved.values())
-        has_null = any(
-            (nt := cfg.nodes[c].null_test) is not None and nt[0] == v
-            for c in self.index(fm).get(root_of(v), ())
-        )
+        has_null = any(self.tests_value(fm, c, v) for c in cids)
         if not has_labels and not has_null:
             if key not in self._referenced:
                 return None
@@ -970,9 +1002,7 @@ class Projector:
                 kept[i] = kept[i] or bool(lab) or c in resolved
         succ: list[list[int]] = list(sk.succ)
         branch_of: dict[int, tuple[int, bool]] = {}
-        tested = {
-            c for c in self.index(fm).get(root_of(v), ()) if (nt := cfg.nodes[c].null_test) and nt[0] == v
-        }
+        tested = {c for c in cids if self.tests_value(fm, c, v)}
         for i in sorted(i for c in tested for i in sk.nodes_of.get(c, ())):
             _split_test(fm, i, names, labels, succ, branch_of)
             c = cfg_of[i]
