@@ -117,7 +117,10 @@ class Config:
 
     def digest(self) -> str:
         """Hash of everything that changes findings, so cached results die with a config change."""
+        from extractors.library import builtin_digest  # library.py imports this module
+
         data = {
+            "library_file": builtin_digest(),
             "extract": [
                 self.allocators,
                 self.nonnull_allocators,

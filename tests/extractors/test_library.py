@@ -65,13 +65,14 @@ def test_config_library_slips_name_the_line(text: str, line: int, words: str) ->
 
 def test_user_rows_extend_the_builtin_ones() -> None:
     cfg = config_from_text(
-        '[library.pool_get]\nreturns = "alloc"\n\n[library.fopen]\nmust_check = true\n\n'
+        '[library.pool_get]\nreturns = "alloc"\n\n[library.fopen]\nmust_check = false\n\n'
         '[library]\npool_put = { args = ["", "free"] }\n'
     )
     table = call_table(cfg)
     assert table["pool_get"] == CallSpec(returns="alloc")
     assert table["pool_put"] == CallSpec(args=((1, "free"),))
-    assert table["fopen"] == CallSpec(returns="open", must_check=True)  # the built-in row kept its result
+    fopen = CallSpec(returns="open", args=((0, "use"), (1, "use")))
+    assert table["fopen"] == fopen and BUILTIN["fopen"].must_check  # the row kept its result and args
     assert cfg.digest() != Config().digest()
 
 
