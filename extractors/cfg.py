@@ -129,7 +129,7 @@ class CfgBuilder:
         if facts is not None:
             self.cfg.addr_taken |= facts.addr_taken
             node.events = tuple(dict.fromkeys(facts.events + self.call_events(facts.calls)))
-            node.calls = tuple(facts.calls)
+            node.calls = tuple(self.marked(c) for c in facts.calls)
             node.flag_sets = tuple(facts.flag_sets)
             node.copies = tuple(facts.copies)
         self.cfg.nodes.append(node)
@@ -153,6 +153,11 @@ class CfgBuilder:
                 if atom == "addr" and 0 <= i < len(call.args) and (path := call.args[i][0]):
                     self.cfg.addr_taken.add(root_of(path))
         return out
+
+    def marked(self, call: Call) -> Call:
+        """``call``, marked ``unchecked`` when its result is dropped and must not be."""
+        spec = self.table.get(call.name) if call.discarded and call.name else None
+        return replace(call, unchecked=True) if spec is not None and spec.must_check else call
 
     def link(self, preds: list[Pred], target: int) -> None:
         for src, br in preds:

@@ -25,6 +25,9 @@ class Call:
     result: str | None  # access path the result is stored to; "<return>" when returned
     discarded: bool
     guarded: frozenset[str] = frozenset()  # arguments known not NULL where the call runs (p && f(p))
+    # discarded, and its callee's result must be checked (set by the CFG builder from the call table,
+    # which knows the file's and its headers' warn_unused_result declarations besides the library)
+    unchecked: bool = False
 
 
 @dataclass

@@ -570,8 +570,7 @@ class Projector:
         seen: dict[str, None] = {}
         for n in fm.cfg.nodes:
             for c in n.calls:
-                spec = self.scope.table.get(c.name) if c.name else None
-                if spec is not None and spec.must_check and c.discarded:
+                if c.unchecked:
                     seen[DISCARD + str(c.name)] = None
             for p, _ in n.events:
                 seen[p] = None
@@ -593,7 +592,7 @@ class Projector:
             spec = sc.table.get(name) if name else None
             proj = sc.resolve(fm, name) if spec is None else None
             if v.startswith(DISCARD):
-                if spec is not None and spec.must_check and call.discarded and name == v[len(DISCARD) :]:
+                if call.unchecked and name == v[len(DISCARD) :]:
                     labels.add("discard")
                 continue
             if call.result == v:
