@@ -22,6 +22,15 @@ Recognised keys::
     include = ["include"]                  # as -I: folders headers are looked for in
     compile_commands = "build/compile_commands.json"   # per-file flags
 
+    [library.pool_put]                     # what a library function does (extractors/library.py):
+    args = ["", "free"]                    #   per argument "", "use", "read", "def", "free", "close",
+                                           #   "escape", "lock", "unlock"; all_args = one of those
+    returns = "alloc"                      # or "open"; nonnull = true: never NULL
+    null_ok = [1]                          # positions it checks for NULL itself
+    must_check = true                      # noreturn = true
+    # a table for a function of the shipped library.toml overrides only the keys it gives; it
+    # applies after the [extract] lists, which replace whole rows
+
     [rules.memory-leak]
     enabled = false                        # or severity = "error" | "warning" | "info"
 
