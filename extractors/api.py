@@ -69,7 +69,7 @@ import tree_sitter
 from checker import KnowledgeBase
 from checker.querydb import Cancelled
 from extractors.calls import call_table
-from extractors.check_queries import PARTIAL_EVERY, CheckDb, file_findings, projector
+from extractors.check_queries import PARTIAL_EVERY, RULES, CheckDb, file_findings, projector
 from extractors.checking import RESULT_VERSION, FunctionChecker, ordered, place, positional_key
 from extractors.compile_flags import CompileCommandsError, FileFlags, compile_database
 from extractors.config import Config, ConfigError, config_from_text
@@ -94,7 +94,7 @@ from extractors.queries import (
     file_notes,
     file_preprocessor,
 )
-from extractors.rules import Rule, catalogue
+from extractors.rules import Rule, catalogue, rules_key
 from extractors.suppress import suppressed
 
 __all__ = [
@@ -182,8 +182,9 @@ class Project:
         self.db.errors = self.errors
         c = self.config
         defines = (c.configured_defines(), c.command_line_defines())
-        settings = Settings(c.digest(), self.table, *defines, c.command_include, c.include)
+        settings = Settings(c.extraction_digest(), self.table, *defines, c.command_include, c.include)
         self.db.set(SETTINGS, (), settings)
+        self.db.set(RULES, (), rules_key(self.rules))
         self.files = _Files(self.db)
         self._headers: set[str] = set()
         self._compile: dict[str, FileFlags] | None = None  # compile_commands.json, once handed in
@@ -192,6 +193,22 @@ class Project:
         self._updated: dict[str, FileItems] = {}  # per file, its items when update_file last saw it
         # The database's memos are freed with the project, not at the next full collection.
         weakref.finalize(self, self.db.release).atexit = False
+
+    def reconfigure(self, config: Config) -> bool:
+        """Take ``config`` in place when it changes only the rules (which run, their severity and
+        wording, custom rules): models, projections and verdicts stay, and a check then runs only
+        the rules that are new or changed (results are kept per rule). False, and nothing changed,
+        when it changes what is extracted: that needs a new project."""
+        if (
+            config.extraction_digest() != self.config.extraction_digest()
+            or config.compile_commands != self.config.compile_commands
+        ):
+            return False
+        self.config = config
+        self.rules = catalogue(config)
+        self.checker.set_rules(self.rules)
+        self.db.set(RULES, (), rules_key(self.rules))
+        return True
 
     @property
     def counters(self) -> dict[str, int]:

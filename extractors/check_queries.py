@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
-from checker.querydb import Database, derived
+from checker.querydb import Database, Input, derived
 from extractors.calls import CallSpec
 from extractors.checking import FunctionChecker
 from extractors.findings import Finding
@@ -99,11 +99,17 @@ def projector(db: Database, paths: tuple[str, ...]) -> Projector:
     return Projector(scope, signature=content.signature, store=store)
 
 
+# the key of the rules the checks run (``extractors.rules.rules_key``): the function checker keeps
+# results per rule, so a new rule set re-runs only the rules it adds or changes
+RULES = Input[tuple[()], str]("rules")
+
+
 @derived("file_findings")
 def file_findings(db: Database, key: tuple[str, tuple[str, ...]]) -> tuple[Finding, ...]:
     """The findings of one file checked with the functions of a scope (the whole project, or the
     file alone while typing), unplaced and before suppressions."""
     path, paths = key
+    db.get(RULES, ())
     proj = db.get(projector, paths)
     owner = cast(CheckDb, db)
     functions = [fm for fm in proj.scope.functions.values() if fm.file == path]

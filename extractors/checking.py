@@ -31,7 +31,7 @@ from extractors.mark_check import mark_findings
 from extractors.projection import DISCARD, Projector, function_id, locals_of
 from extractors.refute import Refuter
 from extractors.report import WITNESS_LABELS, Reporter
-from extractors.rules import Rule
+from extractors.rules import Rule, rules_key
 
 RESULT_VERSION = "r6"
 
@@ -73,7 +73,8 @@ class FunctionChecker:
         # witness refutation (extractors.refute): findings whose witnesses cannot run are checked again
         self.refute = True
         self.refuter = Refuter(cache, self.counts)
-        self._fn_results = db.content(_FUNCTION_FINDINGS)  # by positional key
+        self._rules_key = rules_key(rules)
+        self._fn_results = db.content(_FUNCTION_FINDINGS)  # by positional key and rules
         # per value: the projections it read, the functions asked about a global, their stamp, findings
         self._value_results = db.content(_VALUE_RECORDS)
 
@@ -98,23 +99,46 @@ class FunctionChecker:
                 partial(path, list(findings.values()))
                 shown = len(findings)
                 next_partial = time.perf_counter() + every
-            proj = projector
-            key = positional_key(proj, fm)
-            found = self._fn_results.get(key)
-            if found is None:
-                found = self._check_function(proj, fm)
-                self._fn_results[key] = found
-            else:
-                self.counts["functions_check_reused"] += 1
-            for f in found:
+            for f in self._function_findings(projector, fm):
                 findings.setdefault((f.rule_id, f.location), f)
         return tuple(findings.values())
 
-    def _check_function(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
+    def set_rules(self, rules: list[Rule]) -> None:
+        """Check with ``rules`` from now on: what is kept of each rule (by :attr:`Rule.key`) stays,
+        so only a rule that is new or changed is checked again."""
+        self.rules = rules
+        self._rules_key = rules_key(rules)
+
+    def _function_findings(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
+        """A function's findings under the current rules: kept whole under its positional key and
+        the rule set, and per rule, so that a changed rule set checks only the rules it changed."""
+        pkey = positional_key(proj, fm)
+        whole = f"{pkey}|{self._rules_key}"
+        found = self._fn_results.get(whole)
+        if found is not None:
+            self.counts["functions_check_reused"] += 1
+            return found
+        per_rule = {r.id: self._fn_results.get(f"{pkey}|{r.key}") for r in self.rules}
+        missing = [r for r in self.rules if per_rule[r.id] is None]
+        if missing:
+            fresh = self._check_function(proj, fm, missing)
+            for r in missing:
+                own = [f for f in fresh if f.rule_id == r.id]
+                per_rule[r.id] = own
+                self._fn_results[f"{pkey}|{r.key}"] = own
+        else:
+            self.counts["functions_check_reused"] += 1
+        found = _without_shadowed([f for r in self.rules for f in per_rule[r.id] or ()])
+        self._fn_results[whole] = found
+        return found
+
+    def _check_function(self, proj: Projector, fm: FunctionModel, rules_now: list[Rule]) -> list[Finding]:
+        """The findings of ``rules_now`` (some of the current rules) in ``fm``."""
         reporter = Reporter(proj, proj.scope.functions)
         out: list[Finding] = []
+        checked = rules_key(rules_now)
         for var in proj.values(fm):
-            key = (function_id(fm), var, proj.scope_digest)
+            key = (function_id(fm), var, f"{proj.scope_digest}|{checked}")
             known = self._value_results.get(key)
             renewal = known.renewal(proj) if known is not None else None
             if known is not None and renewal is not None and not renewal.changed:
@@ -123,7 +147,7 @@ class FunctionChecker:
                 if renewal.reads is not known.reads:
                     self._value_results[key] = known.renewed(renewal.reads)
                 continue
-            rules = [r for r in self.rules if _in_scope(r, fm, var)]
+            rules = [r for r in rules_now if _in_scope(r, fm, var)]
             try:
                 quiet = None
                 if known is not None and renewal is not None:
@@ -149,12 +173,9 @@ class FunctionChecker:
                 self.counts["model_errors"] += 1
                 self.errors.append(f"{fm.file}:{fm.name}:{var}: {type(e).__name__}: {e}")
                 del self.errors[:-20]
-        marked = [r for r in self.rules if r.scope == MARK_SCOPE]
+        marked = [r for r in rules_now if r.scope == MARK_SCOPE]
         if marked and fm.marks:
             out.extend(mark_findings(fm, marked, lambda rule, rsm: self._holds(rule, canonical(rsm, rule.parsed))))
-            unused = {f.location.start_line for f in out if f.rule_id == "unused-variable"}
-            if unused:  # a never-read local's initialiser is that finding, not a second dead store
-                out = [f for f in out if not (f.rule_id == "dead-store" and f.location.start_line in unused)]
         return out
 
     def _still_quiet(
@@ -290,6 +311,14 @@ class FunctionChecker:
         payload = {"steps": [[s.component, s.node, [list(f) for f in s.stack]] for s in found]}
         self.cache[key] = json.dumps(payload).encode()
         return found
+
+
+def _without_shadowed(found: list[Finding]) -> list[Finding]:
+    """A never-read local's initialiser is its unused-variable finding, not a second dead store."""
+    unused = {f.location.start_line for f in found if f.rule_id == "unused-variable"}
+    if not unused:
+        return found
+    return [f for f in found if not (f.rule_id == "dead-store" and f.location.start_line in unused)]
 
 
 def place(finding: Finding, row_of: Callable[[str], int]) -> Finding:

@@ -126,6 +126,14 @@ class Config:
 
     def digest(self) -> str:
         """Hash of everything that changes findings, so cached results die with a config change."""
+        return self._digest(with_rules=True)
+
+    def extraction_digest(self) -> str:
+        """Hash of what changes the models, projections and verdicts: everything but which rules
+        run and how they are worded (``[rules]``), whose results are kept per rule instead."""
+        return self._digest(with_rules=False)
+
+    def _digest(self, with_rules: bool) -> str:
         from extractors.library import builtin_digest  # library.py imports this module
 
         data = {
@@ -150,6 +158,8 @@ class Config:
                 self.command_include,
             ],
         }
+        if not with_rules:
+            del data["rules"], data["custom"]
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

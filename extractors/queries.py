@@ -96,7 +96,7 @@ class Settings:
     ``command`` (``-D``/``-U`` on the command line, the user's last word).  Header folders: the
     command line's ``-I`` first, then the file's flags, then ``include`` of ctlsp.toml."""
 
-    config_digest: str  # names all of the configuration, the defines and folders included
+    config_digest: str  # what of the configuration extraction reads (Config.extraction_digest: not the rules)
     table: dict[str, CallSpec] = field(compare=False)
     defines: Defines = field(default=NO_DEFINES, compare=False)
     command: Defines = field(default=NO_DEFINES, compare=False)

@@ -6,9 +6,10 @@ touching code; each is one existential CTL formula over the canonical propositio
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import astuple, dataclass, replace
+from functools import cache, cached_property
 from pathlib import Path
 
 from checker.ctl import Formula, atoms, parse
@@ -85,6 +86,18 @@ class Rule:
 
     def applies(self, present: frozenset[str]) -> bool:
         return all(any(a in present for a in group) for group in self.requires)
+
+    @cached_property
+    def key(self) -> str:
+        """Everything about the rule its findings depend on (formula, scope, wording, severity ...):
+        results are kept per rule under it, so that turning one rule on or off, or changing it,
+        leaves the others' results where they are."""
+        return hashlib.sha256(repr(astuple(self)).encode()).hexdigest()[:24]
+
+
+def rules_key(rules: list[Rule]) -> str:
+    """One key for a list of rules, in order."""
+    return hashlib.sha256("|".join(r.key for r in rules).encode()).hexdigest()[:24]
 
 
 _SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}

@@ -78,10 +78,16 @@ class Analysis:
         return dict(self.project.counters)
 
     def reconfigure_sync(self, config: Config, sources: dict[str, str]) -> None:
-        """Start a new Project for a new configuration, keeping the knowledge base (it is content-keyed)."""
+        """Take a new configuration: in the project when it changes only the rules (the next check
+        runs only the rules it adds or changes), else in a new Project, keeping the knowledge base
+        (it is content-keyed)."""
         self.config = config
-        self.project = Project(config, kb=self.kb)
         self.rules = list(catalogue(config))
+        if self.project.reconfigure(config):
+            for path, text in sources.items():
+                self.update_sync(path, text)
+            return
+        self.project = Project(config, kb=self.kb)
         self.files = set()
         self.disk_stamps = {}
         self.header_stamps = {}
