@@ -181,7 +181,24 @@ class CfgBuilder:
         for src, label in self.gotos:
             target = self.labels.get(label)
             self.link([(src, None)], target if target is not None else src)
+        self.count_checks()
         return self.cfg
+
+    def count_checks(self) -> None:
+        """Unmark a dropped result whose callee names calls that check it instead (``checked_by``:
+        fread's ``ferror``) when the function makes one of them on one of the call's arguments."""
+        marked = [n for n in self.cfg.nodes if any(c.unchecked for c in n.calls)]
+        if not marked:
+            return
+        made = {(c.name, a) for n in self.cfg.nodes for c in n.calls for a, _ in c.args if a is not None}
+        for n in marked:
+            calls = []
+            for c in n.calls:
+                spec = self.table.get(c.name) if c.unchecked and c.name else None
+                if spec is not None and any((k, a) in made for k in spec.checked_by for a, _ in c.args if a):
+                    c = replace(c, unchecked=False)
+                calls.append(c)
+            n.calls = tuple(calls)
 
     def sink(self, n: int) -> list[Pred]:
         self.link([(n, None)], n)

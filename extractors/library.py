@@ -22,6 +22,8 @@ Keys of one row (every key optional; the shipped file and ``[library.NAME]`` tab
                                       # fflush(NULL)): such a position is never "use"
     noreturn   = true                 # never returns (exit, abort, longjmp)
     must_check = true                 # discarding the result is a bug (unchecked-return)
+    checked_by = ["ferror", "feof"]   # ... unless the function calls one of these on one of the
+                                      # same arguments (fread(b, 1, n, f); if (ferror(f)) ...)
 
 Invariants: a row's argument atoms are among :data:`ARG_ATOMS`; a ``null_ok`` position is never
 ``use``; an argument listed nowhere is neither dereferenced nor taken (a function in the table is
@@ -53,11 +55,14 @@ class CallSpec:
     nonnull: bool = False  # the returned value is never NULL (allocators that abort on failure)
     assigns: tuple[str, ...] = ()  # the caller's variables a macro assigns by name (lua's vmfetch() sets i)
     null_ok: tuple[int, ...] = ()  # argument positions the function checks for NULL itself
+    # calls that check a dropped result instead (fread's ferror): named on one of its arguments in
+    # the same function, they count as checking it
+    checked_by: tuple[str, ...] = ()
 
 
 RESULTS = ("alloc", "open")
 ARG_ATOMS = ("use", "read", "def", "addr", "free", "close", "escape", "lock", "unlock")
-KEYS = ("returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check")
+KEYS = ("returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check", "checked_by")
 LIBRARY_FILE = Path(__file__).with_name("library.toml")
 
 # err(function name, key or None, message) -> the error to raise, placed at the row's line
@@ -107,9 +112,13 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
     for i, atom in args:
         if atom == "use" and (i in null_ok or (i == -1 and null_ok)):
             raise err(name, "null_ok", f"{label}: argument {i} is both dereferenced (use) and allowed to be NULL")
+    checked_by = row.get("checked_by", list(spec.checked_by))
+    if not isinstance(checked_by, list) or not all(isinstance(c, str) and c.isidentifier() for c in checked_by):
+        raise err(name, "checked_by", f"{label}.checked_by must be a list of function names")
     return replace(
         spec,
         returns=returns,
+        checked_by=tuple(checked_by),
         args=tuple(args),
         null_ok=tuple(null_ok),
         nonnull=flags["nonnull"],

@@ -98,3 +98,17 @@ void h(void *pool) { pool_init(pool); }   /*C*/
     assert [(f.function, f.location.start_line) for f in of_rule(found, "unchecked-return")] == [
         ("h", line_of(src, "/*C*/"))
     ]
+
+
+def test_checked_by_counts_a_later_check_on_the_same_argument() -> None:
+    src = """
+#include <stdio.h>
+int a(FILE *f, char *b) { fread(b, 1, 4, f); return ferror(f) ? -1 : 0; }
+int c(FILE *f, FILE *g, char *b) { fread(b, 1, 4, f); return ferror(g) ? -1 : 0; }   /*C*/
+"""
+    assert [(f.function, f.location.start_line) for f in of_rule(check_src(src), "unchecked-return")] == [
+        ("c", line_of(src, "/*C*/"))
+    ]
+    with pytest.raises(ConfigError) as e:
+        config_from_text('[library.fread]\nchecked_by = "ferror"\n')
+    assert e.value.line == 2 and "checked_by must be a list of function names" in e.value.message
