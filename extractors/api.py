@@ -81,6 +81,7 @@ from extractors.projection import Projector
 from extractors.queries import (
     FLAGS,
     HEADER,
+    PROJECT_FILES,
     SETTINGS,
     SOURCE,
     FileItems,
@@ -238,7 +239,10 @@ class Project:
         rebuilt.  Called from another thread while a check runs, this cancels that check at its
         next function (the check raises ``Cancelled`` and returns nothing) and waits for it to
         stop before the new text is in."""
-        self.db.set(SOURCE, path, Source(text, tree))
+        with self.db.write():
+            self.db.set(SOURCE, path, Source(text, tree))
+            if path not in self.files.paths:
+                self.db.set(PROJECT_FILES, (), frozenset(self.files.paths | {path}))
         self.files.paths.add(path)
         if self._compile is not None:
             self._set_flags(path)
@@ -248,6 +252,7 @@ class Project:
         if path in self.files.paths:
             self.files.paths.discard(path)
             self.db.remove(SOURCE, path)
+            self.db.set(PROJECT_FILES, (), frozenset(self.files.paths))
             self.db.remove(FLAGS, path)
         self.db.parsed.pop(path, None)  # the definitions of its last parse, and so the tree
 

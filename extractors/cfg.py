@@ -409,6 +409,7 @@ class CfgBuilder:
     def switch(self, s: TSNode, preds: list[Pred]) -> list[Pred]:
         cond = s.child_by_field_name("condition")
         sw = self.new("switch", cond, facts=self.facts(cond))
+        self.cfg.nodes[sw].cond = cond_expr(cond)  # prune.py follows the one case a known value takes
         self.link(preds, sw)
         self.breaks.append([])
         body = s.child_by_field_name("body")
@@ -422,6 +423,7 @@ class CfgBuilder:
             value = item.child_by_field_name("value")
             has_default = has_default or value is None
             case = self.new("case", value or item.children[0])
+            self.cfg.nodes[case].cond = cond_expr(value) if value is not None else ("default",)
             self.link([(sw, None)] + fall, case)
             fall = [(case, None)]
             for i, c in enumerate(item.children):
@@ -492,6 +494,9 @@ def cond_expr(e: TSNode | None) -> CondExpr:
         return ("lit", 1 if t == "true" else 0)
     if t == "identifier":
         return ("var", text_of(e))
+    if t == "call_expression":  # known only when the callee returns one constant: ``name()``
+        callee = e.child_by_field_name("function")
+        return ("var", f"{text_of(callee)}()") if callee is not None and callee.type == "identifier" else None
     if t == "unary_expression":
         op = text_of(e.child_by_field_name("operator"))
         inner = cond_expr(e.child_by_field_name("argument"))

@@ -103,6 +103,9 @@ def const_value(node: TSNode | None, consts: dict[str, int]) -> int | None:
         if name in ("true", "TRUE"):
             return 1
         return consts.get(name)
+    if t == "call_expression":  # a helper that returns one constant (extractors.project_facts)
+        callee = node.child_by_field_name("function")
+        return consts.get(f"{text_of(callee)}()") if callee is not None and callee.type == "identifier" else None
     if t == "unary_expression":
         v = const_value(node.child_by_field_name("argument"), consts)
         op = text_of(node.child_by_field_name("operator"))

@@ -285,15 +285,28 @@ def build_function(
     key: str,
     row_base: int = 0,
     defines: Defines = NO_DEFINES,
+    facts: frozenset[str] = frozenset(),
 ) -> FunctionModel | None:
     """The model of definition ``fn``, whose first row in its parse tree is ``row_base`` and
     ``lines[0]`` (rows of the model count from there)."""
     name = function_name(fn)
     if name is None or fn.child_by_field_name("body") is None:
         return None
+    fd = _declarator_name(fn.child_by_field_name("declarator"))
+    consts = _unshadowed(consts, facts, _params(fd) if fd is not None else ())
     cfg = CfgBuilder(lines, table, consts, row_base, defines).build(fn)
+    if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
+        consts = hidden
+        cfg = CfgBuilder(lines, table, consts, row_base, defines).build(fn)
     marks = marks_of([fn], cfg, fn.text or b"", fn.start_byte, lines, row_base)
     return _model(name, path, fn, cfg, consts, key, row_base, marks)
+
+
+def _unshadowed(consts: dict[str, int], facts: frozenset[str], names: tuple[str, ...]) -> dict[str, int]:
+    """``consts`` less the project constants (``facts``, helpers as ``name()``) that a parameter or
+    local of the same name hides; ``consts`` itself when none is hidden."""
+    hidden = {n for n in facts if (n[:-2] if n.endswith("()") else n) in names}
+    return {k: v for k, v in consts.items() if k not in hidden} if hidden else consts
 
 
 def _model(
@@ -325,6 +338,7 @@ def build_variants(
     consts: dict[str, int],
     key: str,
     defines: Defines = NO_DEFINES,
+    facts: frozenset[str] = frozenset(),
 ) -> FunctionModel | None:
     """The model of function ``name`` whose text ``text`` does not parse as written because of
     preprocessor conditionals: the choice of the models of its variants (see
@@ -342,7 +356,12 @@ def build_variants(
     fns = whole or fns  # errors that are not the conditionals' (K&R, unknown macros): read as before
     if not fns:
         return None
+    fd = _declarator_name(fns[0].child_by_field_name("declarator"))
+    consts = _unshadowed(consts, facts, _params(fd) if fd is not None else ())
     cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines).build(fn) for fn in fns])
+    if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
+        consts = hidden
+        cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines).build(fn) for fn in fns])
     return _model(name, path, fns[0], cfg, consts, key, 0, marks_of(fns, cfg, text, 0, lines, 0))
 
 

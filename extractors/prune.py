@@ -1,10 +1,27 @@
 """Infeasible-path pruning: a bounded product of the CFG with the values of a few flag variables.
 
 ``if (flag) p = malloc(n); ... if (flag) free(p);`` has no leaking path, but a plain CFG has one.
-Locals that are only ever assigned constants (at most four of them) and are tested in conditions
-are tracked as part of the node state, and edges whose condition is decided by the known values
-(or by constants such as ``if (0)``, ``while (1)``, ``#define DEBUG 0``) are dropped.  If the
-product would grow beyond a small multiple of the CFG, it falls back to constants only.
+The node state holds the values of at most four tracked names, and edges whose condition is
+decided by the known values (or by constants such as ``if (0)``, ``while (1)``, ``#define DEBUG
+0``, and the project's facts: a global nothing writes, a helper's constant result, see
+:mod:`extractors.project_facts`) are dropped.  Tracked, in this order of preference:
+
+- *constants*: locals tested in conditions that are only ever assigned constants;
+- *assumed* names: parameters and locals never assigned, tested bare (``if (c)``): unknown, but
+  once a branch on ``c`` is taken its truth is known for the rest of the path;
+- *assumed tests*: a comparison over such names that the function makes more than once
+  (``if (n > 4) ... if (n > 4)``, also as ``n <= 4``): its first outcome decides the later ones;
+- *counters*: locals tested in a loop's condition whose constant assignments go straight to the
+  loop (``for (i = 0; i < n; i++)``, ``k = 0; while (k < 2)``): the value is known from there to
+  its first test, which it decides, so such a loop runs at least once; it is forgotten at the
+  test, so only the loop's head is copied.
+A ``switch`` on a known value goes to its case (or ``default``) only.
+
+Soundness: a tracked value is forgotten at any node that writes the name without a constant
+(``++``, a call or a macro that assigns it: any ``def``/``write`` event), and names whose address
+is taken are never tracked; an assumed test is learnt only over names nothing in the function
+writes.  If the product would grow beyond a small multiple of the CFG, it falls back to fewer
+tracked names, and at last to constants only.
 """
 
 from __future__ import annotations
@@ -12,7 +29,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from extractors.cfg import Cfg, CondExpr, evaluate
+from extractors.cfg import Cfg, CfgNode, CondExpr, evaluate
 
 MAX_FLAGS = 4
 
@@ -44,39 +61,129 @@ def flag_candidates(cfg: Cfg, params: tuple[str, ...] = ()) -> tuple[list[str], 
     The second kind have unknown values, but once a branch on ``c`` is taken its truth is known
     for the rest of the path: ``if (c) x = 1; ... if (c) use(x);`` is then not an uninitialised read.
     """
+    c = _candidates(cfg, params)
+    return c.consts, c.assumed[: MAX_FLAGS - len(c.consts)]
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    consts: list[str]
+    assumed: list[str]
+    tests: list[str]  # keys of assumed tests (see :func:`_test_key`)
+    counters: list[str]
+
+
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+def _test_key(c: CondExpr) -> tuple[str, bool] | None:
+    """A comparison's key and polarity: ``n <= 4`` is ``n > 4`` negated."""
+    if c is None or c[0] != "bin" or c[1] not in _NEGATED:
+        return None
+    op = str(c[1])
+    if op in ("!=", ">=", "<="):
+        return repr(("bin", _NEGATED[op], *c[2:])), False
+    return repr(c), True
+
+
+def _written(node: CfgNode) -> set[str]:
+    """Plain names a node may change: its flag sets, and any ``def``/``write`` event on a name."""
+    out = {n for n, _ in node.flag_sets}
+    out.update(p for p, a in node.events if a in ("def", "write") and p.isidentifier())
+    return out
+
+
+def _candidates(cfg: Cfg, params: tuple[str, ...]) -> _Candidates:
     tested: set[str] = set()
     bare: set[str] = set()
     nested: set[str] = set()
+    looped: set[str] = set()
+    tests: dict[str, int] = {}
+    heads = {t for n in cfg.nodes if n.kind == "join" for t, _ in cfg.succ[n.id]}
     for n in cfg.nodes:
         if n.kind == "cond":
             _vars(n.cond, tested)
+            if n.id in heads:
+                _vars(n.cond, looped)
             if n.cond is not None and n.cond[0] == "var":
                 bare.add(str(n.cond[1]))
             elif n.cond is not None:
                 _vars(n.cond, nested)
+                if (key := _test_key(n.cond)) is not None:
+                    tests[key[0]] = tests.get(key[0], 0) + 1
         elif n.kind == "switch":
+            _vars(n.cond, tested)
             nested.update(p for p, _ in n.events)
     ok: dict[str, bool] = {}
+    some: set[str] = set()  # assigned a constant somewhere
+    written: set[str] = set()
     for n in cfg.nodes:
         for name, value in n.flag_sets:
             good = value is not None or (n.kind == "decl" and cfg.declared.get(name, False))
             ok[name] = ok.get(name, True) and good
-    consts = [v for v in sorted(tested) if ok.get(v) and v in cfg.declared and v not in cfg.addr_taken]
+            if value is not None:
+                some.add(name)
+        written |= _written(n)
+    local = [v for v in sorted(tested) if v in cfg.declared and v not in cfg.addr_taken]
+    consts = [v for v in local if ok.get(v)][:MAX_FLAGS]
     assumed = [
         v
         for v in sorted(bare - nested)
-        if v not in ok and v not in cfg.addr_taken and (v in cfg.declared or v in params)
+        if v not in ok and v not in written and v not in cfg.addr_taken and (v in cfg.declared or v in params)
     ]
-    consts = consts[:MAX_FLAGS]
-    return consts, assumed[: MAX_FLAGS - len(consts)]
+    unwritten = {
+        v for v in tested if v not in written and v not in cfg.addr_taken and (v in cfg.declared or v in params)
+    }
+    learnt = []
+    for n in cfg.nodes:
+        key = _test_key(n.cond) if n.kind == "cond" else None
+        if key is not None and tests.get(key[0], 0) > 1 and key[0] not in learnt:
+            names: set[str] = set()
+            _vars(n.cond, names)
+            if names and names <= unwritten:
+                learnt.append(key[0])
+    counters = [v for v in local if v in looped and v in some and not ok.get(v) and _enters_loop(cfg, v)]
+    return _Candidates(consts, assumed, learnt, counters)
+
+
+def _enters_loop(cfg: Cfg, v: str) -> bool:
+    """Whether every constant assignment of ``v`` goes straight to the head of a loop that tests
+    it (``for (i = 0; i < n; ...)``, ``k = 0; while (k < 2)``): with ``v`` forgotten at its first
+    test, only the head and its test are copied, never a statement (a copy of a store would be
+    checked on its own, and a store read on later iterations only would look dead)."""
+    for n in cfg.nodes:
+        if not any(name == v and value is not None for name, value in n.flag_sets):
+            continue
+        heads = [t for t, _ in cfg.succ[n.id] if cfg.nodes[t].kind == "join"]
+        if len(cfg.succ[n.id]) != 1 or not heads:
+            return False
+        tests: set[str] = set()
+        for t, _ in cfg.succ[heads[0]]:
+            if cfg.nodes[t].kind == "cond":
+                _vars(cfg.nodes[t].cond, tests)
+        if v not in tests:
+            return False
+    return True
 
 
 def prune(cfg: Cfg, consts: dict[str, int], params: tuple[str, ...] = ()) -> Graph:
     limit = 4 * len(cfg.nodes) + 256
-    fixed, assumed = flag_candidates(cfg, params)
-    for flags, learn in ((fixed + assumed, set(assumed)), (fixed, set())):
-        if flags:
-            g = _product(cfg, consts, flags, learn, limit)
+    c = _candidates(cfg, params)
+    room = MAX_FLAGS - len(c.consts)
+    assumed, tests = c.assumed[:room], c.tests[: max(0, room - len(c.assumed))]
+    learn = assumed + tests
+    counters = c.counters[: max(0, room - len(learn))]
+    attempts: tuple[tuple[list[str], set[str]], ...] = (
+        (c.consts + learn + counters, set(learn)),  # the counters are the flags no other list has
+        (c.consts + learn, set(learn)),
+        (c.consts + assumed, set(assumed)),
+        (c.consts, set()),
+    )
+    tried: set[tuple[str, ...]] = set()
+    for flags, learning in attempts:
+        if flags and tuple(flags) not in tried:
+            tried.add(tuple(flags))
+            g = _product(cfg, consts, flags, learning, limit, frozenset(counters) & frozenset(flags))
             if g is not None:
                 return g
     g = _product(cfg, consts, [], set(), None)
@@ -84,8 +191,37 @@ def prune(cfg: Cfg, consts: dict[str, int], params: tuple[str, ...] = ()) -> Gra
     return g
 
 
+def _switch_targets(cfg: Cfg, node: CfgNode, value: int, env: dict[str, int]) -> set[int]:
+    """Where a ``switch`` on ``value`` can go: the matching case; else the cases whose value is
+    unknown and the ``default`` (or past the switch when there is none)."""
+    match: list[int] = []
+    unknown: set[int] = set()
+    other: set[int] = set()
+    default: int | None = None
+    for t, _ in cfg.succ[node.id]:
+        case = cfg.nodes[t]
+        if case.kind != "case":
+            other.add(t)
+        elif case.cond == ("default",):
+            default = t
+        else:
+            v = evaluate(case.cond, env) if case.cond is not None else None
+            if v == value:
+                match.append(t)
+            elif v is None:
+                unknown.add(t)
+    if match:
+        return {match[0]}
+    return unknown | ({default} if default is not None else other)
+
+
 def _product(
-    cfg: Cfg, consts: dict[str, int], flags: list[str], learn: set[str], limit: int | None
+    cfg: Cfg,
+    consts: dict[str, int],
+    flags: list[str],
+    learn: set[str],
+    limit: int | None,
+    counters: frozenset[str] = frozenset(),
 ) -> Graph | None:
     index = {f: i for i, f in enumerate(flags)}
     start: tuple[int, tuple[int | None, ...]] = (cfg.entry, (None,) * len(flags))
@@ -99,7 +235,10 @@ def _product(
         c, vals = states[i]
         node = cfg.nodes[c]
         decided: int | None = None
-        if node.kind == "cond" and node.cond is not None:
+        targets: set[int] | None = None
+        learnt: str | None = None
+        polarity = True
+        if node.kind in ("cond", "switch") and node.cond is not None:
             env = dict(consts)
             for f, v in zip(flags, vals, strict=True):
                 if v is not None:
@@ -107,21 +246,37 @@ def _product(
                 else:
                     env.pop(f, None)
             decided = evaluate(node.cond, env)
+            if node.kind == "cond" and learn:
+                tk = (str(node.cond[1]), True) if node.cond[0] == "var" else _test_key(node.cond)
+                if tk is not None and tk[0] in learn:
+                    learnt, polarity = tk
+                    if decided is None and vals[index[learnt]] is not None:
+                        decided = int(bool(vals[index[learnt]]) == polarity)
+            if node.kind == "switch":
+                targets = _switch_targets(cfg, node, decided, env) if decided is not None else None
+                decided = None
         after: list[int | None] = list(vals)
+        for name in _written(node) if flags else ():
+            if name in index:
+                after[index[name]] = None
         for name, value in node.flag_sets:
             if name in index:
                 after[index[name]] = value
+        if counters and node.kind == "cond":
+            tested: set[str] = set()
+            _vars(node.cond, tested)
+            for name in tested & counters:
+                after[index[name]] = None  # known up to its first test only (see _enters_loop)
         nv = tuple(after)
-        learnt = str(node.cond[1]) if node.kind == "cond" and node.cond and node.cond[0] == "var" else None
-        if learnt not in learn:
-            learnt = None
         for t, br in cfg.succ[c]:
             if decided is not None and br is not None and br != bool(decided):
+                continue
+            if targets is not None and t not in targets:
                 continue
             ev = nv
             if learnt is not None and br is not None and nv[index[learnt]] is None:
                 k = index[learnt]
-                ev = nv[:k] + (1 if br else 0,) + nv[k + 1 :]
+                ev = nv[:k] + (1 if br == polarity else 0,) + nv[k + 1 :]
             if t == cfg.exit:
                 if exit_id is None:
                     exit_id = len(states)

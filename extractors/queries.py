@@ -7,6 +7,7 @@ Inputs (set by the CLI and the server through :class:`extractors.api.Project`, n
     HEADER(path)     a header's text as the edge read it, None when it cannot be read
     FLAGS(path)      a file's compile flags (``compile_commands.json``); unset: none
     SETTINGS(())     the configuration's digest, the call table it gives, its defines and folders
+    PROJECT_FILES(()) the paths of the whole program (unset: each file's own static facts only)
 
 Derived, each a pure function of what it reads:
 
@@ -18,6 +19,10 @@ Derived, each a pure function of what it reads:
     header_macros(header)        assigning macros of one header
     file_macros(path)            the assigning macros the file's functions see
     function_context(path)       what reading any function of the file depends on besides its text
+    file_facts(path)             what the file adds to the project's facts (project_facts.py)
+    project_facts(())            constant globals and helper results of the whole project
+    file_view(path)              the project's constants the file's functions can name
+    function_facts(path, name, text)  the pairs of its file's view the function's text mentions
     function_model(path, name, text)  a definition's CFG and facts from its text (padded to its
                                  first column), rows counted from its first line (0)
     file_ignores(path)           its suppression comments
@@ -75,6 +80,19 @@ from extractors.preprocessor import (
     variants,
     without_statement_macros,
 )
+from extractors.project_facts import (
+    NO_FACTS,
+    FileFacts,
+    ProjectFacts,
+    callees,
+    combine,
+    constant_return,
+    declared_variables,
+    is_static,
+    macro_names,
+    mentioned,
+    written_in,
+)
 from extractors.suppress import suppressions
 
 # ----- inputs ------------------------------------------------------------------------------------
@@ -112,6 +130,7 @@ SOURCE = Input[str, Source]("source", eq=_same_text)
 HEADER = Input[str, "str | None"]("header")
 FLAGS = Input[str, FileFlags]("flags")
 SETTINGS = Input[tuple[()], Settings]("settings")
+PROJECT_FILES = Input[tuple[()], frozenset[str]]("project_files")
 
 
 class FrontDb(Database):
@@ -160,6 +179,7 @@ class FileItems:
     functions: dict[str, FunctionItem]  # the first definition of each name, in file order
     scope: FileScope
     defines: tuple[bytes, ...]
+    facts: FileFacts = NO_FACTS  # what the file adds to the whole project's facts
 
 
 _DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.MULTILINE)
@@ -224,12 +244,27 @@ def file_items(db: Database, path: str) -> FileItems:
     # where the rare texts are, found once in the file rather than once per item
     define_at = _Hits(i for i in _find_all(data, b"define") if _starts_define(data, i))
     noreturn_at = _Hits(_find_all(data, b"oreturn"))  # every spelling :func:`noreturn_names` reads
+    written: set[str] = set()
+    variables: list[tuple[str, int | None, bool]] = []
+    returning: list[tuple[str, int | None, bool, frozenset[str]]] = []
     for n in top_level_items(tree.root_node):
         start, end = n.start_byte, n.end_byte
         if noreturn_at.within(start, end):
             noreturn |= noreturn_names(n)
+        if n.type == "declaration":
+            variables += declared_variables(n, consts)
+            for d in n.children_by_field_name("declarator"):
+                value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+                if value is not None:
+                    written |= written_in(data[value.start_byte : value.end_byte])
+        else:
+            written |= written_in(data[start:end])
         if n.type == "function_definition":
             name = function_name(n)
+            if name is not None:
+                result = constant_return(n, consts)
+                called = callees(n) if result is not None else frozenset()
+                returning.append((name, result, is_static(n), called))
             if name is not None and (callee := _ends_in_call(n, data)) is not None:
                 ends_in[name] = callee
             if name is not None and name not in functions:
@@ -246,10 +281,15 @@ def file_items(db: Database, path: str) -> FileItems:
             consts.update(item_consts)
             globals_ |= item_globals
     noreturn |= _never_returning(ends_in, noreturn)
+    macros = macro_names(defines)
+    functions_facts = tuple(
+        dict.fromkeys((f, None if v is None or c & macros else v, s) for f, v, s, c in returning)
+    )
+    facts = FileFacts(tuple(dict.fromkeys(variables)), functions_facts, frozenset(written))
     scope = FileScope(tuple(sorted(consts.items())), frozenset(globals_), frozenset(noreturn), directives(data))
     if isinstance(db, FrontDb):
         db.parsed[path] = parsed
-    return FileItems(functions, scope, tuple(defines))
+    return FileItems(functions, scope, tuple(defines), facts)
 
 
 def _flag_defines(db: Database, path: str) -> Defines:
@@ -477,6 +517,7 @@ class Context:
     table: dict[str, CallSpec] = field(compare=False)
     macros: dict[str, CallSpec] = field(compare=False)
     defines: Defines = field(default=NO_DEFINES, compare=False)  # the configuration's and the file's
+    facts: frozenset[str] = field(default=frozenset(), compare=False)  # project constants: a local hides them
 
 
 @derived("function_context")
@@ -500,7 +541,46 @@ def function_context(db: Database, path: str) -> Context:
     return Context(digest, consts, table, dict(macros), defines)
 
 
+# ----- whole-project facts (extractors.project_facts) --------------------------------------------
+
+
+@derived("file_facts")
+def file_facts(db: Database, path: str) -> FileFacts:
+    """Backdated across edits that change no definition's value and no written name."""
+    return db.get(file_items, path).facts
+
+
+@derived("project_facts")
+def project_facts(db: Database, key: tuple[()]) -> ProjectFacts:
+    """Over ``PROJECT_FILES``; unset, none (each file's view then has its own statics only)."""
+    paths = db.get_or(PROJECT_FILES, (), frozenset())
+    return combine({p: db.get(file_facts, p) for p in sorted(paths)})
+
+
+@derived("file_view")
+def file_view(db: Database, path: str) -> frozenset[tuple[str, int]]:
+    if path in db.get_or(PROJECT_FILES, (), frozenset()):
+        view: frozenset[tuple[str, int]] = db.get(project_facts, ()).view(path)
+        return view
+    alone = combine({path: db.get(file_facts, path)})  # not in a project: static names only
+    return frozenset(alone.own.get(path, frozenset()))
+
+
+@derived("function_facts")
+def function_facts(db: Database, key: tuple[str, str, bytes]) -> frozenset[tuple[str, int]]:
+    """Only what the function's text names: a fact it does not mention never rebuilds it."""
+    return mentioned(db.get(file_view, key[0]), key[2])
+
+
 # ----- one function ------------------------------------------------------------------------------
+
+
+def _with_facts(context: Context, known: frozenset[tuple[str, int]]) -> Context:
+    """The context with the project's constants the function names (the file's own win); its
+    digest names them, so the model's key does."""
+    facts = dict(sorted(known))
+    digest = hashlib.sha256(f"{context.digest}|{sorted(known)!r}".encode()).hexdigest()[:32]
+    return replace(context, digest=digest, consts={**facts, **context.consts}, facts=frozenset(facts))
 
 
 def _same_model(a: FunctionModel | Unmodelled | None, b: FunctionModel | Unmodelled | None) -> bool:
@@ -521,6 +601,9 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
     leaves the key, and the memo is verified by its context alone."""
     path, name, text = key
     context = db.get(function_context, path)
+    known = db.get(function_facts, key)
+    if known:
+        context = _with_facts(context, known)
     log = db if isinstance(db, FrontDb) else None
     fn = log.take_parsed(path, name, text) if log is not None else None
     readable = without_statement_macros(text)  # the text tree-sitter reads; positions are the same
@@ -534,7 +617,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         # conditionals splitting a brace pair or an expression: model the choice of the variants
         try:
             chosen = build_variants(
-                readable, name, path, context.table, context.consts, model_key, context.defines
+                readable, name, path, context.table, context.consts, model_key, context.defines, context.facts
             )
         except _BUILD_ERRORS:
             chosen = None
@@ -548,7 +631,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         return _unmodelled(path, name, None, lines, None, 0)
     try:
         model = build_function(
-            fn, path, lines, context.table, context.consts, model_key, row_base, context.defines
+            fn, path, lines, context.table, context.consts, model_key, row_base, context.defines, context.facts
         )
     except _BUILD_ERRORS as e:
         # too deep to read, or a syntax shape the builder does not expect: say so, check the rest
