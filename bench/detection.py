@@ -59,7 +59,7 @@ from tests.corpus_test.scoring import (  # noqa: E402
 CLANG_MAP: list[tuple[str, str, tuple[str, ...]]] = [
     ("unix.Malloc", r"after it is freed|after its release", ("use-after-free", "return-freed-pointer")),
     ("unix.Malloc", r"free released memory|released memory", ("double-free",)),
-    ("unix.Malloc", r"[Pp]otential (memory )?leak", ("memory-leak",)),
+    ("unix.Malloc", r"[Pp]otential (memory )?leak", ("memory-leak", "memory-leak-overwrite")),
     ("unix.Malloc", r"free\(\)|not memory allocated|offset by|address of", ("free-non-heap",)),
     ("core.NullDereference", r"", ("known-null-dereference", "null-dereference")),
     ("core.uninitialized.Assign", r"", ("uninitialised-read",)),
@@ -86,7 +86,7 @@ CLANG_MAP: list[tuple[str, str, tuple[str, ...]]] = [
     ("-Wunreachable-code", r"", ("unreachable-code",)),
 ]
 CPPCHECK_MAP: list[tuple[str, str, tuple[str, ...]]] = [
-    ("memleak", r"", ("memory-leak",)),
+    ("memleak", r"", ("memory-leak", "memory-leak-overwrite")),
     ("memleakOnRealloc", r"", ("memory-leak",)),
     ("leakReturnValNotUsed", r"", ("memory-leak", "unchecked-return")),
     ("leakNoVarFunctionCall", r"", ("memory-leak",)),

@@ -128,7 +128,7 @@ class FunctionChecker:
                 self._fn_results[f"{pkey}|{r.key}"] = own
         else:
             self.counts["functions_check_reused"] += 1
-        found = _without_shadowed([f for r in self.rules for f in per_rule[r.id] or ()])
+        found = _without_shadowed([f for r in self.rules for f in per_rule[r.id] or ()], self.rules)
         self._fn_results[whole] = found
         return found
 
@@ -248,8 +248,8 @@ class FunctionChecker:
         out: list[Finding] = []
         for rule in rules:
             rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
-            if rule.own_trigger:
-                rsm = rsm.labels_only_in(frozenset((cname, rsm.initial_component)), rule.own_trigger)
+            if rule.frame_atoms:
+                rsm = rsm.labels_only_in(frozenset((cname, rsm.initial_component)), rule.frame_atoms)
             if not self._holds(rule, canonical(rsm, rule.parsed)):
                 continue
             # the path is read off the model with the nodes the witness shows, which the verdict's
@@ -313,12 +313,15 @@ class FunctionChecker:
         return found
 
 
-def _without_shadowed(found: list[Finding]) -> list[Finding]:
-    """A never-read local's initialiser is its unused-variable finding, not a second dead store."""
-    unused = {f.location.start_line for f in found if f.rule_id == "unused-variable"}
-    if not unused:
+def _without_shadowed(found: list[Finding], rules: list[Rule]) -> list[Finding]:
+    """Less each finding that its rule's ``shadowed_by`` rule also reports on its line: the same
+    problem said once (a never-read local's initialiser is an unused variable, not also a dead
+    store)."""
+    shadows = {r.id: r.shadowed_by for r in rules if r.shadowed_by}
+    if not shadows:
         return found
-    return [f for f in found if not (f.rule_id == "dead-store" and f.location.start_line in unused)]
+    lines = {(f.rule_id, f.location.start_line) for f in found}
+    return [f for f in found if (shadows.get(f.rule_id), f.location.start_line) not in lines]
 
 
 def place(finding: Finding, row_of: Callable[[str], int]) -> Finding:

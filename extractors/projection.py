@@ -617,7 +617,13 @@ class Projector:
                                 labels.discard("read")  # the macro initialises its argument
             elif proj is not None:
                 for k, (ap, byaddr) in enumerate(call.args):
-                    if ap is None or byaddr or k >= len(proj.params):
+                    if ap is None or byaddr:
+                        continue
+                    if k >= len(proj.params):
+                        # a parameter the definition does not name (K&R, varargs): what the
+                        # callee does with it is unknown, as for a library call
+                        if ap == v or v.startswith(ap + "->") or v.startswith(ap + "."):
+                            labels.add("escape")
                         continue
                     if ap == v:
                         boxes.append((function_id(proj), proj.params[k]))

@@ -64,6 +64,10 @@ class Rule:
     # the trigger must be the checked function's own (one of these atoms in its own projection):
     # a trigger in a callee is that callee's finding, reported where the callee is checked
     own_trigger: frozenset[str] = frozenset()
+    # atoms that count only in the checked function's own frame (taken off its callees): a callee's
+    # assignment to its parameter is not one to the caller's variable
+    own_atoms: frozenset[str] = frozenset()
+    shadowed_by: str | None = None  # a rule whose finding on the same line says the same thing
     enabled: bool = True
 
     @property
@@ -74,6 +78,11 @@ class Rule:
     def atoms(self) -> frozenset[str]:
         """The propositions the formula can see (results are keyed by the model as seen through them)."""
         return _atoms(self.formula)
+
+    @property
+    def frame_atoms(self) -> frozenset[str]:
+        """The atoms the rule sees only in the checked function's own frame."""
+        return self.own_trigger | self.own_atoms
 
     @property
     def local(self) -> bool:
@@ -138,6 +147,8 @@ def builtin_rules() -> tuple[Rule, ...]:
                 end_note=r.get("end", "returns"),
                 report_at=r.get("report_at", "trigger"),
                 own_trigger=frozenset(r.get("own_trigger", ())),
+                own_atoms=frozenset(r.get("own_atoms", ())),
+                shadowed_by=r.get("shadowed_by"),
                 enabled=r.get("enabled", True),
             )
         )

@@ -9,7 +9,7 @@ size_t longest(char **lines, int n)
     for (int i = 0; i < n; i++) {
         size_t len = strlen(lines[i]);
         if (len > best_len) {
-            best = strdup(lines[i]); /* BUG(memory-leak) */
+            best = strdup(lines[i]); /* BUG(memory-leak-overwrite) */
             if (best == NULL)
                 return 0;
             best_len = len;
