@@ -38,31 +38,56 @@ class Fact:
 
 @dataclass
 class Solving:
-    """The per-finding solver budget: a time limit per check (z3's ``timeout``, milliseconds) and a
-    number of checks; ``spent`` counts them.  Out of budget, every question answers "maybe"."""
+    """The per-finding solver budget, in z3's deterministic resource units (``rlimit``, not time:
+    a verdict must not depend on how busy the machine is): at most ``rlimit`` per check, ``budget``
+    in all, and ``max_checks`` checks. Out of budget, every question answers "maybe" (unknown), and
+    an unknown keeps the finding. About two million units are a second of solving."""
 
-    timeout_ms: int = 1000
+    rlimit: int = 2_000_000
+    budget: int = 8_000_000
     max_checks: int = 400
     spent: int = 0
+    used: int = 0
     unknown: int = 0
     memo: dict[tuple[str, ...], z3.CheckSatResult] = field(default_factory=dict)
+
+    def solver(self) -> tuple[z3.Solver, int] | None:
+        """A solver limited to what is left of the budget, counted as one check, with z3's resource
+        count before it runs (the count is the context's, cumulative); None when spent."""
+        left = min(self.rlimit, self.budget - self.used)
+        if self.spent >= self.max_checks or left <= 0:
+            return None
+        self.spent += 1
+        s = z3.Solver()
+        s.set("rlimit", left)
+        return s, _resources(s)
+
+    def charge(self, s: z3.Solver, start: int) -> None:
+        """Count what the check on ``s`` used against the budget."""
+        self.used += max(0, _resources(s) - start)
 
     def check(self, formulas: list[z3.BoolRef]) -> z3.CheckSatResult:
         key = tuple(sorted(f.sexpr() for f in formulas))
         got = self.memo.get(key)
         if got is not None:
             return got
-        if self.spent >= self.max_checks:
+        opened = self.solver()
+        if opened is None:
             return z3.unknown
-        self.spent += 1
-        s = z3.Solver()
-        s.set("timeout", self.timeout_ms)
+        s, start = opened
         s.add(*formulas)
         got = s.check()
+        self.charge(s, start)
         if got == z3.unknown:
             self.unknown += 1
         self.memo[key] = got
         return got
+
+
+def _resources(s: z3.Solver) -> int:
+    stats = s.statistics()
+    names = stats.keys()  # a z3 Statistics object, which has no "in"
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in names else 0
 
 
 class _NodeFacts:

@@ -4,7 +4,7 @@ Before a finding is reported, its witness becomes a path condition over the chec
 scalar locals (:mod:`witness_condition`) and z3 decides it:
 
 - satisfiable: the witness can run; it is reported, and it is the one shown;
-- unknown (z3's time limit, or code the condition cannot be built for): the finding is kept;
+- unknown (z3's resource limit, or code the condition cannot be built for): the finding is kept;
 - unsatisfiable: the tests and assignments of the unsat core are *tracked* in a product of the
   function's graph (:mod:`refine_graph`), which drops the edges the facts they make known rule
   out; the function is projected again on that graph and the rule checked again.  Up to
@@ -21,8 +21,9 @@ formula itself fails there, the original finding is kept.
 
 Bounded cost: refutation runs only on findings; its verdict is cached (in the verdict cache) by the
 witness's content: the rule, the function's key (its text and context), the value and the digest
-of the model the witness was read off; z3 runs with a time limit per check and a number of checks
-per finding (:class:`Solving`), the finding kept when they run out.
+of the model the witness was read off; z3 runs with a deterministic resource limit (``rlimit``)
+per check and per finding and a number of checks per finding (:class:`Solving`), the finding kept
+when they run out.
 """
 
 from __future__ import annotations
@@ -136,13 +137,13 @@ def feasible(
         cond = condition(sem, points, blocked)
     except Unrealisable:
         return "unknown", frozenset()
-    if solving.spent >= solving.max_checks:
+    opened = solving.solver()
+    if opened is None:
         return "unknown", frozenset()
-    solving.spent += 1
-    s = z3.Solver()
-    s.set("timeout", solving.timeout_ms)
+    s, start = opened
     s.add(*cond.constraints)
     got = s.check(*[z3.Bool(n) for n in cond.selectors])
+    solving.charge(s, start)
     if got == z3.sat:
         return "sat", frozenset()
     if got == z3.unsat:
@@ -175,10 +176,10 @@ class Refuter:
     counters: ``refuted`` findings dropped, ``refutation_kept`` kept after an infeasible witness,
     ``witness_refined`` reported with a witness of a refined model)."""
 
-    def __init__(self, cache: MutableMapping[str, bytes], counts: dict[str, int], timeout_ms: int = 1000) -> None:
+    def __init__(self, cache: MutableMapping[str, bytes], counts: dict[str, int], rlimit: int = 2_000_000) -> None:
         self.cache = cache
         self.counts = counts
-        self.timeout_ms = timeout_ms
+        self.rlimit = rlimit
         for name in ("refuted", "refutation_kept", "witness_refined"):
             counts.setdefault(name, 0)
 
@@ -222,7 +223,7 @@ class Refuter:
         return reporter.finding(rule, fm, var, rsm, steps)
 
     def _solving(self) -> Solving:
-        return Solving(timeout_ms=self.timeout_ms)
+        return Solving(rlimit=self.rlimit)
 
     def _decide(self, first: Attempt, rule: Rule, var: str) -> dict[str, object]:
         sem = semantics(first.proj, first.fm)
