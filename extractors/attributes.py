@@ -1,7 +1,9 @@
-"""Functions a text declares must-check: ``__attribute__((warn_unused_result))`` and ``[[nodiscard]]``.
+"""Functions a text declares must-check (``__attribute__((warn_unused_result))``, ``[[nodiscard]]``)
+or never-returning (``__attribute__((noreturn))``, ``_Noreturn``), also through macros.
 
-The compiler warns when such a result is dropped, so the project has said the result matters; the
-``unchecked-return`` rule then reports a discarded call just as for the library's must-check rows.
+The compiler warns when a must-check result is dropped, so the project has said the result matters;
+the ``unchecked-return`` rule then reports a discarded call just as for the library's must-check
+rows.  A call to a never-returning function ends its path, as for ``exit``.
 Projects spell the attribute through macros (``#define MUST_CHECK __attribute__((warn_unused_result))``,
 glibc's ``__wur``), often defined in one header and used in another, so a text yields its *markers*
 (the attribute words and the macros that expand to one, to a fixpoint) and the names declared with
@@ -17,6 +19,8 @@ from __future__ import annotations
 import re
 
 ATTRIBUTES = frozenset({"warn_unused_result", "__warn_unused_result__", "nodiscard", "__nodiscard__"})
+NORETURN_ATTRIBUTES = frozenset({"noreturn", "__noreturn__", "_Noreturn"})
+KINDS = {"must_check": ATTRIBUTES, "noreturn": NORETURN_ATTRIBUTES}  # what a query asks for, by name
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?(.*)$", re.MULTILINE)
@@ -27,7 +31,7 @@ _NOT_NAMES = frozenset(
     {"__attribute__", "__attribute", "__declspec", "_Pragma", "__typeof__", "typeof", "sizeof", "_Alignas"}
 )
 _KEYWORDS = frozenset(
-    [
+    {
         "void",
         "char",
         "short",
@@ -46,13 +50,14 @@ _KEYWORDS = frozenset(
         "inline",
         "__inline",
         "__inline__",
+        "typedef",
         "struct",
         "union",
         "enum",
         "register",
         "restrict",
         "__restrict",
-    ]
+    }
 )
 
 
@@ -61,18 +66,18 @@ def _clean(text: str) -> str:
     return _COMMENT.sub(" ", text.replace("\\\n", " "))
 
 
-def markers(text: str, known: frozenset[str] = frozenset()) -> frozenset[str]:
-    """The macros ``text`` defines to spell the attribute (directly or through other markers,
-    those of ``known`` included), plus ``known`` itself."""
-    found = set(known) | ATTRIBUTES
+def markers(text: str, known: frozenset[str] = frozenset(), words: frozenset[str] = ATTRIBUTES) -> frozenset[str]:
+    """The macros ``text`` defines to spell one of the attribute ``words`` (directly or through
+    other markers, those of ``known`` included), plus ``known`` and ``words`` themselves."""
+    found = set(known) | words
     if not any(w in text for w in found):
         return frozenset(found)
     bodies = [(m.group(1), set(_WORD.findall(m.group(3)))) for m in _DEFINE.finditer(_clean(text))]
     changed = True
     while changed:
         changed = False
-        for name, words in bodies:
-            if name not in found and words & found:
+        for name, body in bodies:
+            if name not in found and body & found:
                 found.add(name)
                 changed = True
     return frozenset(found)
@@ -109,7 +114,7 @@ def _strip_groups(head: str, marks: frozenset[str]) -> str:
     return "".join(out)
 
 
-def must_check_declared(text: str, marks: frozenset[str]) -> frozenset[str]:
+def declared_with(text: str, marks: frozenset[str]) -> frozenset[str]:
     """Functions ``text`` declares (or defines) with one of ``marks`` in the declaration's head."""
     if not any(w in text for w in marks):
         return frozenset()
@@ -133,7 +138,7 @@ def must_check_declared(text: str, marks: frozenset[str]) -> frozenset[str]:
 
 
 def _declared(head: str, marks: frozenset[str]) -> frozenset[str]:
-    if not (set(_WORD.findall(head)) & marks or "[[" in head and "nodiscard" in head):
+    if not set(_WORD.findall(head)) & marks:
         return frozenset()
     for m in _CALLED.finditer(_strip_groups(head, marks)):
         if m.group(1) not in _KEYWORDS:  # int (*fp)(void): no function declared by name

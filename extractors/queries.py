@@ -49,7 +49,7 @@ from tree_sitter import Node as TSNode
 from tree_sitter import Tree
 
 from checker.querydb import Database, Input, derived
-from extractors.attributes import ATTRIBUTES, markers, must_check_declared
+from extractors.attributes import KINDS, declared_with, markers
 from extractors.calls import NORETURN, CallSpec
 from extractors.compile_flags import NO_FLAGS, FileFlags
 from extractors.findings import Location, Unmodelled
@@ -480,30 +480,33 @@ def file_macros(db: Database, path: str) -> tuple[tuple[str, CallSpec], ...]:
 
 
 @derived("header_markers")
-def header_markers(db: Database, header: str) -> frozenset[str]:
+def header_markers(db: Database, key: tuple[str, str]) -> frozenset[str]:
+    header, kind = key
     text = db.get(HEADER, header)
-    return markers(text) if text else ATTRIBUTES
+    return markers(text, words=KINDS[kind]) if text else KINDS[kind]
 
 
-@derived("header_must_check")
-def header_must_check(db: Database, key: tuple[str, frozenset[str]]) -> frozenset[str]:
+@derived("header_declared")
+def header_declared(db: Database, key: tuple[str, frozenset[str]]) -> frozenset[str]:
     header, marks = key
     text = db.get(HEADER, header)
-    return must_check_declared(text, marks) if text else frozenset()
+    return declared_with(text, marks) if text else frozenset()
 
 
-@derived("file_must_check")
-def file_must_check(db: Database, path: str) -> frozenset[str]:
-    """Functions the file or the headers it reads declare ``warn_unused_result`` / ``[[nodiscard]]``
-    (:mod:`extractors.attributes`), with the markers of all of them; backdated when equal, so an
-    edit inside a body rebuilds nothing through it."""
+@derived("file_declared")
+def file_declared(db: Database, key: tuple[str, str]) -> frozenset[str]:
+    """Functions the file or the headers it reads declare with an attribute of ``kind``
+    (``must_check``: ``warn_unused_result`` / ``[[nodiscard]]``; ``noreturn``), also through
+    the markers of all of them (:mod:`extractors.attributes`); backdated when equal, so an edit
+    inside a body rebuilds nothing through it."""
+    path, kind = key
     headers = db.get(file_preprocessor, path).headers
     text = db.get(SOURCE, path).text
-    known: frozenset[str] = frozenset().union(*(db.get(header_markers, h) for h in headers))
-    marks = markers(text, known)
-    names = set(must_check_declared(text, marks))
+    known: frozenset[str] = frozenset().union(*(db.get(header_markers, (h, kind)) for h in headers))
+    marks = markers(text, known, KINDS[kind])
+    names = set(declared_with(text, marks))
     for h in headers:
-        found: frozenset[str] = db.get(header_must_check, (h, marks))
+        found: frozenset[str] = db.get(header_declared, (h, marks))
         names |= found
     return frozenset(names)
 
@@ -529,13 +532,17 @@ def function_context(db: Database, path: str) -> Context:
     own = dict(scope.consts)
     consts = {**dict(pre.consts), **own} if pre.consts else own
     defines = pre.defines.with_file(own)
-    must = db.get(file_must_check, path)
+    must = db.get(file_declared, (path, "must_check"))
+    stops = db.get(file_declared, (path, "noreturn")) - scope.noreturn
     text = consts_digest(consts) + ",".join(sorted(scope.noreturn)) + repr(list(macros)) + defines.key()
     text += "|must:" + ",".join(sorted(must)) if must else ""
+    text += "|stops:" + ",".join(sorted(stops)) if stops else ""
     digest = hashlib.sha256(f"{settings.config_digest}|{text}".encode()).hexdigest()[:32]
     table = {**settings.table, **dict(macros)} if macros else settings.table
     if scope.noreturn:
         table = {**table, **{n: CallSpec(noreturn=True) for n in scope.noreturn if n not in table}}
+    if stops:  # declared noreturn through a macro or in a header the file reads
+        table = {**table, **{n: CallSpec(noreturn=True) for n in stops if n not in table}}
     if must:  # a project function stays a box in the projections: only its calls are marked unchecked
         table = {**table, **{n: replace(table.get(n, CallSpec()), must_check=True) for n in must}}
     return Context(digest, consts, table, dict(macros), defines)

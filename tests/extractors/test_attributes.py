@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from extractors.attributes import ATTRIBUTES, markers, must_check_declared
+from extractors.attributes import ATTRIBUTES, NORETURN_ATTRIBUTES, declared_with, markers
 
 
 def declared(text: str, known: frozenset[str] = frozenset()) -> frozenset[str]:
-    return must_check_declared(text, markers(text, known))
+    return declared_with(text, markers(text, known))
 
 
 def test_attribute_after_and_before_the_declarator() -> None:
@@ -29,8 +29,8 @@ def test_macros_spell_the_attribute_through_other_macros_and_headers() -> None:
     marks = markers(header)
     assert {"ATTR_WUR", "MUST_CHECK"} <= marks
     user = 'extern "C" {\nMUST_CHECK int kv_commit(struct kv *kv);\nint (*hook)(void) MUST_CHECK;\n}\n'
-    assert must_check_declared(user, marks) == {"kv_commit"}
-    assert must_check_declared(user, markers(user)) == set()  # without the header, no marker
+    assert declared_with(user, marks) == {"kv_commit"}
+    assert declared_with(user, markers(user)) == set()  # without the header, no marker
 
 
 def test_text_without_markers_declares_nothing() -> None:
@@ -53,3 +53,29 @@ int once(char *p) { return release(p); }
     found = check_src(src)
     assert [f.function for f in of_rule(found, "unchecked-return")] == ["twice"]
     assert [f.function for f in of_rule(found, "double-free")] == ["twice"]  # through the callee's box
+
+
+def test_noreturn_through_a_macro_of_another_header() -> None:
+    words = NORETURN_ATTRIBUTES
+    defs = "#if defined(__GNUC__)\n#define LJ_NORET __attribute__((noreturn))\n#else\n#define LJ_NORET\n#endif\n"
+    marks = markers(defs + "#define LJ_FUNC_NORET extern LJ_NORET\n", words=words)
+    assert {"LJ_NORET", "LJ_FUNC_NORET"} <= marks and "warn_unused_result" not in marks
+    text = "LJ_FUNC_NORET void lj_err_caller(lua_State *L, int em);\nstatic LJ_NORET void die(int c) { exit(c); }\n"
+    assert declared_with(text, marks) == {"lj_err_caller", "die"}
+    assert declared_with("_Noreturn void stop(void);\n", markers("", words=words)) == {"stop"}
+
+
+def test_a_header_noreturn_function_ends_the_callers_path() -> None:
+    from extractors.api import Project
+
+    p = Project(None)
+    p.set_header("/p/err.h", "#define NORET __attribute__((noreturn))\nNORET void fail(int code);\n")
+    src = (
+        '#include "err.h"\n#include <stdio.h>\n'
+        "int flush(FILE *f) { if (f == NULL) fail(2); clearerr(f); return fflush(f); }\n"
+    )
+    p.update_file("/p/a.c", src)
+    for _ in range(3):  # the include run asks for the headers it reads
+        for h in p.unread_headers():
+            p.set_header(h, None)
+    assert p.check()["/p/a.c"] == []
