@@ -4,16 +4,26 @@ The product of :class:`~extractors.prune.Graph` with a set of *facts*, z3 formul
 values of tracked locals (``v:n > 5``, ``v:x == v:y + 1``).  Facts come only from the nodes the
 refutation asks to track (the unsat core of an infeasible witness): a tracked test adds its outcome
 on each branch, a tracked assignment ``x = e`` adds ``x == e``.  A node that may write a local
-(:attr:`Effect.written`, which errs on the side of "may") drops every fact that mentions it.  An
-edge out of a test is dropped when the facts of its state contradict the branch (z3 says unsat).
+(:attr:`Effect.written`, which errs on the side of "may") first *projects* it out of the facts
+(:func:`project`): what they say of the other locals through it is kept (``x == a``, ``x > 0``
+becomes ``a > 0`` when ``x`` is written again), the rest of what mentions it is dropped.  An edge
+out of a test is dropped when the facts of its state contradict the branch (z3 says unsat); a state
+then left with no way on (its node has successors, no edge to a kept state remains: the other
+branch was already pruned) is removed with the edges into it, rather than left a dead end (which a
+model would read as a run that stays there).
 
 Soundness invariant: in every concrete run, at each product state the run reaches, every fact of
-that state holds (facts are added only where they are true of the state after the node, and
-dropped as soon as a node may change what they speak of; a state is entered by the edge that made
-its facts).  So an edge is dropped only where no run takes it: the product keeps every run of the
-function.  A check that z3 cannot decide within its limit keeps both edges.  Each node of the
-product stands for the same CFG node as the graph node it splits, so projections, positions and
-witnesses read it as before.
+that state holds (facts are added only where they are true of the state after the node; a node
+that may write locals keeps, of the facts that mention them, only consequences that do not mention
+them, which it does not change; a state is entered by the edge that made its facts).  So an edge
+is dropped only where no run takes it, and a state only where no run reaches it (a run there takes
+one of its node's edges): the product keeps every run of the function.  A check that z3 cannot
+decide within its limit keeps both edges.  Each node of the product stands for the same CFG node as
+the graph node it splits, so projections, positions and witnesses read it as before.
+
+Cost: facts are simplified and known by their text, so one fact reached two ways is one state
+(the product is still cut off at ``limit`` states); the projection substitutes and never asks z3,
+so only the checks of tests spend the per-finding budget (:class:`Solving`).
 """
 
 from __future__ import annotations
@@ -34,6 +44,87 @@ class Fact:
     key: str
     vars: frozenset[str]
     formula: z3.BoolRef = field(compare=False, hash=False)
+
+    @staticmethod
+    def of(formula: z3.BoolRef) -> Fact:
+        """The fact ``formula`` (over tracked locals only), simplified so that one formula written
+        two ways is one fact (equal states are merged)."""
+        f = z3.simplify(formula)
+        assert isinstance(f, z3.BoolRef)
+        names = _vars(f)
+        assert names is not None  # no unknown value in a fact
+        return Fact(f.sexpr(), names, f)
+
+
+def _solved(f: z3.BoolRef, var: str) -> z3.ExprRef | None:
+    """A term ``t`` free of ``var`` with ``f`` equivalent to ``var == t`` (an arithmetic equality
+    linear in ``var`` with coefficient 1 or -1), or None."""
+    if not z3.is_eq(f):
+        return None
+    lhs, rhs = f.arg(0), f.arg(1)
+    v = _const(f, f"v:{var}")
+    if v is None or not (z3.is_arith(lhs) and z3.is_arith(rhs) and z3.is_arith(v)) or lhs.sort() != v.sort():
+        return None  # (a comparison made in another sort, ToReal(x) == r, is left alone)
+    d = lhs - rhs
+
+    def at(k: int) -> z3.ExprRef:
+        return z3.simplify(z3.substitute(d, (v, z3.IntVal(k) if z3.is_int(v) else z3.RealVal(k))))
+
+    rest = at(0)
+    one = z3.simplify(at(1) - rest)
+    if not _numeral(one, "1", "-1"):
+        return None
+    c = int(one.as_string())
+    if not _numeral(z3.simplify(d - (c * v + rest), som=True), "0"):
+        return None  # not linear in var (x * x, x * a)
+    t = z3.simplify(-c * rest)
+    return t if t.sort() == v.sort() and f"v:{var}" not in constants(t) else None
+
+
+def _numeral(e: z3.ExprRef, *values: str) -> bool:
+    return (z3.is_int_value(e) or z3.is_rational_value(e)) and e.as_string() in values
+
+
+def _const(e: z3.ExprRef, name: str) -> z3.ExprRef | None:
+    """The constant named ``name`` in ``e``, or None."""
+    stack, seen = [e], set()
+    while stack:
+        x = stack.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED and x.decl().name() == name:
+            return x
+        stack.extend(x.children())
+    return None
+
+
+def project(facts: frozenset[Fact], written: frozenset[str]) -> frozenset[Fact]:
+    """What ``facts`` say of the locals not ``written``: a formula implied by ``exists written.
+    facts`` (so true after a node that writes only those).  Each written local is eliminated in
+    turn: when a fact says ``x == t`` with ``t`` free of ``x``, ``t`` is put for ``x`` in the others
+    (exact); otherwise the facts that mention ``x`` are dropped (weaker, still implied).  Bounded by
+    construction: one substitution per fact and local, no solver call."""
+    if not facts or not any(f.vars & written for f in facts):
+        return facts
+    out = set(facts)
+    for var in sorted(written):
+        about = sorted((f for f in out if var in f.vars), key=lambda f: f.key)
+        if not about:
+            continue
+        out.difference_update(about)
+        for d in about:
+            t = _solved(d.formula, var)
+            if t is None:
+                continue
+            v = z3.Const(f"v:{var}", t.sort())
+            for f in about:
+                if f is not d:
+                    g = Fact.of(z3.substitute(f.formula, (v, t)))
+                    if not z3.is_true(g.formula):
+                        out.add(g)
+            break
+    return frozenset(out)
 
 
 @dataclass
@@ -99,6 +190,7 @@ class _NodeFacts:
         written = self.effect.written
         self.assigned: list[Fact] = []
         self.branch: Fact | None = None
+        self.negated: Fact | None = None
         cond = self.effect.cond
         self.cond_vars = _vars(cond) if cond is not None else None
         # what a test speaks of among the tracked locals (unknown values in it stay free in the checks)
@@ -109,10 +201,10 @@ class _NodeFacts:
             term = self.effect.env[var]
             names = _vars(term)
             if names is not None and not (names & written):
-                f = symbol(var, sem.sort(var)) == term
-                self.assigned.append(Fact(f.sexpr(), names | {var}, f))
+                self.assigned.append(Fact.of(symbol(var, sem.sort(var)) == term))
         if cond is not None and self.cond_vars is not None and self.cond_vars and not (self.cond_vars & written):
-            self.branch = Fact(cond.sexpr(), self.cond_vars, cond)
+            self.branch = Fact.of(cond)
+            self.negated = Fact.of(z3.Not(cond))
 
 
 def _vars(e: z3.ExprRef) -> frozenset[str] | None:
@@ -129,8 +221,19 @@ def refine(
     graph: Graph, sem: FunctionSemantics, tracked: frozenset[int], solving: Solving, limit: int | None = None
 ) -> Graph | None:
     """The product of ``graph`` with the facts of the ``tracked`` CFG nodes; None when it would grow
-    beyond ``limit`` states (default: four times the graph, plus 256)."""
+    beyond ``limit`` states (default: four times the graph, plus 256).  Facts carried over a write
+    (:func:`project`) make more states (they live longer); when that product is too large, the one
+    where a write drops what mentions the local is tried instead (coarser, smaller)."""
     limit = limit if limit is not None else 4 * len(graph.cfg_of) + 256
+    got = _product(graph, sem, tracked, solving, limit, carry=True)
+    if got is None:
+        got = _product(graph, sem, tracked, solving, limit, carry=False)
+    return got
+
+
+def _product(
+    graph: Graph, sem: FunctionSemantics, tracked: frozenset[int], solving: Solving, limit: int, carry: bool
+) -> Graph | None:
     nodes: dict[int, _NodeFacts] = {}
 
     def read(c: int) -> _NodeFacts:
@@ -168,14 +271,17 @@ def refine(
                     )
                     decided[key] = got
                 may = got
-        kept = frozenset(f for f in facts if not (f.vars & eff.written)) | frozenset(nf.assigned)
+        if carry:
+            kept = project(facts, eff.written)
+        else:
+            kept = frozenset(f for f in facts if not (f.vars & eff.written))
+        kept |= frozenset(nf.assigned)
         for j, br in graph.succ[i]:
             if (br is True and not may[0]) or (br is False and not may[1]):
                 continue
             after = kept
-            if nf.branch is not None and br is not None:
-                b = nf.branch
-                after = kept | {b if br else Fact(f"(not {b.key})", b.vars, z3.Not(b.formula))}
+            if nf.branch is not None and nf.negated is not None and br is not None:
+                after = kept | {nf.branch if br else nf.negated}
             if j == graph.exit:
                 if exit_id is None:
                     exit_id = len(states)
@@ -198,15 +304,50 @@ def refine(
         exit_id = len(states)
         states.append((graph.exit, frozenset()))
         succ.append([])
+    live = _live(succ, [bool(graph.succ[i]) for i, _ in states])
+    if not live[0]:
+        return None  # no run at all: the facts contradict each other (cannot be, but conclude nothing)
+    renum: dict[int, int] = {}
+    for k in range(len(states)):
+        if live[k] or k == exit_id:
+            renum[k] = len(renum)
     copies: dict[int, int] = {}
     names = []
-    for i, _ in states:
+    for k in renum:
+        i = states[k][0]
         n = copies.get(i, 0)
         copies[i] = n + 1
         names.append(graph.names[i] if n == 0 else f"{graph.names[i]}~{n}")
     return Graph(
-        tuple(graph.cfg_of[i] for i, _ in states), tuple(names), tuple(tuple(s) for s in succ), 0, exit_id
+        tuple(graph.cfg_of[states[k][0]] for k in renum),
+        tuple(names),
+        tuple(tuple((renum[t], br) for t, br in succ[k] if t in renum) for k in renum),
+        0,
+        renum[exit_id],
     )
+
+
+def _live(succ: list[list[tuple[int, bool | None]]], continues: list[bool]) -> list[bool]:
+    """The states some run can pass: all but those that must continue (``continues``: their graph
+    node has successors) and have no edge left to a live state.  A run at such a state would take
+    one of its node's edges, and the product keeps every edge a run can take: no run reaches it."""
+    pred: list[list[int]] = [[] for _ in succ]
+    for k, out in enumerate(succ):
+        for t, _ in out:
+            pred[t].append(k)
+    left = [len({t for t, _ in out}) for out in succ]
+    live = [True] * len(succ)
+    queue = deque(k for k in range(len(succ)) if continues[k] and left[k] == 0)
+    while queue:
+        k = queue.popleft()
+        if not live[k]:
+            continue
+        live[k] = False
+        for p in set(pred[k]):
+            left[p] -= 1
+            if continues[p] and left[p] == 0 and live[p]:
+                queue.append(p)
+    return live
 
 
 def _closure(facts: frozenset[Fact], start: frozenset[str]) -> frozenset[Fact]:

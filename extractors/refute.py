@@ -7,9 +7,10 @@ scalar locals (:mod:`witness_condition`) and z3 decides it:
 - unknown (z3's resource limit, or code the condition cannot be built for): the finding is kept;
 - unsatisfiable: the tests and assignments of the unsat core are *tracked* in a product of the
   function's graph (:mod:`refine_graph`), which drops the edges the facts they make known rule
-  out; the function is projected again on that graph and the rule checked again.  Up to
-  ``MAX_ROUNDS`` rounds (each adds the core of the new witness); the finding is dropped only when
-  the rule no longer holds.
+  out (facts about a local written again are carried over to the others through it); the
+  function is projected again on that graph and the rule checked again.  Up to ``MAX_ROUNDS``
+  rounds (each adds the core of the new witness); the finding is dropped only when the rule no
+  longer holds.
 
 Why dropping is sound: the refined graph keeps every run of the function (``refine_graph``'s
 invariant), so a formula true of some run is true of the refined model when it is *existential*
@@ -51,7 +52,7 @@ from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
-VERSION = "f1"
+VERSION = "f2"  # the refinement changed: verdicts of an older one are not reused
 
 
 @cache

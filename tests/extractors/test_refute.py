@@ -9,6 +9,7 @@ from checker.ctl import parse
 from extractors.api import Finding, Project
 from extractors.calls import BUILTIN
 from extractors.path_condition import Fresh, FunctionSemantics
+from extractors.refine_graph import Fact, project
 from extractors.refute import existential_part
 from extractors.witness_condition import condition
 from tests.extractors.helpers import cfg_of, line_of, node_id
@@ -203,3 +204,67 @@ def test_existential_part_of_rules() -> None:
     assert str(existential_part(g)) == str(g)  # its universal part is under a negation: existential
     h = parse("~(E F free)")
     assert str(existential_part(h)) == str(parse("~false"))
+
+
+# x is written again: what the first test said of it (x > 0, x == a) is kept as a > 0
+REASSIGNED = """
+#include <stdlib.h>
+void f(int a, int b) {
+    int x = 0;
+    char *p = malloc(8); /*A*/
+    if (!p)
+        return;
+    x = a + 0;
+    if (x > 0) free(p);
+    x = a + 0;
+    if (a < 2) free(p);
+}
+"""
+REASSIGNED_LEAK = REASSIGNED.replace("a < 2", "a < 0")  # a == 0 frees nothing
+
+
+def test_facts_survive_a_reassignment() -> None:
+    alloc = line_of(REASSIGNED, "/*A*/")
+    assert found(REASSIGNED, "memory-leak", refute=False) == {alloc}
+    assert found(REASSIGNED, "memory-leak") == set()
+    assert found(REASSIGNED_LEAK, "memory-leak") == {alloc}
+
+
+# prune.py already knows the second a < 0 repeats the first; the refinement then leaves the copy
+# of it reached with a > 0 no way on: that copy is removed, not kept as a dead end
+DEAD_END = """
+#include <stdlib.h>
+void f(int a, int b) {
+    int x = 0;
+    char *p = malloc(8);
+    if (!p)
+        return;
+    if (a < 0) x = 0;
+    if (a > 0) free(p);
+    if (a < 0) free(p); /*B*/
+}
+"""
+DEAD_END_BAD = DEAD_END.replace("if (a > 0) free(p);", "if (a > -2) free(p);")  # a == -1 frees twice
+
+
+def test_state_left_without_successors_is_removed() -> None:
+    second = line_of(DEAD_END, "/*B*/")
+    assert found(DEAD_END, "double-free", refute=False) == {second}
+    assert found(DEAD_END, "double-free") == set()
+    assert found(DEAD_END_BAD, "double-free") == {second}
+
+
+def test_project_substitutes_and_drops() -> None:
+    a, b, x = z3.Ints("v:a v:b v:x")
+    facts = frozenset({Fact.of(x == a + 1), Fact.of(x > 3), Fact.of(b < 2)})
+    got = project(facts, frozenset({"x"}))
+    s = z3.Solver()  # the projection is exactly a + 1 > 3 and b < 2
+    s.add(z3.Not(z3.And(*[f.formula for f in got]) == z3.And(a > 2, b < 2)))
+    assert s.check() == z3.unsat
+    assert all("x" not in f.vars for f in got)
+    # no equality to put in for x: what mentions it is dropped
+    assert project(frozenset({Fact.of(x > a), Fact.of(b < 2)}), frozenset({"x"})) == {Fact.of(b < 2)}
+    # x * x == a does not define x; a == -1 + x does
+    assert project(frozenset({Fact.of(x * x == a), Fact.of(x > 0)}), frozenset({"x"})) == frozenset()
+    got = project(frozenset({Fact.of(a == x - 1), Fact.of(x < 0)}), frozenset({"x"}))
+    assert got == {Fact.of(a + 1 < 0)}
