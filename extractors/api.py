@@ -239,10 +239,9 @@ class Project:
         rebuilt.  Called from another thread while a check runs, this cancels that check at its
         next function (the check raises ``Cancelled`` and returns nothing) and waits for it to
         stop before the new text is in."""
-        with self.db.write():
-            self.db.set(SOURCE, path, Source(text, tree))
-            if path not in self.files.paths:
-                self.db.set(PROJECT_FILES, (), frozenset(self.files.paths | {path}))
+        self.db.set(SOURCE, path, Source(text, tree))  # no write at all when the text is the same
+        if path not in self.files.paths:
+            self.db.set(PROJECT_FILES, (), frozenset(self.files.paths | {path}))
         self.files.paths.add(path)
         if self._compile is not None:
             self._set_flags(path)

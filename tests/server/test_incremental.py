@@ -125,3 +125,24 @@ async def test_an_edit_stops_the_running_check_which_publishes_nothing(
     # the first check never finished, so it published nothing (partial results are off here):
     # the server publishes a check's findings just before it logs its counters
     assert not counters_for(client, 1)
+
+
+async def test_quick_edits_one_after_another_are_each_checked(client: LanguageClient, tmp_path: Path) -> None:
+    """Edits sent as soon as the last one's diagnostics arrive (no debounce), some of them made while
+    the check of the text before still runs: every version is checked and published. A text set
+    again unchanged (the worker hands the project the text the edit thread already set) must not
+    wait on the database as a write would."""
+    text = source()
+    path = tmp_path / "big.c"
+    path.write_text(text)
+    await start(client, tmp_path, settings={"debounceMs": 0})
+    uri = open_doc(client, path)
+    await until(lambda: counters_for(client, 1), "the first check's counters")
+    lines = text.split("\n")
+    targets = [i for i, line in enumerate(lines) if line.strip() == "p[0] = 0;"]
+    for version in range(2, 22):
+        line = targets[(version * 7) % len(targets)]
+        old = lines[line]
+        lines[line] = f"        p[0] = {version};" if version % 2 else "        (void)0;"
+        edit(client, uri, version, (line, 0, line, len(old)), lines[line])
+        await until(lambda: counters_for(client, version), f"the counters of version {version}", timeout=60)
