@@ -7,7 +7,6 @@ modules stay independent and this file only wires them together.
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import os
 import sys
@@ -31,18 +30,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# A check builds and drops millions of small objects (nodes, label sets, formulas' values) while
-# the models, tables and caches it keeps make a large heap; with CPython's default thresholds the
-# full collections that walk that heap took a quarter of a cold check of Lua. The young generation
-# is collected after 20,000 allocations instead of 700 and the full one a tenth as often, as mypy
-# does for the same reason; reference cycles are still collected, only in fewer, later passes.
-GC_THRESHOLDS = (20_000, 20, 50)
-
-
-def tune_gc() -> None:
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE (13): what a shell reports for a tool that SIGPIPE ended
 
 
@@ -55,7 +42,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return 2
-    tune_gc()
     try:
         code: int = importlib.import_module(args._module, __package__).run(args)
         sys.stdout.flush()

@@ -19,6 +19,7 @@ from pathlib import Path
 from extractors.api import Config, ConfigError, Finding, Rule, catalogue
 from extractors.config import RuleSetting
 from extractors.preprocessor import macro_name, parse_define
+from server import collector
 from server.baseline import BaselineError, apply_baseline, read_baseline, write_baseline
 from server.check_runner import default_jobs, run_check
 from server.disk_cache import CACHE_DIR_NAME, DiskCache
@@ -286,6 +287,7 @@ def check_command(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    collector.tune()
     try:
         return check_command(args)
     except (UsageError, PathError) as e:

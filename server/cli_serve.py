@@ -10,6 +10,8 @@ import argparse
 import logging
 import sys
 
+from server import collector
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
@@ -33,6 +35,7 @@ def _host_port(value: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    collector.tune()
     logging.basicConfig(
         stream=sys.stderr,
         level=getattr(logging, args.log_level),
