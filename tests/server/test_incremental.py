@@ -145,4 +145,4 @@ async def test_quick_edits_one_after_another_are_each_checked(client: LanguageCl
         old = lines[line]
         lines[line] = f"        p[0] = {version};" if version % 2 else "        (void)0;"
         edit(client, uri, version, (line, 0, line, len(old)), lines[line])
-        await until(lambda: counters_for(client, version), f"the counters of version {version}", timeout=60)
+        await until(lambda v=version: counters_for(client, v), f"the counters of version {version}", timeout=60)
