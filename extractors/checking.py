@@ -37,6 +37,9 @@ RESULT_VERSION = "r6"
 
 
 _FUNCTION_FINDINGS = Content[str, list[Finding]]("function_findings", weight=lambda found: 1 + len(found))
+_RULE_FINDINGS = Content[str, dict[str, list[Finding]]](
+    "rule_findings", weight=lambda by_rule: 1 + sum(len(f) for f in by_rule.values())
+)
 _VALUE_RECORDS = Content[tuple[str, str, str], "_ValueRecord"](
     "value_record", weight=lambda record: 2 + len(record.findings)
 )
@@ -74,7 +77,8 @@ class FunctionChecker:
         self.refute = True
         self.refuter = Refuter(cache, self.counts)
         self._rules_key = rules_key(rules)
-        self._fn_results = db.content(_FUNCTION_FINDINGS)  # by positional key and rules
+        self._fn_results = db.content(_FUNCTION_FINDINGS)  # by positional key and rule set
+        self._rule_results = db.content(_RULE_FINDINGS)  # by positional key: per rule key
         # per value: the projections it read, the functions asked about a global, their stamp, findings
         self._value_results = db.content(_VALUE_RECORDS)
 
@@ -111,24 +115,25 @@ class FunctionChecker:
 
     def _function_findings(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
         """A function's findings under the current rules: kept whole under its positional key and
-        the rule set, and per rule, so that a changed rule set checks only the rules it changed."""
+        the rule set, and per rule (one table per function, by :attr:`Rule.key`), so that a changed
+        rule set checks only the rules it changed."""
         pkey = positional_key(proj, fm)
         whole = f"{pkey}|{self._rules_key}"
         found = self._fn_results.get(whole)
         if found is not None:
             self.counts["functions_check_reused"] += 1
             return found
-        per_rule = {r.id: self._fn_results.get(f"{pkey}|{r.key}") for r in self.rules}
-        missing = [r for r in self.rules if per_rule[r.id] is None]
+        kept = self._rule_results.get(pkey) or {}
+        missing = [r for r in self.rules if r.key not in kept]
         if missing:
             fresh = self._check_function(proj, fm, missing)
+            kept = dict(kept)
             for r in missing:
-                own = [f for f in fresh if f.rule_id == r.id]
-                per_rule[r.id] = own
-                self._fn_results[f"{pkey}|{r.key}"] = own
+                kept[r.key] = [f for f in fresh if f.rule_id == r.id]
+            self._rule_results[pkey] = kept
         else:
             self.counts["functions_check_reused"] += 1
-        found = _without_shadowed([f for r in self.rules for f in per_rule[r.id] or ()], self.rules)
+        found = _without_shadowed([f for r in self.rules for f in kept[r.key]], self.rules)
         self._fn_results[whole] = found
         return found
 
@@ -151,7 +156,7 @@ class FunctionChecker:
             try:
                 quiet = None
                 if known is not None and renewal is not None:
-                    quiet = self._still_quiet(proj, rules, known, renewal)
+                    quiet = self._still_quiet(proj, rules, known, renewal, fm, var)
                 if quiet is not None:
                     self.counts["values_quiet"] += 1
                     self._value_results[key] = quiet
@@ -179,7 +184,7 @@ class FunctionChecker:
         return out
 
     def _still_quiet(
-        self, proj: Projector, rules: list[Rule], known: _ValueRecord, renewal: Renewal
+        self, proj: Projector, rules: list[Rule], known: _ValueRecord, renewal: Renewal, fm: FunctionModel, var: str
     ) -> _ValueRecord | None:
         """A value that no rule applied to, kept without projecting it again: the projections it read
         that changed can only add the atoms of their own new reach (an unchanged projection differs
@@ -213,7 +218,7 @@ class FunctionChecker:
                 for i, values in reach.reads.items():
                     wanted[i] = wanted.get(i, frozenset()) | values
         wider = frozenset(present)
-        if any(r.applies(wider) for r in rules):
+        if any(_may_apply(r, wider, proj, fm, var) for r in rules):
             return None
         functions = proj.scope.functions
         for ident, values in wanted.items():
@@ -458,7 +463,20 @@ def _quiet_atoms(proj: Projector, fm: FunctionModel, var: str, rules: list[Rule]
         return frozenset()
     cname = proj.component(fm, var)
     present = proj.atoms(cname) if cname is not None else frozenset()
-    return None if any(r.applies(present) for r in rules) else present
+    return None if any(_may_apply(r, present, proj, fm, var) for r in rules) else present
+
+
+def _may_apply(rule: Rule, present: frozenset[str], proj: Projector, fm: FunctionModel, var: str) -> bool:
+    """Whether ``rule`` can have a finding on a value whose reach holds the atoms ``present``: it
+    needs them (``requires``), and a rule with ``own_trigger`` needs one of its triggers in the
+    function's own projection too (:meth:`_check_value` checks it only then), which no edit of a
+    callee changes; so a value whose callees test it for NULL stays quiet for known NULLs."""
+    if not rule.applies(present):
+        return False
+    if not rule.own_trigger:
+        return True
+    own = proj.own_labels_and_targets(fm, var)
+    return own is None or bool(own[0] & rule.own_trigger)
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:

@@ -224,6 +224,7 @@ _MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) 
 _MENTIONS = Content[str, frozenset[str]]("mentions")
 _VALUES = Content[tuple[str, str], tuple[str, ...]]("values")
 _LOCKED = Content[tuple[str, str], tuple[tuple[int, str], ...]]("locked_paths")
+_COPIES = Content[tuple[str, str], "dict[int, frozenset[str]]"]("projection_copies", weight=lambda c: 1 + len(c))
 _STAMPS = Content[tuple[str, str, str, str], str]("content_stamp")
 _LAYOUTS = Content[str, tuple[tuple[str, ...], str]]("layout", weight=lambda got: 1 + len(got[0]) // 8)
 
@@ -263,6 +264,7 @@ class ProjectionStore:
         self.locked = d.content(_LOCKED)  # by text key and scope
         self.stamps = d.content(_STAMPS)
         self.layouts = d.content(_LAYOUTS)
+        self.copies = d.content(_COPIES)  # by text key and value
 
 
 @dataclass(frozen=True)
@@ -890,7 +892,11 @@ class Projector:
         key = (function_id(fm), v)
         got = self._copies.get(key)
         if got is None:
-            got = self._copies[key] = {} if v.startswith(DISCARD) else must_aliases(fm.cfg, v)
+            skey = (fm.key, v)  # a function of the CFG alone: kept across projectors
+            got = self.store.copies.get(skey)
+            if got is None:
+                got = self.store.copies[skey] = {} if v.startswith(DISCARD) else must_aliases(fm.cfg, v)
+            self._copies[key] = got
         return got
 
     def labels_at(
