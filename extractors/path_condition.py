@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import z3
@@ -101,9 +101,8 @@ def symbol(var: str, sort: z3.SortRef) -> z3.ExprRef:
     return z3.Const(f"v:{var}", sort)
 
 
-def constants(e: z3.ExprRef) -> frozenset[str]:
-    """The names of the uninterpreted constants in ``e``."""
-    out: set[str] = set()
+def uninterpreted(e: z3.ExprRef) -> Iterator[z3.ExprRef]:
+    """The uninterpreted constants in ``e``, each once."""
     stack, seen = [e], set()
     while stack:
         x = stack.pop()
@@ -111,9 +110,13 @@ def constants(e: z3.ExprRef) -> frozenset[str]:
             continue
         seen.add(x.get_id())
         if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out.add(x.decl().name())
+            yield x
         stack.extend(x.children())
-    return frozenset(out)
+
+
+def constants(e: z3.ExprRef) -> frozenset[str]:
+    """The names of the uninterpreted constants in ``e``."""
+    return frozenset(x.decl().name() for x in uninterpreted(e))
 
 
 def _literal(text: str) -> int | None:

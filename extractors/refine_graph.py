@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from extractors.path_condition import Effect, Fresh, FunctionSemantics, constants, is_fresh, symbol
+from extractors.path_condition import Effect, Fresh, FunctionSemantics, constants, is_fresh, symbol, uninterpreted
 from extractors.prune import Graph
 
 
@@ -87,16 +87,7 @@ def _numeral(e: z3.ExprRef, *values: str) -> bool:
 
 def _const(e: z3.ExprRef, name: str) -> z3.ExprRef | None:
     """The constant named ``name`` in ``e``, or None."""
-    stack, seen = [e], set()
-    while stack:
-        x = stack.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED and x.decl().name() == name:
-            return x
-        stack.extend(x.children())
-    return None
+    return next((x for x in uninterpreted(e) if x.decl().name() == name), None)
 
 
 def project(facts: frozenset[Fact], written: frozenset[str]) -> frozenset[Fact]:

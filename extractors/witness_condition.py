@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from checker.graphs import strongly_connected
 from extractors.path_condition import Fresh, FunctionSemantics
 
 Waypoint = tuple[int, bool | None]  # CFG node, and the branch taken out of it when the witness says
@@ -186,51 +187,10 @@ class _Encoder:
 
 
 def _components(region: set[int], succ: Sequence[Sequence[tuple[int, bool | None]]]) -> dict[int, int]:
-    """Tarjan's strongly connected parts of the region (iterative), numbered in reverse
-    topological order (a part's number is larger than those of the parts it reaches)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
-    stack: list[int] = []
-    comp: dict[int, int] = {}
-    counter = 0
-    parts = 0
-    for root in sorted(region):
-        if root in index:
-            continue
-        work = [(root, iter([t for t, _ in succ[root] if t in region]))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, it = work[-1]
-            advanced = False
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter([t for t, _ in succ[w] if t in region])))
-                    advanced = True
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp[w] = parts
-                    if w == v:
-                        break
-                parts += 1
-    return comp
+    """The strongly connected parts of the region, numbered in reverse topological order (a
+    part's number is larger than those of the parts it reaches)."""
+    parts = strongly_connected(sorted(region), lambda v: [t for t, _ in succ[v] if t in region])
+    return {v: k for k, part in enumerate(parts) for v in part}
 
 
 def condition(
