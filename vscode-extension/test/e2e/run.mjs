@@ -540,6 +540,31 @@ async function loopWitness(page) {
   await iteration.first().waitFor({ timeout: 15_000 });
   pass(`a loop witness with five steps on one line (one of them the loop's next iteration) shows every step label inside the editor: ${texts.join(" | ")}`);
   await page.screenshot({ path: path.join(outDir, "loop-witness.png") });
+
+  // Escape is VS Code's first: with several cursors it collapses them and the witness stays; the
+  // next Escape clears the witness
+  await editor.locator(".view-lines").click();
+  await runCommand(page, "Add Cursor Below");
+  const cursors = editor.locator(".cursors-layer .cursor");
+  for (let i = 0; i < 50 && (await cursors.count()) < 2; i += 1) {
+    await page.waitForTimeout(100);
+  }
+  if ((await cursors.count()) < 2) {
+    throw new Error(`"Add Cursor Below" left ${await cursors.count()} cursor(s)`);
+  }
+  await page.keyboard.press("Escape");
+  for (let i = 0; i < 50 && (await cursors.count()) > 1; i += 1) {
+    await page.waitForTimeout(100);
+  }
+  if ((await cursors.count()) !== 1) {
+    throw new Error(`Escape did not collapse the cursors (${await cursors.count()} left)`);
+  }
+  await waitForAfterTexts(page, (found) => found.some((t) => t.includes("⑤")), 3_000).catch(() => {
+    throw new Error("the Escape meant for the extra cursor also cleared the witness");
+  });
+  await page.keyboard.press("Escape");
+  await waitForAfterTexts(page, (found) => !found.some((t) => /[①-⑳]/.test(t)));
+  pass("with several cursors, Escape collapses them and keeps the witness; the next Escape clears it");
 }
 
 /**
