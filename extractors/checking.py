@@ -141,9 +141,9 @@ class FunctionChecker:
         """The findings of ``rules_now`` (some of the current rules) in ``fm``."""
         reporter = Reporter(proj, proj.scope.functions)
         out: list[Finding] = []
-        checked = rules_key(rules_now)
+        ident, scope = function_id(fm), f"{proj.scope_digest}|{rules_key(rules_now)}"
         for var in proj.values(fm):
-            key = (function_id(fm), var, f"{proj.scope_digest}|{checked}")
+            key = (ident, var, scope)
             known = self._value_results.get(key)
             renewal = known.renewal(proj) if known is not None else None
             if known is not None and renewal is not None and not renewal.changed:
@@ -199,15 +199,13 @@ class FunctionChecker:
         present = set(known.quiet)
         mentioned = {ident for ident, _ in known.mentioned}
         wanted: dict[str, frozenset[str]] = {}
-        read: set[tuple[str, str]] | None = None
+        reads = known.reads
         for ident in changed if rules else ():
             now, vs = groups[ident].model, groups[ident].values
             for v in vs:
                 step = proj.own_labels_and_targets(now, v)
                 if step is not None:
-                    if read is None:
-                        read = {(i, w) for i, g in known.reads.items() for w in g[1]}
-                    if step[1] <= read:
+                    if all(i in reads and w in reads[i].values for i, w in step[1]):
                         present |= step[0]  # what it reaches was read, and what of it changed is here
                         continue
                 reach = proj.reach_summary(now, v)

@@ -227,6 +227,10 @@ _LOCKED = Content[tuple[str, str], tuple[tuple[int, str], ...]]("locked_paths")
 _COPIES = Content[tuple[str, str], "dict[int, frozenset[str]]"]("projection_copies", weight=lambda c: 1 + len(c))
 _STAMPS = Content[tuple[str, str, str, str], str]("content_stamp")
 _LAYOUTS = Content[str, tuple[tuple[str, ...], str]]("layout", weight=lambda got: 1 + len(got[0]) // 8)
+_OwnStep = tuple[frozenset[str], frozenset[tuple[str, str]]]
+_STEPS = Content[tuple[str, str, str, str], "_OwnStep | None"](
+    "own_step", weight=lambda got: 1 + (len(got[1]) if got is not None else 0)
+)
 
 STORE_WEIGHT = 2_000_000  # the bound of a store that has no database of its own
 
@@ -265,6 +269,7 @@ class ProjectionStore:
         self.stamps = d.content(_STAMPS)
         self.layouts = d.content(_LAYOUTS)
         self.copies = d.content(_COPIES)  # by text key and value
+        self.steps = d.content(_STEPS)  # by text key, function id, value and scope digest
 
 
 @dataclass(frozen=True)
@@ -764,6 +769,11 @@ class Projector:
         key = (function_id(fm), v)
         if key in self._steps:
             return self._steps[key]
+        skey = (fm.key, key[0], v, self.scope_digest)  # what node_labels reads: see scope_digest
+        kept = self.store.steps.get(skey, False)
+        if not isinstance(kept, bool):
+            self._steps[key] = kept
+            return kept
         cids, is_global = self._relevant(fm, v)
         got = None
         if not is_global:
@@ -780,7 +790,7 @@ class Projector:
                 labels |= RETURN_LABEL
             labels |= EXIT_LABEL
             got = frozenset(labels), frozenset(targets)
-        self._steps[key] = got
+        self._steps[key] = self.store.steps[skey] = got
         return got
 
     @cached_property
