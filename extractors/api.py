@@ -183,7 +183,7 @@ class Project:
         self.db.errors = self.errors
         c = self.config
         defines = (c.configured_defines(), c.command_line_defines())
-        settings = Settings(c.extraction_digest(), self.table, *defines, c.command_include, c.include)
+        settings = Settings(c.extraction_digest(), self.table, *defines, c.command_include, c.include, c.atoms)
         self.db.set(SETTINGS, (), settings)
         self.db.set(RULES, (), rules_key(self.rules))
         self.files = _Files(self.db)

@@ -16,6 +16,7 @@ from extractors.calls import CallSpec
 from extractors.facts import RETURNED, Call, Facts, FactWalker, args_of, call_name, null_test, path_of, root_of
 from extractors.parse import short, strip_parens, text_of
 from extractors.preprocessor import NO_DEFINES, Defines, condition
+from extractors.user_atoms import UserAtoms, user_events
 
 Pred = tuple[int, bool | None]
 CondExpr = tuple[object, ...] | None
@@ -97,6 +98,7 @@ class CfgBuilder:
         consts: dict[str, int],
         row_base: int = 0,
         defines: Defines = NO_DEFINES,
+        atoms: UserAtoms = (),
     ) -> None:
         self.lines = lines  # the function's own lines: row 0 is ``row_base`` of the parse tree
         self.defines = defines  # what decides preprocessor conditionals
@@ -109,6 +111,8 @@ class CfgBuilder:
         self.labels: dict[str, int] = {}
         self.gotos: list[tuple[int, str]] = []
         self.frame: dict[str, bool] = {}  # automatic locals declared so far -> whether an array
+        self.atoms = atoms  # the user's [[atoms]]: queries whose matches label nodes (user_atoms.py)
+        self.spans: dict[int, tuple[int, int]] = {}  # byte range of each node that has facts
 
     def col(self, row: int, byte_col: int) -> int:
         if 0 <= row < len(self.lines):
@@ -127,6 +131,8 @@ class CfgBuilder:
         else:
             node = CfgNode(n, kind, 0, 0, 0, 0, "")
         if facts is not None:
+            if pos is not None:
+                self.spans[n] = (pos.start_byte, pos.end_byte)
             self.cfg.addr_taken |= facts.addr_taken
             node.events = tuple(dict.fromkeys(facts.events + self.call_events(facts.calls)))
             node.calls = tuple(self.marked(c) for c in facts.calls)
@@ -181,6 +187,9 @@ class CfgBuilder:
         for src, label in self.gotos:
             target = self.labels.get(label)
             self.link([(src, None)], target if target is not None else src)
+        for n, event in user_events(fn, self.atoms, self.spans) if self.atoms else ():
+            node = self.cfg.nodes[n]
+            node.events = tuple(dict.fromkeys((*node.events, event)))
         self.count_checks()
         return self.cfg
 

@@ -36,6 +36,17 @@ Recognised keys::
 
     [[rules.custom]]
     id = "no-free-of-param"  formula = "E F free"  message = "frees {var}"  severity = "info"  cwe = 0
+    # a formula may name the built-in atoms (extractors/rules.py PROPOSITIONS) and the [[atoms]]
+
+    [[atoms]]                              # an atom as data (extractors/user_atoms.py)
+    name = "begin"                         # letters, digits, '_'; no built-in atom's name
+    query = '(call_expression function: (identifier) @f (#eq? @f "begin_tx") arguments: (argument_list . (_) @value))'
+    # a tree-sitter query on the tree-sitter-c grammar; each node it captures as @value names the
+    # tracked value (its access path: db, s->conn, &ctx names ctx), and the atom holds at the
+    # innermost CFG node (statement, declaration, atomic condition, return, switch head) containing
+    # it. Other captures serve only predicates (#eq?, #match?, #any-of?, their not-/any- forms).
+    # The value is tracked like any other, so a [[rules.custom]] formula such as
+    # "E F (begin & E X E (~(commit | abort) U end))" is checked for it.
 """
 
 from __future__ import annotations
@@ -49,8 +60,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from checker.ctl import CTLSyntaxError, parse
+from checker.ctl import Atom, CTLSyntaxError, atoms, parse
 from extractors.preprocessor import Defines, macro_name, parse_define
+from extractors.user_atoms import UserAtoms, query_problem
 
 if TYPE_CHECKING:
     from extractors.library import CallSpec
@@ -59,6 +71,7 @@ SEVERITIES = ("error", "warning", "info")
 _EXTRACT_LISTS = ("allocators", "nonnull_allocators", "deallocators", "uses", "must_check", "noreturn")
 _EXTRACT_PAIRS = ("locks", "resources")
 _RULE_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
+_ATOM_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class ConfigError(ValueError):
@@ -109,6 +122,7 @@ class Config:
     command_include: tuple[str, ...] = ()  # -I on the command line
     # [library.NAME] rows: (name, the row over the built-in one, the fields the user's row sets)
     library: tuple[tuple[str, CallSpec, tuple[str, ...]], ...] = ()
+    atoms: UserAtoms = ()  # [[atoms]]: (name, tree-sitter query), see extractors.user_atoms
     source: str | None = None
 
     def configured_defines(self) -> Defines:
@@ -149,6 +163,7 @@ class Config:
                 self.noreturn,
             ],
             "library": [[n, repr(spec), list(fields)] for n, spec, fields in self.library],
+            "atoms": [list(a) for a in self.atoms],
             "rules": {k: [v.enabled, v.severity] for k, v in sorted(self.rules.items())},
             "custom": [[r.id, r.formula, r.message, r.severity, r.cwe] for r in self.custom_rules],
             "preprocessor": [
@@ -216,14 +231,15 @@ def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: 
     def err(table: str, key: str | None, message: str, nth: int = 0) -> ConfigError:
         return ConfigError(path, line_of(text, prefix + table, key, nth), message)
 
-    unknown = set(data) - {"extract", "rules", "preprocessor", "library"}
+    unknown = set(data) - {"extract", "rules", "preprocessor", "library", "atoms"}
     if unknown:
         name = sorted(unknown)[0]
         raise ConfigError(
             path,
             line_of(text, prefix + name) or _find_key(text, name),
-            f"unknown section or key {name!r} (expected 'extract', 'rules', 'preprocessor' or 'library')",
+            f"unknown section or key {name!r} (expected 'extract', 'rules', 'preprocessor', 'library' or 'atoms')",
         )
+    user_atoms = _atoms(data.get("atoms", []), err)
     library = _library(data.get("library", {}), err)
     defines, undefines, include, compile_commands = _preprocessor(data.get("preprocessor", {}), err, path)
     extract = data.get("extract", {})
@@ -278,12 +294,22 @@ def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: 
         if rid not in builtin and rid not in {c.id for c in customs}:
             raise err(f"rules.{rid}", None, f"unknown rule {rid!r} (built-in: {', '.join(sorted(builtin))})")
     seen: set[str] = set()
+    known_atoms = _builtin_atoms() | {name for name, _ in user_atoms}
     for i, r in enumerate(customs):
         if r.id in builtin:
             raise err("rules.custom", "id", f"custom rule id {r.id!r} clashes with a built-in rule", i)
         if r.id in seen:
             raise err("rules.custom", "id", f"duplicate custom rule id {r.id!r}", i)
         seen.add(r.id)
+        strange = sorted(atoms(parse(r.formula)) - known_atoms)
+        if strange:  # a typo would make a rule that never fires
+            mine = f", [[atoms]]: {', '.join(n for n, _ in user_atoms)}" if user_atoms else ""
+            raise err(
+                "rules.custom",
+                "formula",
+                f"rule {r.id!r}: unknown atom {strange[0]!r} (built-in: {', '.join(sorted(_builtin_atoms()))}{mine})",
+                i,
+            )
     return Config(
         allocators=lists.get("allocators", ()),
         nonnull_allocators=lists.get("nonnull_allocators", ()),
@@ -300,6 +326,7 @@ def config_from_data(data: dict[str, Any], text: str, path: str | Path, prefix: 
         include=include,
         compile_commands=compile_commands,
         library=library,
+        atoms=user_atoms,
         source=str(path),
     )
 
@@ -367,6 +394,51 @@ def _library(table: Any, err: Any) -> tuple[tuple[str, CallSpec, tuple[str, ...]
 
     specs = specs_of(table, at, builtin_library(), "library.")
     return tuple((name, specs[name], fields_of(table[name])) for name in sorted(specs))
+
+
+def _builtin_atoms() -> frozenset[str]:
+    from extractors.rules import PROPOSITIONS  # rules.py imports this module
+
+    return frozenset(PROPOSITIONS)
+
+
+def _is_atom(name: str) -> bool:
+    """Whether a formula reads ``name`` as an atom (``E``, ``true``, ``not`` are its words)."""
+    try:
+        return isinstance(parse(name), Atom)
+    except CTLSyntaxError:
+        return False
+
+
+def _atoms(value: Any, err: Any) -> UserAtoms:
+    """``[[atoms]]``: each entry a ``name`` (an identifier that is no built-in atom, keyword or
+    earlier entry) and a ``query`` tree-sitter compiles that captures ``@value``; an error names
+    the line of the entry's key."""
+    if not isinstance(value, list):
+        raise err("atoms", None, "'atoms' must be an array of tables ([[atoms]])")
+    out: list[tuple[str, str]] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise err("atoms", None, "each [[atoms]] entry must be a table", i)
+        extra = set(item) - {"name", "query"}
+        if extra:
+            key = sorted(extra)[0]
+            raise err("atoms", key, f"unknown key {key!r} in [[atoms]] (known: name, query)", i)
+        for key in ("name", "query"):
+            if not isinstance(item.get(key), str) or not item[key].strip():
+                raise err("atoms", key if key in item else None, f"[[atoms]] needs a non-empty string {key!r}", i)
+        name, query = item["name"], item["query"]
+        if not _ATOM_NAME.match(name) or not _is_atom(name):
+            raise err("atoms", "name", f"atom name {name!r} must be an identifier and not a CTL keyword", i)
+        if name in _builtin_atoms():
+            raise err("atoms", "name", f"atom {name!r} clashes with a built-in atom", i)
+        if name in {n for n, _ in out}:
+            raise err("atoms", "name", f"duplicate atom {name!r}", i)
+        problem = query_problem(query)
+        if problem is not None:
+            raise err("atoms", "query", f"atom {name!r}: {problem}", i)
+        out.append((name, query))
+    return tuple(out)
 
 
 def _find_key(text: str, key: str) -> int:

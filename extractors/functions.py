@@ -23,6 +23,7 @@ from extractors.marks import Mark
 from extractors.parse import parse_c, text_of
 from extractors.preprocessor import NO_DEFINES, Defines, variants
 from extractors.prune import Graph, prune
+from extractors.user_atoms import UserAtoms
 
 
 @dataclass(frozen=True)
@@ -286,6 +287,7 @@ def build_function(
     row_base: int = 0,
     defines: Defines = NO_DEFINES,
     facts: frozenset[str] = frozenset(),
+    atoms: UserAtoms = (),
 ) -> FunctionModel | None:
     """The model of definition ``fn``, whose first row in its parse tree is ``row_base`` and
     ``lines[0]`` (rows of the model count from there)."""
@@ -294,10 +296,10 @@ def build_function(
         return None
     fd = _declarator_name(fn.child_by_field_name("declarator"))
     consts = _unshadowed(consts, facts, _params(fd) if fd is not None else ())
-    cfg = CfgBuilder(lines, table, consts, row_base, defines).build(fn)
+    cfg = CfgBuilder(lines, table, consts, row_base, defines, atoms).build(fn)
     if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
         consts = hidden
-        cfg = CfgBuilder(lines, table, consts, row_base, defines).build(fn)
+        cfg = CfgBuilder(lines, table, consts, row_base, defines, atoms).build(fn)
     marks = marks_of([fn], cfg, fn.text or b"", fn.start_byte, lines, row_base)
     return _model(name, path, fn, cfg, consts, key, row_base, marks)
 
@@ -339,6 +341,7 @@ def build_variants(
     key: str,
     defines: Defines = NO_DEFINES,
     facts: frozenset[str] = frozenset(),
+    atoms: UserAtoms = (),
 ) -> FunctionModel | None:
     """The model of function ``name`` whose text ``text`` does not parse as written because of
     preprocessor conditionals: the choice of the models of its variants (see
@@ -358,10 +361,10 @@ def build_variants(
         return None
     fd = _declarator_name(fns[0].child_by_field_name("declarator"))
     consts = _unshadowed(consts, facts, _params(fd) if fd is not None else ())
-    cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines).build(fn) for fn in fns])
+    cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines, atoms).build(fn) for fn in fns])
     if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
         consts = hidden
-        cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines).build(fn) for fn in fns])
+        cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines, atoms).build(fn) for fn in fns])
     return _model(name, path, fns[0], cfg, consts, key, 0, marks_of(fns, cfg, text, 0, lines, 0))
 
 

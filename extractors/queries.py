@@ -94,6 +94,7 @@ from extractors.project_facts import (
     written_in,
 )
 from extractors.suppress import suppressions
+from extractors.user_atoms import UserAtoms
 
 # ----- inputs ------------------------------------------------------------------------------------
 
@@ -120,6 +121,7 @@ class Settings:
     command: Defines = field(default=NO_DEFINES, compare=False)
     command_include: tuple[str, ...] = field(default=(), compare=False)
     include: tuple[str, ...] = field(default=(), compare=False)
+    atoms: UserAtoms = field(default=(), compare=False)  # [[atoms]] (named by config_digest)
 
 
 def _same_text(a: Source, b: Source) -> bool:
@@ -521,6 +523,7 @@ class Context:
     macros: dict[str, CallSpec] = field(compare=False)
     defines: Defines = field(default=NO_DEFINES, compare=False)  # the configuration's and the file's
     facts: frozenset[str] = field(default=frozenset(), compare=False)  # project constants: a local hides them
+    atoms: UserAtoms = field(default=(), compare=False)  # the configuration's [[atoms]]
 
 
 @derived("function_context")
@@ -545,7 +548,7 @@ def function_context(db: Database, path: str) -> Context:
         table = {**table, **{n: CallSpec(noreturn=True) for n in stops if n not in table}}
     if must:  # a project function stays a box in the projections: only its calls are marked unchecked
         table = {**table, **{n: replace(table.get(n, CallSpec()), must_check=True) for n in must}}
-    return Context(digest, consts, table, dict(macros), defines)
+    return Context(digest, consts, table, dict(macros), defines, atoms=settings.atoms)
 
 
 # ----- whole-project facts (extractors.project_facts) --------------------------------------------
@@ -624,7 +627,15 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         # conditionals splitting a brace pair or an expression: model the choice of the variants
         try:
             chosen = build_variants(
-                readable, name, path, context.table, context.consts, model_key, context.defines, context.facts
+                readable,
+                name,
+                path,
+                context.table,
+                context.consts,
+                model_key,
+                context.defines,
+                context.facts,
+                context.atoms,
             )
         except _BUILD_ERRORS:
             chosen = None
@@ -638,7 +649,16 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         return _unmodelled(path, name, None, lines, None, 0)
     try:
         model = build_function(
-            fn, path, lines, context.table, context.consts, model_key, row_base, context.defines, context.facts
+            fn,
+            path,
+            lines,
+            context.table,
+            context.consts,
+            model_key,
+            row_base,
+            context.defines,
+            context.facts,
+            context.atoms,
         )
     except _BUILD_ERRORS as e:
         # too deep to read, or a syntax shape the builder does not expect: say so, check the rest
