@@ -280,3 +280,27 @@ def test_atoms_change_the_extraction_digest_and_a_project_takes_them_anew() -> N
     ]
     project.update_file("t.c", TX_FIXED)
     assert of_rule(project.check()["t.c"], "tx-not-ended") == []
+
+
+def test_edits_that_add_or_remove_a_custom_atom_are_seen_by_the_incremental_project() -> None:
+    """The edited function's model carries the new events, and a caller whose callee no longer
+    commits is checked again (the quiet-value and verdict caches see user atoms as labels): after
+    each edit the project finds what a fresh one finds."""
+    helper = "void finish(struct db *d)\n{\n    commit_tx(d);\n}\n"
+    caller = TX_BAD.replace("    commit_tx(db);", "    finish(db);").replace("        return -1;", "        {}")
+    texts = [
+        helper + caller,
+        helper.replace("commit_tx(d);", "log_tx(d);") + caller,  # the callee no longer commits
+        helper + caller,
+        helper + caller.replace("    finish(db);", "    finish(db);\n    begin_tx(db);"),  # a second begin
+        helper + caller.replace("    begin_tx(db);", "    start_tx(db);"),  # no begin at all
+    ]
+    config = config_from_text(TX)
+    project = Project(config)
+    counts = []
+    for text in texts:
+        project.update_file("t.c", text)
+        found = of_rule(project.check()["t.c"], "tx-not-ended")
+        assert found == of_rule(check_src(text, config), "tx-not-ended")
+        counts.append(len(found))
+    assert counts == [0, 1, 0, 1, 0]
