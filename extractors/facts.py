@@ -195,6 +195,18 @@ def call_name(call: TSNode) -> str | None:
     return text_of(fn) if fn is not None and fn.type == "identifier" else None
 
 
+def tested_argument(node: TSNode | None) -> str | None:
+    """The path an argument tests against NULL: ``RETURN_ERROR_IF(p == NULL, e)``,
+    ``CHECK(p != NULL)``.  The call is a checking macro (a function handed a comparison can act on
+    it too), so past it the path counts as tested (``notnull``), as after ``assert(p)``; a bare
+    ``p`` is handed on, not tested."""
+    a = strip_parens(node)
+    if a is None or a.type not in ("binary_expression", "unary_expression"):
+        return None
+    nt = null_test(a)
+    return nt[0] if nt is not None else None
+
+
 RETURNED = "<return>"  # the value a ``return`` statement hands back, as an access path
 
 
@@ -443,6 +455,7 @@ class FactWalker:
             else:
                 args.append((path_of(a), False))
             self.walk(a, guarded)
+            self.ev(tested_argument(a), "notnull")
         sure = frozenset(a for a, _ in args if a in guarded)
         self.f.calls.append(Call(name, tuple(args), result, discarded, sure))
 

@@ -17,7 +17,8 @@ Derived, each a pure function of what it reads:
     header_directives(header)    a header's conditionals, defines and includes
     file_preprocessor(path)      the headers the file reads and what they and it define
     header_macros(header)        assigning macros of one header
-    file_macros(path)            the assigning macros the file's functions see
+    header_renames(header)       macros of one header that rename a function
+    file_macros(path)            the assigning and renaming macros the file's functions see
     function_context(path)       what reading any function of the file depends on besides its text
     file_facts(path)             what the file adds to the project's facts (project_facts.py)
     project_facts(())            constant globals and helper results of the whole project
@@ -69,6 +70,7 @@ from extractors.functions import (
     top_level_items,
 )
 from extractors.includes import UNREAD, Preprocessed, Unread, preprocess, search_path
+from extractors.macro_calls import Rename, renames, resolved
 from extractors.parse import parse_c, text_of
 from extractors.preprocessor import (
     NO_DEFINES,
@@ -431,6 +433,12 @@ def header_macros(db: Database, header: str) -> tuple[tuple[str, CallSpec], ...]
     return tuple(sorted(macro_specs(text).items())) if text else ()
 
 
+@derived("header_renames")
+def header_renames(db: Database, header: str) -> tuple[tuple[str, Rename], ...]:
+    text = db.get(HEADER, header)
+    return tuple(sorted(renames(text).items())) if text else ()
+
+
 @derived("header_directives")
 def header_directives(db: Database, header: str) -> tuple[Directive, ...]:
     text = db.get(HEADER, header)
@@ -467,18 +475,24 @@ def file_preprocessor(db: Database, path: str) -> Preprocessed:
 
 @derived("file_macros")
 def file_macros(db: Database, path: str) -> tuple[tuple[str, CallSpec], ...]:
-    """Function-like macros that assign (see :func:`extractors.functions.macro_specs`): the file's
-    own over those of the headers it reads, less the names the call table knows."""
+    """Function-like macros that assign (see :func:`extractors.functions.macro_specs`) and macros
+    that rename a function of the call table (:mod:`extractors.macro_calls`): the file's own over
+    those of the headers it reads, less the names the call table knows."""
     macros: dict[str, CallSpec] = {}
+    renamed: dict[str, Rename] = {}
     for header in db.get(file_preprocessor, path).headers:
         found: tuple[tuple[str, CallSpec], ...] = db.get(header_macros, header)
         macros.update(found)
+        moved: tuple[tuple[str, Rename], ...] = db.get(header_renames, header)
+        renamed.update(moved)
     defines = db.get(file_defines, path)
     if defines:
         # blank lines between: a definition ending in a backslash must not run on into the next
-        macros.update(macro_specs(b"\n\n".join(defines).decode("utf-8", "surrogateescape")))
+        own = b"\n\n".join(defines).decode("utf-8", "surrogateescape")
+        macros.update(macro_specs(own))
+        renamed.update(renames(own))
     table = db.get(SETTINGS, ()).table
-    return tuple(sorted((m, spec) for m, spec in macros.items() if m not in table))
+    return tuple(sorted(resolved(renamed, table, macros).items()))
 
 
 @derived("header_markers")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from extractors.api import Cancelled, Finding, Project
 from extractors.functions import macro_specs
+from extractors.macro_calls import renames, resolved
 from extractors.queries import file_items, file_macros, function_model
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -101,6 +102,9 @@ LINES = [
     "  # define PUT(a) a = 1 /* a comment",
     "   that goes on */ b = 2",
     "/* #define GONE(x) x = 0 */",
+    "#define XF free",
+    "#define AL(n) \\",
+    "    ((char *)malloc(n)) /* a rename */",
     "int f(int x) { x = 1; return x; }",
     "int g(int x) {\n#define IN(a) a = 0\n    return x;\n}",
     "    y = SET(a, 2); // #define NOT(x) x = 1",
@@ -120,7 +124,7 @@ def test_macros_from_the_defines_the_parse_finds_are_those_of_the_whole_text(lin
     p = Project()
     p.update_file("a.c", text)
     got = p.db.get(file_macros, "a.c")
-    assert dict(got) == {m: s for m, s in macro_specs(text).items() if m not in p.table}
+    assert dict(got) == resolved(renames(text), p.table, macro_specs(text))
 
 
 def test_macros_of_real_files_are_those_of_the_whole_text() -> None:
@@ -130,7 +134,7 @@ def test_macros_of_real_files_are_those_of_the_whole_text() -> None:
     for f in files:
         text = f.read_text(errors="replace")
         p.update_file(str(f), text)
-        want = {m: s for m, s in macro_specs(text).items() if m not in p.table}
+        want = resolved(renames(text), p.table, macro_specs(text))
         got = p.db.get(file_macros, str(f))
         assert dict(got) == want, f
 
