@@ -59,7 +59,7 @@ from tests.corpus_test.scoring import (  # noqa: E402
 CLANG_MAP: list[tuple[str, str, tuple[str, ...]]] = [
     ("unix.Malloc", r"after it is freed|after its release", ("use-after-free", "return-freed-pointer")),
     ("unix.Malloc", r"free released memory|released memory", ("double-free",)),
-    ("unix.Malloc", r"[Pp]otential (memory )?leak", ("memory-leak", "memory-leak-overwrite")),
+    ("unix.Malloc", r"[Pp]otential (memory )?leak", ("memory-leak", "memory-leak-overwrite", "memory-leak-realloc")),
     ("unix.Malloc", r"free\(\)|not memory allocated|offset by|address of", ("free-non-heap",)),
     ("core.NullDereference", r"", ("known-null-dereference", "null-dereference")),
     ("core.uninitialized.Assign", r"", ("uninitialised-read",)),
@@ -87,7 +87,7 @@ CLANG_MAP: list[tuple[str, str, tuple[str, ...]]] = [
 ]
 CPPCHECK_MAP: list[tuple[str, str, tuple[str, ...]]] = [
     ("memleak", r"", ("memory-leak", "memory-leak-overwrite")),
-    ("memleakOnRealloc", r"", ("memory-leak",)),
+    ("memleakOnRealloc", r"", ("memory-leak-realloc",)),
     ("leakReturnValNotUsed", r"", ("memory-leak", "unchecked-return")),
     ("leakNoVarFunctionCall", r"", ("memory-leak",)),
     ("doubleFree", r"", ("double-free",)),

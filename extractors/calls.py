@@ -10,6 +10,7 @@ only looked up, per call, by the CFG builder and the projections.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from extractors.config import Config
 from extractors.library import CallSpec, builtin_library, overlay
@@ -47,7 +48,7 @@ def call_table(config: Config) -> dict[str, CallSpec]:
         table[name] = CallSpec(noreturn=True)
     for name in config.must_check:
         old = table.get(name, CallSpec())
-        table[name] = CallSpec(old.returns, old.args, old.noreturn, True, old.nonnull, old.assigns, old.null_ok)
+        table[name] = replace(old, must_check=True)
     for name, spec, fields in config.library:
         table[name] = overlay(table.get(name, CallSpec()), spec, fields)
     return table

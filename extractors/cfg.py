@@ -155,6 +155,9 @@ class CfgBuilder:
             if spec is None:
                 continue
             out += [(n, "def") for n in spec.assigns if n in declared]
+            if call.result and any(0 <= i < len(call.args) and call.args[i] == (call.result, False)
+                                   for i in spec.kept_on_failure):
+                out.append((call.result, "lostonfail"))  # p = realloc(p, n): see kept_copies
             for i, atom in spec.args:
                 if atom == "addr" and 0 <= i < len(call.args) and (path := call.args[i][0]):
                     self.cfg.addr_taken.add(root_of(path))
@@ -191,7 +194,33 @@ class CfgBuilder:
             node = self.cfg.nodes[n]
             node.events = tuple(dict.fromkeys((*node.events, event)))
         self.count_checks()
+        self.kept_copies()
         return self.cfg
+
+    def kept_copies(self) -> None:
+        """``p = realloc(p, n)`` loses the old block on failure unless another pointer holds it:
+        where a copy of ``p`` (``old = p``, ``s->old = p``) may have been made before (a node that
+        reaches the call), the function may free the block through it, so ``lostonfail`` is
+        dropped there (cppcheck's memleakOnRealloc looks for an earlier copy too)."""
+        lost = [i for i, n in enumerate(self.cfg.nodes) if any(a == "lostonfail" for _, a in n.events)]
+        if not lost:
+            return
+        preds: list[list[int]] = [[] for _ in self.cfg.nodes]
+        for src, outs in enumerate(self.cfg.succ):
+            for dst, _ in outs:
+                preds[dst].append(src)
+        for i in lost:
+            node = self.cfg.nodes[i]
+            held = {p for p, a in node.events if a == "lostonfail"}
+            seen, stack = {i}, list(preds[i])
+            while stack and held:
+                j = stack.pop()
+                if j in seen:
+                    continue
+                seen.add(j)
+                held -= {src for _, src in self.cfg.nodes[j].copies}
+                stack.extend(preds[j])
+            node.events = tuple(e for e in node.events if e[1] != "lostonfail" or e[0] in held)
 
     def count_checks(self) -> None:
         """Unmark a dropped result whose callee names calls that check it instead (``checked_by``:

@@ -20,6 +20,8 @@ Keys of one row (every key optional; the shipped file and ``[library.NAME]`` tab
     all_args   = "read"               # what it does to every argument (variadic printf)
     null_ok    = [0]                  # argument positions it checks for NULL itself (free(NULL),
                                       # fflush(NULL)): such a position is never "use"
+    kept_on_failure = [0]             # argument positions still the caller's when the call fails
+                                      # (realloc's old block): ``p = realloc(p, n)`` loses it then
     noreturn   = true                 # never returns (exit, abort, longjmp)
     must_check = true                 # discarding the result is a bug (unchecked-return)
     checked_by = ["ferror", "feof"]   # ... unless the function calls one of these on one of the
@@ -58,11 +60,14 @@ class CallSpec:
     # calls that check a dropped result instead (fread's ferror): named on one of its arguments in
     # the same function, they count as checking it
     checked_by: tuple[str, ...] = ()
+    # argument positions that stay the caller's when the call fails and returns NULL (realloc's
+    # old block): storing the result over that argument loses it then (memory-leak-realloc)
+    kept_on_failure: tuple[int, ...] = ()
 
 
 RESULTS = ("alloc", "open")
 ARG_ATOMS = ("use", "read", "def", "addr", "free", "close", "escape", "lock", "unlock")
-KEYS = ("returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check", "checked_by")
+KEYS = ("returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check", "checked_by", "kept_on_failure")
 LIBRARY_FILE = Path(__file__).with_name("library.toml")
 
 # err(function name, key or None, message) -> the error to raise, placed at the row's line
@@ -104,11 +109,8 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
             if every not in ARG_ATOMS:
                 raise err(name, "all_args", f"{label}.all_args must be one of {', '.join(ARG_ATOMS)}")
             args.append((-1, every))
-    null_ok = row.get("null_ok", list(spec.null_ok))
-    if not isinstance(null_ok, list) or not all(
-        isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in null_ok
-    ):
-        raise err(name, "null_ok", f"{label}.null_ok must be a list of argument positions (0 is the first)")
+    null_ok = _positions(row, "null_ok", spec.null_ok, label, lambda key, msg: err(name, key, msg))
+    kept = _positions(row, "kept_on_failure", spec.kept_on_failure, label, lambda key, msg: err(name, key, msg))
     for i, atom in args:
         if atom == "use" and (i in null_ok or (i == -1 and null_ok)):
             raise err(name, "null_ok", f"{label}: argument {i} is both dereferenced (use) and allowed to be NULL")
@@ -121,10 +123,21 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
         checked_by=tuple(checked_by),
         args=tuple(args),
         null_ok=tuple(null_ok),
+        kept_on_failure=tuple(kept),
         nonnull=flags["nonnull"],
         noreturn=flags["noreturn"],
         must_check=flags["must_check"],
     )
+
+
+def _positions(
+    row: Mapping[str, Any], key: str, old: tuple[int, ...], label: str, err: Callable[[str, str], ConfigError]
+) -> list[int]:
+    """A row's list of argument positions under ``key`` (``old`` when it gives none), validated."""
+    got = row.get(key, list(old))
+    if not isinstance(got, list) or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in got):
+        raise err(key, f"{label}.{key} must be a list of argument positions (0 is the first)")
+    return got
 
 
 def fields_of(row: Mapping[str, Any]) -> tuple[str, ...]:

@@ -105,14 +105,15 @@ def resolved(
 
 
 def moved_spec(r: Rename, target: CallSpec) -> CallSpec:
-    """``target``'s row read through macro ``r``: its argument atoms and ``null_ok`` positions moved
-    to the macro's parameters; its result, ``noreturn``, ``must_check`` as they are (the macro's
-    value is the call's)."""
+    """``target``'s row read through macro ``r``: its argument atoms and positions (``null_ok``,
+    ``kept_on_failure``) moved to the macro's parameters; its result, ``noreturn``, ``must_check``
+    as they are (the macro's value is the call's)."""
     if r.slots is None:
         return target
     args = tuple(dict.fromkeys((k, atom) for i, atom in target.args for k in r.positions(i)))
     null_ok = tuple(dict.fromkeys(k for i in target.null_ok for k in r.positions(i) if k >= 0))
-    return replace(target, args=args, null_ok=null_ok)
+    kept = tuple(dict.fromkeys(k for i in target.kept_on_failure for k in r.positions(i) if k >= 0))
+    return replace(target, args=args, null_ok=null_ok, kept_on_failure=kept)
 
 
 def _union(a: tuple[tuple[int, str], ...], b: tuple[tuple[int, str], ...]) -> tuple[tuple[int, str], ...]:

@@ -64,6 +64,7 @@ MESSAGES = {
     "stack": "{v} set to the address of a local here ({t})",
     "cmp": "'{v}' compared here ({t})",
     "nonheap": "'{v}' points to something other than the start of a heap block here ({t})",
+    "lostonfail": "'{v}' overwritten by a call that returns NULL on failure, losing its block ({t})",
 }
 
 

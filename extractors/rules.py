@@ -37,6 +37,7 @@ PROPOSITIONS = (
     "stack",
     "nonheap",
     "cmp",
+    "lostonfail",
     "exit",
     "end",
     "unreached",

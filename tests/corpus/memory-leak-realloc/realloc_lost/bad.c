@@ -5,7 +5,7 @@ int push(int *items, size_t *len, size_t *cap, int v, int **out)
 {
     if (*len == *cap) {
         *cap = *cap ? *cap * 2 : 8;
-        items = realloc(items, *cap * sizeof *items); /* BUG(memory-leak) */
+        items = realloc(items, *cap * sizeof *items); /* BUG(memory-leak-realloc) */
         if (items == NULL)
             return -1;
     }
