@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from checker.contraction import contract, contractible
 from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, atoms, fold, normalize
-from checker.model import RSM, Box, Component, Node, Ref
+from checker.model import RSM, Box, Component, Node, Ref, shared_labels
 from checker.reduction import reduce_for_atoms
 
 _CONST_T, _CONST_F, _SAME, _LOCAL, _BROKEN = "T", "F", "S", "L", "B"
@@ -199,7 +199,11 @@ def _build(comp: Component, lens: _Lens) -> Component:
     )
     return Component(
         comp.name,
-        tuple(Node(names[n.name], labels[n.name], n.is_entry, n.is_exit) for n in comp.nodes if n.name not in gone),
+        tuple(
+            Node(names[n.name], shared_labels(labels[n.name]), n.is_entry, n.is_exit)
+            for n in comp.nodes
+            if n.name not in gone
+        ),
         tuple(Box(box_names[b.name], b.component, b.call_nodes, b.return_nodes) for b in comp.boxes),
         edges,
     )

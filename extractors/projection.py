@@ -12,6 +12,7 @@ and callees that cannot touch ``v`` stay plain nodes, which keeps the models sma
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,7 +20,7 @@ from itertools import compress
 from typing import NamedTuple
 
 from checker.graphs import closure, reach_union, strongly_connected, through_passable
-from checker.model import RSM, Box, Component, Node, Ref, build_rsm
+from checker.model import RSM, Box, Component, Node, Ref, build_rsm, shared_labels
 from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, must_aliases
 from extractors.calls import CallSpec
@@ -41,7 +42,7 @@ def discarded_value(v: str) -> str | None:
     return v[len(DISCARD) :] if v.startswith(DISCARD) else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NodeMeta:
     function: str
     cfg_id: int
@@ -1037,19 +1038,20 @@ class Projector:
         edges: list[tuple[Ref, Ref]] = []
         meta: dict[str, NodeMeta] = {}
         for k, i in enumerate(compress(range(total), kept)):
-            names[i] = ENTRY if i == g.entry else EXIT if i == g.exit else f"k{k}"
+            names[i] = ENTRY if i == g.entry else EXIT if i == g.exit else sys.intern(f"k{k}")
         for i in compress(range(total), kept):
             name = names[i]
-            shown = labels[i] | RETURN_LABEL if i < n_base and nodes_[cfg_of[i]].kind == "return" else labels[i]
+            own = shared_labels(labels[i])
+            shown = own | RETURN_LABEL if i < n_base and nodes_[cfg_of[i]].kind == "return" else own
             if i == g.exit:
                 shown = shown | EXIT_LABEL
-            nodes.append(Node(name, shown, i == g.entry, i == g.exit))
+            nodes.append(Node(name, shared_labels(shown), i == g.entry, i == g.exit))
             if i < n_base:
                 c = cfg_of[i]
-                meta[name] = NodeMeta(function_id(fm), c, nodes_[c].kind, labels[i], v)
+                meta[name] = NodeMeta(function_id(fm), c, nodes_[c].kind, own, v)
             else:
                 c, br = branch_of[i]
-                meta[name] = NodeMeta(function_id(fm), c, "branch", labels[i], v, br)
+                meta[name] = NodeMeta(function_id(fm), c, "branch", own, v, br)
             if i == g.exit:
                 continue
             outs = [names[t] for t in targets[i]] or [name]
