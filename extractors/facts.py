@@ -195,6 +195,20 @@ def call_name(call: TSNode) -> str | None:
     return text_of(fn) if fn is not None and fn.type == "identifier" else None
 
 
+def pointer_base(node: TSNode | None) -> str | None:
+    """The access path a pointer expression points into: ``buf`` for ``buf``, ``buf + len - 1``,
+    ``(char *)p + 4``, ``p++``.  Dereferencing the expression reads the block ``buf`` points to,
+    so it is a use of ``buf``.  The pointer of ``p + i`` is taken on the left (the convention;
+    ``i + p`` is not followed)."""
+    node = strip_parens(node)
+    while node is not None and (
+        node.type == "update_expression"
+        or node.type == "binary_expression" and text_of(node.child_by_field_name("operator")) in ("+", "-")
+    ):
+        node = strip_parens(node.child_by_field_name("argument" if node.type == "update_expression" else "left"))
+    return path_of(node)
+
+
 def tested_argument(node: TSNode | None) -> str | None:
     """The path an argument tests against NULL: ``RETURN_ERROR_IF(p == NULL, e)``,
     ``CHECK(p != NULL)``.  The call is a checking macro (a function handed a comparison can act on
@@ -268,7 +282,7 @@ class FactWalker:
                 self.ev(r, "read")
 
     def deref(self, base: TSNode | None, guarded: frozenset[str]) -> None:
-        p = path_of(base)
+        p = pointer_base(base)
         if p and p not in guarded:
             self.ev(p, "use")
 
