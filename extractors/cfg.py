@@ -14,6 +14,7 @@ from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
 from extractors.facts import RETURNED, Call, Facts, FactWalker, args_of, call_name, null_test, path_of, root_of
+from extractors.formats import dereferenced
 from extractors.parse import short, strip_parens, text_of
 from extractors.preprocessor import NO_DEFINES, Defines, condition
 from extractors.user_atoms import UserAtoms, user_events
@@ -90,6 +91,19 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
 _LOOPS = ("while_statement", "do_statement", "for_statement")
 
 
+def format_uses(call: Call, fmt: int | None) -> list[tuple[str, str]]:
+    """``use`` of each argument a printf-like call's literal format dereferences (``%s``, ``%n``),
+    but one passed by address or known not NULL where the call runs (as for a row's ``use``)."""
+    literal = next((text for i, text in call.strings if i == fmt), None)
+    if literal is None or fmt is None:
+        return []
+    out = []
+    for k in dereferenced(literal, fmt + 1):
+        if k < len(call.args) and (path := call.args[k][0]) and not call.args[k][1] and path not in call.guarded:
+            out.append((path, "use"))
+    return out
+
+
 class CfgBuilder:
     def __init__(
         self,
@@ -158,6 +172,7 @@ class CfgBuilder:
             if call.result and any(0 <= i < len(call.args) and call.args[i] == (call.result, False)
                                    for i in spec.kept_on_failure):
                 out.append((call.result, "lostonfail"))  # p = realloc(p, n): see kept_copies
+            out += format_uses(call, spec.format)
             for i, atom in spec.args:
                 if atom == "addr" and 0 <= i < len(call.args) and (path := call.args[i][0]):
                     self.cfg.addr_taken.add(root_of(path))

@@ -28,6 +28,7 @@ class Call:
     # discarded, and its callee's result must be checked (set by the CFG builder from the call table,
     # which knows the file's and its headers' warn_unused_result declarations besides the library)
     unchecked: bool = False
+    strings: tuple[tuple[int, str], ...] = ()  # (position, text) of the string-literal arguments
 
 
 @dataclass
@@ -193,6 +194,25 @@ def args_of(call: TSNode) -> list[TSNode]:
 def call_name(call: TSNode) -> str | None:
     fn = strip_parens(call.child_by_field_name("function"))
     return text_of(fn) if fn is not None and fn.type == "identifier" else None
+
+
+def literal_text(node: TSNode | None) -> str | None:
+    """The text between the quotes of a string literal (its pieces joined when it is several
+    ``"a" "b"``), as written (escapes not decoded); None when a piece is not a literal
+    (``"%" PRId64``: a macro whose text the front end does not know)."""
+    node = strip_parens(node)
+    if node is None:
+        return None
+    pieces = [node] if node.type == "string_literal" else node.named_children
+    if node.type not in ("string_literal", "concatenated_string") or any(
+        p.type != "string_literal" for p in pieces
+    ):
+        return None
+    out = []
+    for p in pieces:
+        text = text_of(p)
+        out.append(text[text.find('"') + 1 : text.rfind('"')])
+    return "".join(out)
 
 
 def pointer_base(node: TSNode | None) -> str | None:
@@ -462,7 +482,10 @@ class FactWalker:
         if name is None:
             self.walk(node.child_by_field_name("function"), guarded)
         args: list[tuple[str | None, bool]] = []
+        strings: list[tuple[int, str]] = []
         for a in args_of(node):
+            if (literal := literal_text(a)) is not None:
+                strings.append((len(args), literal))  # a printf format (extractors.formats)
             target = address_operand(a)
             if target is not None:
                 args.append((path_of(target), True))
@@ -471,7 +494,7 @@ class FactWalker:
             self.walk(a, guarded)
             self.ev(tested_argument(a), "notnull")
         sure = frozenset(a for a, _ in args if a in guarded)
-        self.f.calls.append(Call(name, tuple(args), result, discarded, sure))
+        self.f.calls.append(Call(name, tuple(args), result, discarded, sure, strings=tuple(strings)))
 
     def declaration(self, decl: TSNode) -> list[tuple[str, bool]]:
         """Facts of a declaration; returns the declared (name, uninitialised scalar) pairs."""

@@ -20,6 +20,8 @@ Keys of one row (every key optional; the shipped file and ``[library.NAME]`` tab
     all_args   = "read"               # what it does to every argument (variadic printf)
     null_ok    = [0]                  # argument positions it checks for NULL itself (free(NULL),
                                       # fflush(NULL)): such a position is never "use"
+    format     = 0                    # position of a printf format: the literal's %s / %n
+                                      # arguments are dereferenced (extractors/formats.py)
     kept_on_failure = [0]             # argument positions still the caller's when the call fails
                                       # (realloc's old block): ``p = realloc(p, n)`` loses it then
     noreturn   = true                 # never returns (exit, abort, longjmp)
@@ -63,11 +65,17 @@ class CallSpec:
     # argument positions that stay the caller's when the call fails and returns NULL (realloc's
     # old block): storing the result over that argument loses it then (memory-leak-realloc)
     kept_on_failure: tuple[int, ...] = ()
+    # the position of a printf-style format argument: the arguments its literal's %s and %n
+    # conversions name are dereferenced (extractors.formats)
+    format: int | None = None
 
 
 RESULTS = ("alloc", "open")
 ARG_ATOMS = ("use", "read", "def", "addr", "free", "close", "escape", "lock", "unlock")
-KEYS = ("returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check", "checked_by", "kept_on_failure")
+KEYS = (
+    "returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check", "checked_by", "kept_on_failure",
+    "format",
+)
 LIBRARY_FILE = Path(__file__).with_name("library.toml")
 
 # err(function name, key or None, message) -> the error to raise, placed at the row's line
@@ -111,6 +119,9 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
             args.append((-1, every))
     null_ok = _positions(row, "null_ok", spec.null_ok, label, lambda key, msg: err(name, key, msg))
     kept = _positions(row, "kept_on_failure", spec.kept_on_failure, label, lambda key, msg: err(name, key, msg))
+    fmt = row.get("format", spec.format)
+    if fmt is not None and (not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 0):
+        raise err(name, "format", f"{label}.format must be an argument position (0 is the first)")
     for i, atom in args:
         if atom == "use" and (i in null_ok or (i == -1 and null_ok)):
             raise err(name, "null_ok", f"{label}: argument {i} is both dereferenced (use) and allowed to be NULL")
@@ -124,6 +135,7 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
         args=tuple(args),
         null_ok=tuple(null_ok),
         kept_on_failure=tuple(kept),
+        format=fmt,
         nonnull=flags["nonnull"],
         noreturn=flags["noreturn"],
         must_check=flags["must_check"],

@@ -113,7 +113,21 @@ def moved_spec(r: Rename, target: CallSpec) -> CallSpec:
     args = tuple(dict.fromkeys((k, atom) for i, atom in target.args for k in r.positions(i)))
     null_ok = tuple(dict.fromkeys(k for i in target.null_ok for k in r.positions(i) if k >= 0))
     kept = tuple(dict.fromkeys(k for i in target.kept_on_failure for k in r.positions(i) if k >= 0))
-    return replace(target, args=args, null_ok=null_ok, kept_on_failure=kept)
+    fmt = _moved_format(r, target.format)
+    return replace(target, args=args, null_ok=null_ok, kept_on_failure=kept, format=fmt)
+
+
+def _moved_format(r: Rename, fmt: int | None) -> int | None:
+    """The macro's position of the target's format argument when the values after it follow it
+    there too (``#define ELOG(fmt, ...) fprintf(stderr, fmt, __VA_ARGS__)``), or when the target
+    call has none after it; else None (the conversions would name the wrong arguments)."""
+    if fmt is None:
+        return None
+    at = r.positions(fmt)
+    if len(at) != 1 or at[0] < 0:
+        return None
+    last = r.slots is not None and r.tail is None and len(r.slots) == fmt + 1
+    return at[0] if last or r.positions(fmt + 1) == (at[0] + 1,) else None
 
 
 def _union(a: tuple[tuple[int, str], ...], b: tuple[tuple[int, str], ...]) -> tuple[tuple[int, str], ...]:
