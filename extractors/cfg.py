@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
+from extractors.cursors import drop_cursor_escapes
 from extractors.facts import RETURNED, Call, Facts, FactWalker, args_of, call_name, null_test, path_of, root_of
 from extractors.formats import dereferenced
 from extractors.parse import short, strip_parens, text_of
@@ -208,6 +209,7 @@ class CfgBuilder:
         for n, event in user_events(fn, self.atoms, self.spans) if self.atoms else ():
             node = self.cfg.nodes[n]
             node.events = tuple(dict.fromkeys((*node.events, event)))
+        drop_cursor_escapes(self.cfg)
         self.count_checks()
         self.kept_copies()
         return self.cfg
