@@ -204,10 +204,9 @@ class FunctionChecker:
             now, vs = groups[ident].model, groups[ident].values
             for v in vs:
                 step = proj.own_labels_and_targets(now, v)
-                if step is not None:
-                    if all(i in reads and w in reads[i].values for i, w in step[1]):
-                        present |= step[0]  # what it reaches was read, and what of it changed is here
-                        continue
+                if step is not None and all(i in reads and w in reads[i].values for i, w in step[1]):
+                    present |= step[0]  # what it reaches was read, and what of it changed is here
+                    continue
                 reach = proj.reach_summary(now, v)
                 if reach is None:
                     return None
