@@ -543,7 +543,8 @@ async function loopWitness(page) {
 
   // Escape is VS Code's first: with several cursors it collapses them and the witness stays; the
   // next Escape clears the witness
-  await editor.locator(".view-lines").click();
+  // on the squiggle's line (the loop), which has lines below it
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 5);
   await runCommand(page, "Add Cursor Below");
   const cursors = editor.locator(".cursors-layer .cursor");
   for (let i = 0; i < 50 && (await cursors.count()) < 2; i += 1) {
