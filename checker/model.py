@@ -33,7 +33,7 @@ _LABEL_SETS_MOST = 65_536
 
 def shared_labels(labels: frozenset[str]) -> frozenset[str]:
     """One object per distinct label set, like ``sys.intern`` for strings: a big program's models
-    hold millions of nodes but only hundreds of different label sets, and an empty-slot frozenset
+    hold millions of nodes but only hundreds of different label sets, and even a one-element frozenset
     costs 200 bytes. Bounded: past the bound a set is returned as it is."""
     got = _LABEL_SETS.get(labels)
     if got is None:
