@@ -23,7 +23,7 @@ resolve through each other up to :data:`MAX_CHAIN` steps, so a cycle ends.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -204,20 +204,11 @@ def _call_parts(s: str) -> tuple[str, list[str]] | None:
         return None
     inner = s[open_at + 1 : -1]
     args: list[str] = []
-    depth, start, i = 0, 0, 0
-    while i < len(inner):
-        ch = inner[i]
-        if ch in "\"'":
-            i = _after_literal(inner, i)
-            continue
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
+    start = 0
+    for i, ch, depth in _brackets(inner, 0):
+        if ch == "," and depth == 0:
             args.append(inner[start:i])
             start = i + 1
-        i += 1
     if inner.strip() or args:
         args.append(inner[start:])
     return m.group(1), args
@@ -225,6 +216,12 @@ def _call_parts(s: str) -> tuple[str, list[str]] | None:
 
 def _closing(s: str, at: int) -> int | None:
     """Where the bracket opened at ``s[at]`` closes (string and character literals skipped)."""
+    return next((i for i, ch, depth in _brackets(s, at) if depth == 0 and ch in ")]}"), None)
+
+
+def _brackets(s: str, at: int) -> Iterator[tuple[int, str, int]]:
+    """Each character of ``s`` from ``at`` outside string and character literals, with the
+    bracket depth after it (an opening bracket counts itself, a closing one no longer)."""
     depth, i = 0, at
     while i < len(s):
         ch = s[i]
@@ -235,10 +232,8 @@ def _closing(s: str, at: int) -> int | None:
             depth += 1
         elif ch in ")]}":
             depth -= 1
-            if depth == 0:
-                return i
+        yield i, ch, depth
         i += 1
-    return None
 
 
 def _after_literal(s: str, at: int) -> int:
