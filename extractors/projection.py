@@ -307,9 +307,6 @@ class Projector:
     _reach_atoms: dict[str, frozenset[str] | None] = field(default_factory=dict)
     _reach_reads: dict[str, frozenset[tuple[str, str]] | None] = field(default_factory=dict)
     _summaries: dict[tuple[str, str], ReachSummary | None] = field(default_factory=dict)
-    _steps: dict[tuple[str, str], tuple[frozenset[str], frozenset[tuple[str, str]]] | None] = field(
-        default_factory=dict
-    )
     _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
 
     @cached_property
@@ -767,13 +764,9 @@ class Projector:
         changed reads step only into what it read before gains at most their labels. Found so,
         the changed function is not projected, which on a recursive cycle means validating the
         projections of the whole cycle again."""
-        key = (function_id(fm), v)
-        if key in self._steps:
-            return self._steps[key]
-        skey = (fm.key, key[0], v, self.scope_digest)  # what node_labels reads: see scope_digest
-        kept = self.store.steps.get(skey, False)
+        key = (fm.key, function_id(fm), v, self.scope_digest)  # what node_labels reads: see scope_digest
+        kept = self.store.steps.get(key, False)
         if not isinstance(kept, bool):
-            self._steps[key] = kept
             return kept
         cids, is_global = self._relevant(fm, v)
         got = None
@@ -791,7 +784,7 @@ class Projector:
                 labels |= RETURN_LABEL
             labels |= EXIT_LABEL
             got = frozenset(labels), frozenset(targets)
-        self._steps[key] = self.store.steps[skey] = got
+        self.store.steps[key] = got
         return got
 
     @cached_property
