@@ -105,6 +105,7 @@ __all__ = [
     "ConfigError",
     "FileUpdate",
     "Finding",
+    "FunctionNode",
     "Location",
     "Project",
     "Rule",
@@ -126,6 +127,17 @@ class FileUpdate:
     changed: tuple[str, ...] = ()
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FunctionNode:
+    """One modelled function of the project as a batch runner plans work by it: ``size`` (CFG
+    nodes) stands for its cost, ``callees`` are the ids of the project functions it calls."""
+
+    ident: str
+    path: str
+    size: int
+    callees: tuple[str, ...]
 
 
 class _Files(Mapping[str, FileState]):
@@ -393,6 +405,40 @@ class Project:
             partial(path, self._placed(path, found))
 
         return heard
+
+    def call_graph(self) -> list[FunctionNode]:
+        """Every modelled function, in the order :meth:`check` checks them (by file, then file
+        order), with the project functions it calls: what a batch runner splits work by."""
+        proj = self._projector(self.files)
+        return [
+            FunctionNode(i, fm.file, len(fm.cfg.nodes), proj.callee_ids(fm, i))
+            for i, fm in proj.scope.functions.items()
+        ]
+
+    def check_functions(self, idents: Iterable[str]) -> dict[str, list[Finding]]:
+        """Per function id (of :meth:`call_graph`), its findings with the whole project in scope,
+        as :meth:`check` finds them but unplaced and before suppressions; :meth:`assemble` turns
+        a file's into what :meth:`check` returns for it.  An unknown id has none."""
+        with self.db.snapshot():
+            proj = self._projector(self.files)
+            out: dict[str, list[Finding]] = {}
+            for ident in idents:
+                fm = proj.scope.functions.get(ident)
+                if fm is None:
+                    out[ident] = []
+                    continue
+                check = self.checker.check_file
+                out[ident] = list(check(fm.file, [fm], proj, None, PARTIAL_EVERY, self.db.check_cancelled))
+            return out
+
+    def assemble(self, path: str, per_function: Iterable[Iterable[Finding]]) -> list[Finding]:
+        """``check([path])[path]`` from the unplaced findings of each function of ``path``, given in
+        :meth:`call_graph` order: the first of equal (rule, location) kept, placed, suppressed."""
+        found: dict[tuple[str, Location], Finding] = {}
+        for fs in per_function:
+            for f in fs:
+                found.setdefault((f.rule_id, f.location), f)
+        return self._placed(path, found.values())
 
     def findings_keys(self, paths: Iterable[str]) -> dict[str, str]:
         """Per file of ``paths``, a digest of everything its interprocedural findings depend on when
