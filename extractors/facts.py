@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TSNode
 
 from extractors.parse import strip_parens, text_of
+from extractors.prototypes import borrowed
 
 NULL_NAMES = frozenset({"NULL", "nullptr", "0", "-1", "((void*)0)", "(void*)0", "((void *)0)", "(void *)0"})
 
@@ -29,6 +30,9 @@ class Call:
     # which knows the file's and its headers' warn_unused_result declarations besides the library)
     unchecked: bool = False
     strings: tuple[tuple[int, str], ...] = ()  # (position, text) of the string-literal arguments
+    # positions a prototype of the callee declares ``const T *`` (extractors.prototypes): read, not
+    # kept, when the callee is neither a project function nor in the call table
+    borrowed: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -494,7 +498,8 @@ class FactWalker:
             self.walk(a, guarded)
             self.ev(tested_argument(a), "notnull")
         sure = frozenset(a for a, _ in args if a in guarded)
-        self.f.calls.append(Call(name, tuple(args), result, discarded, sure, strings=tuple(strings)))
+        lent = borrowed(self.consts, name)
+        self.f.calls.append(Call(name, tuple(args), result, discarded, sure, strings=tuple(strings), borrowed=lent))
 
     def declaration(self, decl: TSNode) -> list[tuple[str, bool]]:
         """Facts of a declaration; returns the declared (name, uninitialised scalar) pairs."""

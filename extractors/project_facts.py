@@ -28,6 +28,11 @@ program**: a file outside the project (a library linked in, a file not handed to
 write it.  A ``static`` one is certain (only its translation unit can name it, and the headers it
 includes are scanned as project files when they are in the project).
 
+A prototype of a function with ``const T *`` parameters adds ``("name(const)", mask)``
+(:mod:`extractors.prototypes`): the arguments a call of a function known only so borrows.  It is
+no constant; it rides along because it has the same life (declared at file scope, combined over
+the project, read by the functions whose text names it).
+
 A function returns a constant when every ``return`` in its body returns one known constant (a
 literal, or a constant of its file known before it), its body's last statement is a ``return``
 (so no path falls off the end), its text has no syntax error, and it calls no capitalised name
@@ -48,6 +53,7 @@ from tree_sitter import Node as TSNode
 
 from extractors.facts import const_value
 from extractors.parse import text_of
+from extractors.prototypes import prototype_facts
 
 _NAME = r"([A-Za-z_]\w*)"
 _WRITES = re.compile(
@@ -111,9 +117,12 @@ def declared_variables(n: TSNode, consts: Mapping[str, int]) -> list[tuple[str, 
     constant value when it can be one: a plain identifier declarator, not volatile, of a scalar
     or ``enum`` type, initialised by a known constant or not at all (0)."""
     words = _storage(n)
-    if "extern" in words or "typedef" in words:
+    if "typedef" in words:
         return []
     static = "static" in words
+    borrowing: list[tuple[str, int | None, bool]] = [(k, m, static) for k, m in prototype_facts(n)]
+    if "extern" in words:
+        return borrowing
     ty = n.child_by_field_name("type")
     scalar_type = ty is not None and ty.type in (
         "primitive_type",
@@ -137,7 +146,7 @@ def declared_variables(n: TSNode, consts: Mapping[str, int]) -> list[tuple[str, 
         if "volatile" in words or not scalar_type:
             value = None
         out.append((text_of(inner), value, static))
-    return out
+    return borrowing + out
 
 
 def _declared_name(d: TSNode | None) -> str | None:
@@ -260,7 +269,7 @@ def mentioned(view: frozenset[tuple[str, int]], text: bytes) -> frozenset[tuple[
     if not view:
         return frozenset()
     names = _identifiers(text)
-    return frozenset((n, v) for n, v in view if (n[:-2] if n.endswith("()") else n) in names)
+    return frozenset((n, v) for n, v in view if n.split("(", 1)[0] in names)
 
 
 @lru_cache(maxsize=16_384)

@@ -637,7 +637,9 @@ class Projector:
                 if is_global and self._mentioned(function_id(proj), root_of(v)):
                     boxes.append((function_id(proj), v))
             else:
-                for ap, _ in call.args:
+                for k, (ap, _) in enumerate(call.args):
+                    if k in call.borrowed and ap == v:
+                        continue  # a prototype's const T *: read, not kept (extractors.prototypes)
                     if ap is not None and (ap == v or v.startswith(ap + "->") or v.startswith(ap + ".")):
                         labels.add("escape")
         if "write" in labels or "alloc" in labels or "open" in labels:
