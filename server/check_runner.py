@@ -1,4 +1,4 @@
-"""Runs the front end over many files: per-file result cache, then a process pool for the rest.
+"""Runs the front end over many files: per-file result cache, then work units for the rest.
 
 Why per file: the front end (``extractors.api.Project``) already reuses model-checking results
 through the cache mapping, but building the models is still half of a run.  Each file's findings are
@@ -7,37 +7,46 @@ and suppressions, and every function they can reach (callees in other files incl
 configuration and the analyser's own code.  An unchanged file whose callees are unchanged is not
 checked at all; editing a callee re-checks exactly its callers' files.
 
-Why a pool: checking dominates (extraction is ~10x faster), and files are independent once every
-worker knows all functions.  Each worker therefore holds the whole extracted project (so
-interprocedural results equal a sequential run) and checks the files it is handed, one at a time,
-largest first.
+Why units: checking dominates (extraction is ~10x faster), and functions are independent once every
+worker knows all functions.  The functions of the files to check are cut into units along the call
+graph (:mod:`server.work_units`), so that one huge file uses every core; each worker holds the whole
+extracted project (so interprocedural results equal a one-process run) and checks the units it is
+handed.  A file's findings are put together once all its functions are in, exactly as
+``Project.check`` gives them, and only then cached.  Workers are a local process pool or a Dask
+cluster (:mod:`server.dask_executor`); one job checks file by file in this process, the reference
+the others are compared with.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable, Mapping, MutableMapping
+import time
+from collections.abc import Iterator, Mapping, MutableMapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from extractors.api import Config, Finding, Project, Unmodelled
 from server.disk_cache import DiskCache, Namespaced
-from server.workspace import load_headers
+from server.progress import Done, Progress, Start
+from server.work_units import Assembly, Unit, plan, target_size
+from server.workspace import load_headers, read_header
 
 _KEY_VERSION = "file-findings-2"
 CHECK_COUNTERS = ("checks_run", "checks_reused", "models_built", "functions_check_reused", "model_errors")
 
-Progress = Callable[[int], None]
 # A run checks each model once and then exits, so a knowledge base would only be recorded, never
 # reused across edits; without it the same verdicts and witnesses come 10-35% faster.
 ONE_SHOT_STRATEGY = "lazy"
+EXECUTORS = ("local", "dask")
 
 
 @dataclass
@@ -49,14 +58,20 @@ class RunResult:
     workers: int = 1
     problems: list[str] = field(default_factory=list)
     not_checked: list[Unmodelled] = field(default_factory=list)  # functions that could not be modelled
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per phase, in the order run
+    units: int = 0  # work units handed to workers (0: checked file by file in this process)
+    unit_seconds: float = 0.0  # the units' time on their workers, added up
+    slowest: Done | None = None
 
 
 def _internal(path: str, stage: str, e: BaseException) -> str:
     return f"{path}: internal error while {stage} ({type(e).__name__}: {e}); file skipped, please report"
 
 
+@functools.cache
 def tool_digest() -> str:
-    """Digest of the analyser's own source, so a changed ctlsp never serves stale cached results."""
+    """Digest of the analyser's own source, so a changed ctlsp never serves stale cached results
+    (and a worker running another version refuses work)."""
     h = hashlib.sha256()
     root = Path(__file__).resolve().parents[1]
     for pkg in ("checker", "extractors"):
@@ -96,32 +111,200 @@ def _delta(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, int
     return {k: after[k] - before[k] for k in after}
 
 
-# ----- worker side -------------------------------------------------------------------------------
+# ----- what a worker is given --------------------------------------------------------------------
+@dataclass(frozen=True)
+class Payload:
+    """Everything a worker needs to hold the same project as the client: the configuration, the
+    sources, and the texts of the headers and compile database the client handed in (None: not
+    found).  It is all a remote worker is sent besides the units' function ids, so that a worker
+    reads no file of the checked tree; ``tool`` makes a worker of another ctlsp version refuse."""
+
+    config: Config
+    sources: dict[str, str]
+    headers: dict[str, str | None]
+    compile_commands: tuple[str, str | None, str] | None  # path, text, folder its paths count from
+    tool: str
+
+    @functools.cached_property
+    def digest(self) -> str:
+        h = hashlib.sha256(f"{self.tool}|{self.config.digest()}|{self.compile_commands!r}".encode())
+        for kind, texts in (("source", self.sources), ("header", self.headers)):
+            for path in sorted(texts):
+                h.update(f"\0{kind}\0{path}\0{texts[path]!r}".encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+
+class _Recording(Mapping[str, str]):
+    """The texts ``workspace.load_headers`` asks for (sources, else the file), remembered."""
+
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        self.sources = sources
+        self.read: dict[str, str | None] = {}
+
+    def __getitem__(self, path: str) -> str:
+        text = self.sources.get(path)
+        if text is None:
+            text = read_header(path)
+        self.read[path] = text
+        if text is None:
+            raise KeyError(path)
+        return text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.sources)
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+
+def hand_in_headers(project: Project, sources: Mapping[str, str]) -> Payload:
+    """``workspace.load_headers`` on ``project``, and the payload that rebuilds it elsewhere."""
+    recording = _Recording(sources)
+    load_headers(project, recording)
+    config = project.config
+    compile_commands = None
+    if config.compile_commands is not None:
+        compile_commands = (config.compile_commands, read_header(config.compile_commands), os.getcwd())
+    return Payload(config, dict(sources), recording.read, compile_commands, tool_digest())
+
+
+def build_project(payload: Payload, cache_root: str | None) -> Project:
+    """A worker's project: the client's, rebuilt from the payload (no file of the tree is read)."""
+    cache: MutableMapping[str, bytes] | None = None
+    if cache_root:
+        cache = Namespaced(DiskCache(cache_root), f"check|{payload.tool}|")
+    project = Project(payload.config, cache=cache, strategy=ONE_SHOT_STRATEGY)
+    for path, text in payload.sources.items():
+        try:
+            project.update_file(path, text)
+        except Exception:
+            project.remove_file(path)  # already reported by the client
+    if payload.compile_commands is not None:
+        where, database, base = payload.compile_commands
+        project.set_compile_commands(where, database, base)
+    for path, header in payload.headers.items():
+        project.set_header(path, header)
+    return project
+
+
+class UnitOutput(NamedTuple):
+    """A unit's result as it travels back: per function id its unplaced findings as dicts, the
+    check counters it moved, and its seconds on the worker."""
+
+    found: dict[str, list[dict[str, Any]]]
+    counters: dict[str, int]
+    seconds: float
+
+
+def check_unit(project: Project, functions: tuple[str, ...]) -> UnitOutput:
+    start = time.perf_counter()
+    before = _check_counters(project.counters)
+    found = project.check_functions(functions)
+    dicts = {ident: [f.to_dict() for f in fs] for ident, fs in found.items()}
+    return UnitOutput(dicts, _delta(before, _check_counters(project.counters)), time.perf_counter() - start)
+
+
+Outcome = tuple[Unit, UnitOutput | BaseException]
+
+
+# ----- local pool worker side --------------------------------------------------------------------
 _WORKER: Project | None = None
 
 
-def _init_worker(config: Config, sources: dict[str, str], cache_root: str | None) -> None:
+def _init_worker(payload: Payload, cache_root: str | None) -> None:
     global _WORKER
-    cache: MutableMapping[str, bytes] | None = None
-    if cache_root:
-        cache = Namespaced(DiskCache(cache_root), f"check|{tool_digest()}|")
-    _WORKER = Project(config, cache=cache, strategy=ONE_SHOT_STRATEGY)
-    for path, text in sources.items():
-        try:
-            _WORKER.update_file(path, text)
-        except Exception:
-            _WORKER.remove_file(path)  # already reported by the main process
-    load_headers(_WORKER, sources)
+    _WORKER = build_project(payload, cache_root)
 
 
-def _check_in_worker(path: str) -> tuple[str, list[dict[str, Any]], dict[str, int]]:
+def _check_unit_in_worker(functions: tuple[str, ...]) -> UnitOutput:
     assert _WORKER is not None, "worker not initialised"
-    before = _check_counters(_WORKER.counters)
-    found = _WORKER.check([path]).get(path, [])
-    return path, [f.to_dict() for f in found], _delta(before, _check_counters(_WORKER.counters))
+    return check_unit(_WORKER, functions)
 
 
 # ----- main side ---------------------------------------------------------------------------------
+class _Phases:
+    """Wall-clock seconds per phase of a run, in the order they ran."""
+
+    def __init__(self, into: dict[str, float]) -> None:
+        self.into = into
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.into[name] = self.into.get(name, 0.0) + time.perf_counter() - start
+
+
+class _Collector:
+    """Takes finished units: a file complete with all its functions is put together, counted,
+    cached and reported to the progress callback."""
+
+    def __init__(
+        self,
+        result: RunResult,
+        assembly: Assembly,
+        units: list[Unit],
+        cache: MutableMapping[str, bytes] | None,
+        digests: Mapping[str, str],
+        on_progress: Progress | None,
+    ) -> None:
+        self.result, self.assembly, self.units = result, assembly, units
+        self.cache, self.digests = cache, digests
+        self.on_progress = on_progress
+        self.counters = _check_counters({})
+        self.complete: set[str] = set()
+        for path in assembly.without_functions():
+            self.file(path, [])
+
+    def file(self, path: str, found: list[Finding]) -> None:
+        if path in self.complete:
+            return
+        self.complete.add(path)
+        self.result.findings[path] = found
+        self.result.files_checked += 1
+        if self.cache is not None:
+            self.cache["file|" + self.digests[path]] = _encode(found)
+
+    def take(self, unit: Unit, outcome: UnitOutput | BaseException) -> None:
+        if isinstance(outcome, BaseException):
+            files = ", ".join(self.assembly.files_of(unit)) or "?"
+            self.result.problems.append(_internal(files, f"checking unit {unit.number}", outcome))
+            return
+        found = {i: [Finding.from_dict(d) for d in ds] for i, ds in outcome.found.items()}
+        completed = self.assembly.add(found)
+        for path, fs in completed.items():
+            self.file(path, fs)
+        for k, v in outcome.counters.items():
+            self.counters[k] = self.counters.get(k, 0) + v
+        self.result.unit_seconds += outcome.seconds
+        done = Done(unit.functions[0] if unit.functions else "?", outcome.seconds, sum(map(len, completed.values())))
+        if self.result.slowest is None or done.seconds > self.result.slowest.seconds:
+            self.result.slowest = done
+        if self.on_progress:
+            self.on_progress(done)
+
+
+def _units(
+    project: Project,
+    todo: list[str],
+    result: RunResult,
+    clock: _Phases,
+    cache: MutableMapping[str, bytes] | None,
+    digests: Mapping[str, str],
+    workers: int,
+    unit_target: int | None,
+    on_progress: Progress | None,
+) -> _Collector:
+    """The units that check ``todo``, in a collector that puts their results together."""
+    with clock("planning"):
+        graph = project.call_graph()
+        units = plan(graph, set(todo), unit_target or target_size(graph, workers))
+    result.units = len(units)
+    return _Collector(result, Assembly(graph, todo, project.assemble), units, cache, digests, on_progress)
+
+
 def run_check(
     config: Config,
     sources: dict[str, str],
@@ -130,33 +313,40 @@ def run_check(
     cache_root: str | None,
     jobs: int,
     pool_min_lines: int = 0,
-    on_start: Callable[[int], None] | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
+    unit_target: int | None = None,
+    on_start: Start | None = None,
     on_progress: Progress | None = None,
 ) -> RunResult:
     """Findings for every file in ``sources`` (all of them are one project).
 
     ``cache`` holds per-file findings and, through the project, model-checking results; ``cache_root``
-    lets worker processes open the same on-disk cache.  The pool is used when ``jobs > 1``, at least
-    two files need checking and they have at least ``pool_min_lines`` lines together.
+    lets workers open the same on-disk cache.  ``executor="local"``: a process pool of ``jobs``
+    workers, used when ``jobs > 1`` and the files to check have at least ``pool_min_lines`` lines
+    (else file by file in this process); ``"dask"``: the Dask cluster at ``scheduler``.
+    ``unit_target``: the size units are packed to (CFG nodes; default from the workers' count).
     """
-    tool = tool_digest()
-    project = Project(
-        config,
-        cache=Namespaced(cache, f"check|{tool}|") if cache is not None else None,
-        strategy=ONE_SHOT_STRATEGY,
-    )
     result = RunResult(findings={})
-    sources = dict(sources)
-    for path, text in list(sources.items()):
-        try:
-            project.update_file(path, text)
-        except Exception as e:  # one bad file must not cost the user the report on all others
-            result.problems.append(_internal(path, "reading", e))
-            project.remove_file(path)
-            del sources[path]
-    load_headers(project, sources)
-    salt = f"{tool}|{config.digest()}"
-    digests = file_digests(project, sources, salt)
+    clock = _Phases(result.phases)
+    tool = tool_digest()
+    with clock("extraction"):  # parse, items, headers, every function's model (the keys read them)
+        project = Project(
+            config,
+            cache=Namespaced(cache, f"check|{tool}|") if cache is not None else None,
+            strategy=ONE_SHOT_STRATEGY,
+        )
+        sources = dict(sources)
+        for path, text in list(sources.items()):
+            try:
+                project.update_file(path, text)
+            except Exception as e:  # one bad file must not cost the user the report on all others
+                result.problems.append(_internal(path, "reading", e))
+                project.remove_file(path)
+                del sources[path]
+        payload = hand_in_headers(project, sources)
+        salt = f"{tool}|{config.digest()}"
+        digests = file_digests(project, sources, salt)
 
     todo: list[str] = []
     for path in sources:
@@ -169,32 +359,54 @@ def run_check(
             result.files_reused += 1
 
     todo.sort(key=lambda p: (-len(sources[p]), p))
-    counters = _check_counters({})
-    if on_start:
-        on_start(len(todo))
     lines = sum(sources[p].count("\n") + 1 for p in todo)
-    done: dict[str, tuple[list[Finding], dict[str, int]]] | None = None
-    if jobs > 1 and len(todo) > 1 and lines >= pool_min_lines:
-        result.workers = min(jobs, len(todo))
-        try:
-            done = _run_pool(
-                project, config, sources, cache_root, todo, result.workers, on_progress, result.problems
-            )
-        except (OSError, BrokenProcessPool) as e:
-            result.problems.append(f"process pool failed ({e}); checking in one process instead")
-            result.workers = 1
-        finally:
-            global _WORKER
-            _WORKER = None
-    if done is None:
-        done = _run_serial(project, todo, on_progress, result.problems)
-    for path, (found, delta) in done.items():
-        result.findings[path] = found
-        result.files_checked += 1
-        for k, v in delta.items():
-            counters[k] += v
-        if cache is not None:
-            cache["file|" + digests[path]] = _encode(found)
+    counters = _check_counters({})
+    if todo and executor == "dask":
+        from server.dask_executor import session
+
+        with session(scheduler or "", payload, cache_root, jobs) as dask:
+            result.workers = dask.workers
+            collector = _units(project, todo, result, clock, cache, digests, dask.workers, unit_target, on_progress)
+            if on_start:
+                on_start(result.units)
+            with clock("checking"):
+                for unit, outcome in dask.run(collector.units):
+                    collector.take(unit, outcome)
+        counters = collector.counters
+        todo = []  # a unit that failed on the cluster is in the problems, not checked again here
+    elif todo and jobs > 1 and lines >= pool_min_lines:
+        collector = _units(project, todo, result, clock, cache, digests, jobs, unit_target, on_progress)
+        counters = collector.counters
+        if len(collector.units) > 1:
+            result.workers = min(jobs, len(collector.units))
+            if on_start:
+                on_start(result.units)
+            try:
+                with clock("checking"):
+                    for unit, outcome in _run_pool(project, payload, cache_root, collector.units, result.workers):
+                        collector.take(unit, outcome)
+                todo = []
+            except (OSError, BrokenProcessPool) as e:
+                result.problems.append(f"process pool failed ({e}); checking in one process instead")
+                result.workers = 1
+            finally:
+                global _WORKER
+                _WORKER = None
+        else:
+            result.units = 0
+        todo = [p for p in todo if p not in collector.complete]
+    if todo:
+        if on_start:
+            on_start(len(todo))
+        with clock("checking"):
+            done = _run_serial(project, todo, on_progress, result.problems)
+        for path, (found, delta) in done.items():
+            result.findings[path] = found
+            result.files_checked += 1
+            for k, v in delta.items():
+                counters[k] += v
+            if cache is not None:
+                cache["file|" + digests[path]] = _encode(found)
 
     # the project's own "files_reused" is about in-memory reuse, which a one-shot run never has
     extraction = {
@@ -204,14 +416,15 @@ def run_check(
     result.findings = {p: result.findings.get(p, []) for p in sources}
     result.not_checked = [u for p in sources for u in project.unmodelled(p)]
     return result
-
-
 def _run_serial(
     project: Project, todo: list[str], on_progress: Progress | None, problems: list[str]
 ) -> dict[str, tuple[list[Finding], dict[str, int]]]:
+    """File by file in this process, through ``Project.check``: the reference the units agree with."""
     done = {}
     for path in todo:
         before = _check_counters(project.counters)
+        start = time.perf_counter()
+        found: list[Finding] = []
         try:
             found = project.check([path]).get(path, [])
         except Exception as e:
@@ -219,7 +432,7 @@ def _run_serial(
         else:
             done[path] = (found, _delta(before, _check_counters(project.counters)))
         if on_progress:
-            on_progress(1)
+            on_progress(Done(path, time.perf_counter() - start, len(found)))
     return done
 
 
@@ -228,9 +441,7 @@ def fork_workers() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _make_pool(
-    project: Project, config: Config, sources: dict[str, str], cache_root: str | None, workers: int
-) -> ProcessPoolExecutor:
+def _make_pool(project: Project, payload: Payload, cache_root: str | None, workers: int) -> ProcessPoolExecutor:
     """Forked workers on Linux inherit the extracted project (no re-import, no re-extraction:
     measured 5x less pool overhead on Lua); elsewhere spawned workers rebuild it once each.
     Forked children never print or draw, so the parent's progress thread cannot deadlock them."""
@@ -242,36 +453,28 @@ def _make_pool(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(config, sources, cache_root),
+        initargs=(payload, cache_root),
     )
 
 
 def _run_pool(
-    project: Project,
-    config: Config,
-    sources: dict[str, str],
-    cache_root: str | None,
-    todo: list[str],
-    workers: int,
-    on_progress: Progress | None,
-    problems: list[str],
-) -> dict[str, tuple[list[Finding], dict[str, int]]]:
-    out: dict[str, tuple[list[Finding], dict[str, int]]] = {}
-    with _make_pool(project, config, sources, cache_root, workers) as pool:
-        futures = {pool.submit(_check_in_worker, p): p for p in todo}
-        pending: set[Future[tuple[str, list[dict[str, Any]], dict[str, int]]]] = set(futures)
+    project: Project, payload: Payload, cache_root: str | None, units: list[Unit], workers: int
+) -> Iterator[Outcome]:
+    """Each unit's outcome as it finishes (its output, or the exception it raised); a broken pool
+    raises :class:`BrokenProcessPool` to the caller, which checks what is left in one process."""
+    with _make_pool(project, payload, cache_root, workers) as pool:
+        futures = {pool.submit(_check_unit_in_worker, u.functions): u for u in units}
+        pending: set[Future[UnitOutput]] = set(futures)
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
                 try:
-                    path, dicts, delta = fut.result()
+                    out: UnitOutput | BaseException = fut.result()
+                except BrokenProcessPool:
+                    raise
                 except Exception as e:
-                    problems.append(_internal(futures[fut], "checking", e))
-                    continue
-                out[path] = ([Finding.from_dict(d) for d in dicts], delta)
-                if on_progress:
-                    on_progress(1)
-    return out
+                    out = e
+                yield futures[fut], out
 
 
 def default_jobs() -> int:

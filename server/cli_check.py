@@ -1,9 +1,11 @@
 """``ctlsp check PATH...``: check C files from the command line or CI.
 
 This module only wires things together: arguments and rule selection (here), files and
-configuration (:mod:`server.workspace`), checking with cache and pool (:mod:`server.check_runner`),
-baselines (:mod:`server.baseline`) and output formats (:mod:`server.reporting`).  Exit status: 0 clean,
-1 findings, 2 usage error (bad path, configuration, rule id or baseline; one line on stderr).
+configuration (:mod:`server.workspace`), checking with cache and work units on a local pool or a
+Dask cluster (:mod:`server.check_runner`), progress (:mod:`server.progress`), baselines
+(:mod:`server.baseline`) and output formats (:mod:`server.reporting`).  Exit status: 0 clean,
+1 findings, 2 usage error (bad path, configuration, rule id, baseline or executor; one line on
+stderr).
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ import argparse
 import dataclasses
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 
 from extractors.api import Config, ConfigError, Finding, Rule, catalogue
@@ -21,8 +22,10 @@ from extractors.config import RuleSetting
 from extractors.preprocessor import macro_name, parse_define
 from server import collector
 from server.baseline import BaselineError, apply_baseline, read_baseline, write_baseline
-from server.check_runner import default_jobs, run_check
+from server.check_runner import EXECUTORS, RunResult, default_jobs, run_check
+from server.dask_executor import INSTALL_HINT, DaskUnavailable, dask_installed
 from server.disk_cache import CACHE_DIR_NAME, DiskCache
+from server.progress import console_progress
 from server.reporting import RENDERERS, Summary
 from server.reporting.text import position
 from server.workspace import (
@@ -89,10 +92,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="compile_commands.json whose -D/-U/-I/-include flags apply per file "
         "(default: the nearest compile_commands.json at or above PATH)",
     )
+    parser.add_argument(
+        "--executor", choices=EXECUTORS, default="local",
+        help="where work units run: local worker processes (default) or a Dask cluster",
+    )
+    parser.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT",
+        help="the Dask scheduler of --executor dask (default: a local cluster of --jobs processes)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument(
         "-v", "--verbose", "--stats", action="store_true",
-        help="show checked/reused counters and name the functions that could not be checked",
+        help="show checked/reused counters, time per phase, and name the functions that could not be checked",
     )
 
 
@@ -174,29 +185,6 @@ def resolve_config(args: argparse.Namespace, first: Path) -> Config:
         raise UsageError(f"{where}: {' '.join(e.message.split())}") from None
 
 
-# ----- progress ----------------------------------------------------------------------------------
-@contextmanager
-def progress_bar(enabled: bool) -> Iterator[tuple[Callable[[int], None], Callable[[int], None]]]:
-    """(start(total), advance(n)) callbacks drawing a rich progress bar on stderr, or doing nothing."""
-    if not enabled:
-        yield (lambda total: None), (lambda n: None)
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    progress = Progress(
-        TextColumn("checking"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    task = progress.add_task("check", total=None)
-    with progress:
-        yield (lambda total: progress.update(task, total=total)), (lambda n: progress.advance(task, n))
-
-
 # ----- the command -------------------------------------------------------------------------------
 def _first_dir(paths: Sequence[str]) -> Path:
     p = Path(paths[0])
@@ -228,7 +216,28 @@ def _emit(text: str, output: str | None) -> None:
         raise UsageError(f"{output}: cannot write report: {e.strerror or e}") from None
 
 
+def phase_line(result: RunResult) -> str:
+    """Where the time went, for ``--stats``: wall-clock seconds per phase of the run, and for work
+    units their time on the workers (projection, model checking and refutation together: the
+    front end does not time them apart) and the slowest one."""
+    parts = [f"{name} {seconds:.2f}s" for name, seconds in result.phases.items()]
+    line = "ctlsp: time: " + (", ".join(parts) or "nothing to do")
+    if result.units:
+        line += f"; {result.units} units, {result.unit_seconds:.2f}s on {result.workers} workers"
+    if result.slowest is not None:
+        line += f"; slowest {result.slowest.label} {result.slowest.seconds:.2f}s"
+    return line
+
+
+def _executor_usable(args: argparse.Namespace) -> None:
+    if args.scheduler and args.executor != "dask":
+        raise UsageError("--scheduler needs --executor dask")
+    if args.executor == "dask" and not dask_installed():
+        raise UsageError(INSTALL_HINT)
+
+
 def check_command(args: argparse.Namespace) -> int:
+    _executor_usable(args)
     files = collect(args.paths)
     first = _first_dir(args.paths)
     config = resolve_config(args, first)
@@ -247,17 +256,22 @@ def check_command(args: argparse.Namespace) -> int:
     cache = _open_cache(args, first)
     jobs = args.jobs or default_jobs()
     show = not args.no_progress and sys.stderr.isatty()
-    with progress_bar(show) as (on_start, on_progress):
-        result = run_check(
-            config,
-            sources,
-            cache=cache,
-            cache_root=str(cache.root) if cache is not None else None,
-            jobs=jobs,
-            pool_min_lines=0 if args.jobs else POOL_MIN_LINES,
-            on_start=on_start,
-            on_progress=on_progress,
-        )
+    try:
+        with console_progress(show) as (on_start, on_progress):
+            result = run_check(
+                config,
+                sources,
+                cache=cache,
+                cache_root=str(cache.root.resolve()) if cache is not None else None,
+                jobs=jobs,
+                pool_min_lines=0 if args.jobs else POOL_MIN_LINES,
+                executor=args.executor,
+                scheduler=args.scheduler,
+                on_start=on_start,
+                on_progress=on_progress,
+            )
+    except DaskUnavailable as e:
+        raise UsageError(str(e)) from None
     for msg in result.problems:
         print(f"ctlsp: warning: {msg}", file=sys.stderr)
     current: list[Finding] = [f for p in sources for f in result.findings.get(p, [])]
@@ -275,6 +289,8 @@ def check_command(args: argparse.Namespace) -> int:
         len(sources), result.files_checked, result.files_reused, hidden, counters, tuple(result.not_checked)
     )
     _emit(RENDERERS[args.format](findings, rules, summary), args.output)
+    if args.verbose:
+        print(phase_line(result), file=sys.stderr)
     print(summary.line(findings, verbose=args.verbose), file=sys.stderr)
     if args.write_baseline:
         try:

@@ -1,0 +1,138 @@
+"""Work units on a Dask cluster: ``ctlsp check --executor dask [--scheduler tcp://HOST:PORT]``.
+
+The client (:mod:`server.check_runner`) extracts the project, computes the call graph and the units
+(cheap); this module ships them.  What goes over the network: the :class:`~server.check_runner.Payload`
+(configuration, source texts, the texts of the headers and compile database the client read) once
+per worker (scattered with ``broadcast``), each unit's function ids, and back the units' findings as
+dicts with their counters.  No worker reads a file of the checked tree, so workers need only ctlsp
+installed (``pip install 'ctlsp[dask]'``) and, to share verdicts, the ``--cache-dir`` folder on a
+shared file system (each worker opens it as its on-disk cache; entries are content-addressed and
+written atomically, so concurrent writers are safe).
+
+A worker process builds the project from the payload on its first unit and keeps it for the next
+units of the same payload (one project per process; a new payload replaces it).  Failures are Dask's
+to handle: a unit that raises is retried (:data:`RETRIES`), a unit whose worker dies is rescheduled
+by the scheduler; a unit that still fails is an outcome carrying the exception, which the runner
+reports as a problem.  Each unit is one future, whose result is taken once: a unit that ran twice is
+still counted once.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from extractors.api import Project
+from server.check_runner import Outcome, Payload, UnitOutput, build_project, check_unit, tool_digest
+from server.work_units import Unit
+
+RETRIES = 2  # a unit that raised is tried this many more times before it is reported
+CONNECT_TIMEOUT = 30  # seconds to reach the scheduler and see a first worker
+INSTALL_HINT = "--executor dask needs Dask distributed: pip install 'ctlsp[dask]'"
+
+
+class DaskUnavailable(Exception):
+    """Dask is not installed, or the scheduler cannot be reached: a one-line message for the user."""
+
+
+# ----- worker side -------------------------------------------------------------------------------
+_HELD: tuple[str, Project] | None = None  # this worker process's project, by payload digest
+_LOCK = threading.Lock()  # a Project is used by one thread at a time (workers with several threads)
+
+
+def _check_on_worker(payload: Payload, cache_root: str | None, functions: tuple[str, ...]) -> UnitOutput:
+    global _HELD
+    if payload.tool != tool_digest():
+        raise RuntimeError(f"worker runs another ctlsp (code digest {tool_digest()}, client {payload.tool})")
+    with _LOCK:
+        if _HELD is None or _HELD[0] != payload.digest:
+            _HELD = None  # the old project goes before the new one is built
+            _HELD = (payload.digest, build_project(payload, cache_root))
+        return check_unit(_HELD[1], functions)
+
+
+# ----- client side -------------------------------------------------------------------------------
+@dataclass
+class DaskSession:
+    client: Any  # distributed.Client
+    payload: Any  # the scattered payload's future
+    cache_root: str | None
+    workers: int
+    run_id: str
+
+    def run(self, units: list[Unit]) -> Iterator[Outcome]:
+        """Each unit's outcome as it finishes: its output, or the exception it failed with after
+        Dask's retries (a worker that died too often is ``KilledWorker``)."""
+        from distributed import as_completed
+
+        futures = {
+            self.client.submit(
+                _check_on_worker,
+                self.payload,
+                self.cache_root,
+                u.functions,
+                key=f"ctlsp-unit-{self.run_id}-{u.number}",
+                retries=RETRIES,
+                pure=False,
+                priority=len(units) - u.number,  # biggest first
+            ): u
+            for u in units
+        }
+        for fut in as_completed(list(futures)):
+            unit = futures[fut]
+            outcome: UnitOutput | BaseException
+            try:
+                outcome = fut.result()
+            except Exception as e:
+                outcome = e
+            fut.release()
+            yield unit, outcome
+
+
+def dask_installed() -> bool:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@contextmanager
+def session(
+    scheduler: str, payload: Payload, cache_root: str | None, local_workers: int = 2
+) -> Iterator[DaskSession]:
+    """A client of the scheduler at ``scheduler`` (empty: a ``LocalCluster`` of ``local_workers``
+    processes of one thread each, started here and stopped after), the payload broadcast to the
+    workers there."""
+    if not dask_installed():
+        raise DaskUnavailable(INSTALL_HINT)
+    from distributed import Client, LocalCluster
+
+    cluster = None
+    try:
+        if not scheduler:
+            cluster = LocalCluster(
+                n_workers=local_workers, processes=True, threads_per_worker=1, dashboard_address=None
+            )
+            scheduler = cluster.scheduler_address
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise DaskUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        try:
+            try:
+                client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+            except TimeoutError:
+                raise DaskUnavailable(f"the Dask scheduler at {scheduler} has no workers") from None
+            workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
+            scattered = client.scatter(payload, broadcast=True, hash=False)
+            yield DaskSession(client, scattered, cache_root, workers, uuid.uuid4().hex[:12])
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
