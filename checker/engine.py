@@ -33,7 +33,7 @@ _OR = tuple(t_or(x, y) for x in _VALUES for y in _VALUES)
 _AND = tuple(t_and(x, y) for x in _VALUES for y in _VALUES)
 
 CtxKey = frozenset[tuple[tuple[str, int], int]]
-KbKey = tuple[str, str, frozenset[tuple[str, object, int]], object]
+KbKey = tuple[str, str, frozenset[tuple[str, int, int]], int]  # formulas by structure_id
 Fact = tuple[KbKey, tuple[int, ...]]
 
 
@@ -194,9 +194,9 @@ class Engine:
         keys = inst.kb_keys
         if keys is None:
             t = self.table
-            subs = t.formulas  # κ outlives formula objects: keys compare by structure
+            subs = t.structure  # κ outlives formula objects: keys compare by structure
             deep, name = self._deep[inst.comp.name], inst.comp.name
-            ctxs: dict[tuple[int, ...], frozenset[tuple[str, object, int]]] = {}
+            ctxs: dict[tuple[int, ...], frozenset[tuple[str, int, int]]] = {}
             keys = []
             for f, op in enumerate(t.ops):
                 if op in (TRUE_OP, ATOM):

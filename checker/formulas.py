@@ -8,11 +8,29 @@ context has to fix for it (and what the knowledge base keys its entries by).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import count
 
+from checker.bounded import drop_oldest
 from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, subformulas
 
 TRUE_OP, ATOM, NOT, OR, AND, EXOP, EUOP, EGOP = range(8)
 EXISTENTIAL_OPS = (EXOP, EUOP, EGOP)
+
+# One number per formula structure, for keys that outlive a check (the knowledge base's): equal
+# formulas get equal numbers, so keys hash and compare as integers instead of walking formulas.
+# Bounded; a number is never given to another structure, so an evicted formula only misses what
+# was kept under its old number.
+_STRUCTURE_IDS: dict[Formula, int] = {}
+_MAX_STRUCTURES = 50_000
+_next_id = count()
+
+
+def structure_id(f: Formula) -> int:
+    got = _STRUCTURE_IDS.get(f)
+    if got is None:
+        got = _STRUCTURE_IDS[f] = next(_next_id)
+        drop_oldest(_STRUCTURE_IDS, _MAX_STRUCTURES)
+    return got
 
 
 @dataclass(frozen=True)
@@ -24,6 +42,7 @@ class FormulaTable:
     existential: tuple[int, ...]
     existential_below: tuple[tuple[int, ...], ...]
     index: dict[Formula, int]
+    structure: tuple[int, ...]  # per subformula, its :func:`structure_id`
 
     @property
     def root(self) -> int:
@@ -74,4 +93,5 @@ def flatten(phi: Formula) -> FormulaTable:
         existential=tuple(i for i, o in enumerate(ops) if o in EXISTENTIAL_OPS),
         existential_below=tuple(below),
         index=index,
+        structure=tuple(structure_id(f) for f in subs),
     )
