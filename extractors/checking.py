@@ -26,6 +26,7 @@ from checker.witness import Step
 from extractors.facts import root_of
 from extractors.findings import Finding, Location
 from extractors.functions import FunctionModel
+from extractors.handed_on import handed_on
 from extractors.mark_check import SCOPE as MARK_SCOPE
 from extractors.mark_check import mark_findings
 from extractors.projection import DISCARD, Projector, function_id, locals_of
@@ -142,8 +143,9 @@ class FunctionChecker:
         reporter = Reporter(proj, proj.scope.functions)
         out: list[Finding] = []
         ident, scope = function_id(fm), f"{proj.scope_digest}|{rules_key(rules_now)}"
+        handed = handed_on(proj, fm)
         for var in proj.values(fm):
-            key = (ident, var, scope)
+            key = (ident, var, f"{scope}|handed-on" if var in handed else scope)
             known = self._value_results.get(key)
             renewal = known.renewal(proj) if known is not None else None
             if known is not None and renewal is not None and not renewal.changed:
@@ -152,7 +154,7 @@ class FunctionChecker:
                 if renewal.reads is not known.reads:
                     self._value_results[key] = known.renewed(renewal.reads)
                 continue
-            rules = [r for r in rules_now if _in_scope(r, fm, var)]
+            rules = [r for r in rules_now if _in_scope(r, fm, var) and not (var in handed and r.scope == "any")]
             try:
                 quiet = None
                 if known is not None and renewal is not None:
