@@ -14,7 +14,18 @@ from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
 from extractors.cursors import drop_cursor_escapes
-from extractors.facts import RETURNED, Call, Facts, FactWalker, args_of, call_name, null_test, path_of, root_of
+from extractors.facts import (
+    RETURNED,
+    Call,
+    Facts,
+    FactWalker,
+    args_of,
+    call_name,
+    is_null_pointer,
+    null_test,
+    path_of,
+    root_of,
+)
 from extractors.formats import dereferenced
 from extractors.parse import short, strip_parens, text_of
 from extractors.preprocessor import NO_DEFINES, Defines, condition
@@ -386,6 +397,8 @@ class CfgBuilder:
                 else:
                     w.rhs(None, value, frozenset(), True)
                     w.ev(path_of(v), "ret")
+                    if is_null_pointer(v):
+                        w.ev(RETURNED, "null")  # the callers' may-NULL source (extractors.null_returns)
                     self.cfg.returns.append((path_of(v), None))
             n = self.new("return", s, facts=w.f)
             self.link(preds, n)

@@ -24,8 +24,9 @@ from checker.model import RSM, Box, Component, Node, Ref, build_rsm, shared_labe
 from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, must_aliases
 from extractors.calls import CallSpec
-from extractors.facts import RETURNED, root_of
+from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
+from extractors.null_returns import returns_null
 
 ENTRY, EXIT = "n0", "n1"
 _KEEP_KINDS = frozenset({"join", "label", "return"})
@@ -163,6 +164,7 @@ def outlives_frame(fm: FunctionModel, v: str, globals_: frozenset[str]) -> bool:
 
 PROJECTION = "projection"  # whether function@value carries anything
 MENTION = "mention"  # whether a call to the function can touch a global
+MAY_NULL = "may-null"  # whether the function may return NULL (extractors.null_returns)
 BY_REFERENCE = "by-reference"  # a cycle's member was kept by name while it was being built
 
 
@@ -170,9 +172,9 @@ class Dep(NamedTuple):
     """One question a projection asked about another function while it was built, and the answer:
     the projection is reused while every answer is still the same."""
 
-    kind: str  # PROJECTION, MENTION or BY_REFERENCE
+    kind: str  # PROJECTION, MENTION, MAY_NULL or BY_REFERENCE
     function: str  # function id
-    subject: str  # the value (PROJECTION) or global root (MENTION)
+    subject: str  # the value (PROJECTION) or global root (MENTION); "" for MAY_NULL
     answer: bool
 
 _MENTION = "\0mention"  # tags, among the projections a value read, the functions asked about a global
@@ -218,6 +220,7 @@ _INDEXES = Content[str, dict[str, list[int]]]("node_index", weight=lambda idx: 1
 _SKELETONS = Content[str, "_Skeleton"]("skeleton", weight=lambda sk: 1 + len(sk.succ) // 8)
 _RSMS = Content[tuple[str, tuple[Component, ...]], RSM]("checked_model", weight=lambda rsm: 1 + len(rsm.components))
 _RETURNED_CALLS = Content[str, frozenset[str]]("returned_calls")
+_NULL_RETURNS = Content[str, bool]("null_returns")
 _SHAPES = Content[str, tuple[str, tuple[str, ...]]]("shape", weight=lambda got: 1 + len(got[1]) // 8)
 _CALLEES = Content[tuple[str, str, str], tuple[str, ...]]("callee_ids")
 _STORE_KEYS = Content[tuple[str, str, str, str], tuple[str, str, str, str]]("store_key")
@@ -260,6 +263,7 @@ class ProjectionStore:
         self.skeletons = d.content(_SKELETONS)
         self.rsms = d.content(_RSMS)
         self.returned_calls = d.content(_RETURNED_CALLS)
+        self.null_returns = d.content(_NULL_RETURNS)  # by text key: extractors.null_returns
         self.shapes = d.content(_SHAPES)  # shape, node contents
         self.callees = d.content(_CALLEES)
         self.store_keys = d.content(_STORE_KEYS)
@@ -607,6 +611,8 @@ class Projector:
                         labels.add("notnull")
                 elif proj is not None and function_id(proj) in sc.allocators:
                     labels.add("alloc")
+                elif proj is not None and self._null_source(fm, proj, call):
+                    labels.add("maynull")
             if v in call.guarded:
                 labels.add("notnull")  # the call runs only where v is not NULL (v && f(v))
             if spec is not None:
@@ -647,6 +653,27 @@ class Projector:
         if "stack" in labels and not outlives_frame(fm, v, sc.globals):
             labels.discard("stack")
         return frozenset(labels), tuple(dict.fromkeys(boxes))
+
+    def _null_source(self, fm: FunctionModel, g: FunctionModel, call: Call) -> bool:
+        """Whether the result of ``call`` (to project function ``g``) may be NULL as the caller
+        sees it: ``g`` may return NULL, and is of the caller's own file (a function exported from
+        another file has a contract its callers know and a body they do not: Lua's
+        ``lua_tolstring`` is NULL only for a value they have checked to be a string). Not when
+        the result replaces an argument (``s = next(s)``): the callee reads the old value, which
+        the model shows after the call node's labels."""
+        if g.file != fm.file or any(ap == call.result for ap, _ in call.args):
+            return False
+        return self._may_null(g)
+
+    def _may_null(self, g: FunctionModel) -> bool:
+        """Whether project function ``g`` may return NULL to a caller (the answer is recorded: an
+        edit of ``g`` that changes it re-projects the callers that read it)."""
+        got = self.store.null_returns.get(g.key)
+        if got is None:
+            got = self.store.null_returns[g.key] = returns_null(g)
+        if self._deps:
+            self._deps[-1].append(Dep(MAY_NULL, function_id(g), "", got))
+        return got
 
     def _mentioned(self, ident: str, root: str) -> bool:
         """Whether a call to ``ident`` can touch global ``root``."""
@@ -779,6 +806,8 @@ class Projector:
             for cid in set(cids):
                 lab, bx = self.labels_at(fm, cid, v, False)
                 labels |= lab
+                if "maynull" not in lab and self._project_result(fm, cid, v):
+                    labels.add("maynull")  # whatever the callee answers after an edit
                 targets.update(bx)
                 if self.tests_value(fm, cid, v):
                     labels |= {"isnull", "notnull"}
@@ -788,6 +817,14 @@ class Projector:
             got = frozenset(labels), frozenset(targets)
         self.store.steps[key] = got
         return got
+
+    def _project_result(self, fm: FunctionModel, cid: int, v: str) -> bool:
+        """Whether CFG node ``cid`` stores the result of a project function's call in ``v``."""
+        sc = self.scope
+        return any(
+            c.result == v and c.name not in sc.table and sc.resolve(fm, c.name) is not None
+            for c in fm.cfg.nodes[cid].calls
+        )
 
     @cached_property
     def model_ids(self) -> frozenset[tuple[str, str]]:
@@ -952,7 +989,13 @@ class Projector:
         self._deps.append([])  # answers asked while validating are not the enclosing build's
         try:
             for kind, ident, arg, answer in stored.deps:
-                got = self.component(ident, arg) is not None if kind == PROJECTION else self._mentioned(ident, arg)
+                if kind == PROJECTION:
+                    got = self.component(ident, arg) is not None
+                elif kind == MAY_NULL:
+                    g = self.scope.functions.get(ident)
+                    got = g is not None and self._may_null(g)
+                else:
+                    got = self._mentioned(ident, arg)
                 if got != answer:
                     return _MISSING
         finally:

@@ -25,6 +25,7 @@ from extractors.rules import Rule
 PRIORITY = (
     "alloc",
     "open",
+    "maynull",
     "free",
     "close",
     "lock",
@@ -46,6 +47,7 @@ PRIORITY = (
 MESSAGES = {
     "alloc": "memory allocated to '{v}' here ({t})",
     "open": "resource acquired into '{v}' here ({t})",
+    "maynull": "'{v}' may be NULL here: the callee can return NULL ({t})",
     "free": "'{v}' freed here ({t})",
     "close": "'{v}' released here ({t})",
     "lock": "'{v}' locked here ({t})",
@@ -77,7 +79,7 @@ def _message(atom: str, meta: NodeMeta, text: str) -> str:
     return MESSAGES.get(atom, "{v}: " + atom + " ({t})").format(v=_shown(meta.value), t=text)
 
 
-_ALWAYS = frozenset({"alloc", "open", "free", "close", "lock", "unlock", "isnull", "notnull"})
+_ALWAYS = frozenset({"alloc", "open", "maynull", "free", "close", "lock", "unlock", "isnull", "notnull"})
 # what a witness shows besides the rule's own atoms: a contraction for a rule keeps these nodes too
 WITNESS_LABELS = _ALWAYS | RETURN_LABEL
 

@@ -38,6 +38,7 @@ PROPOSITIONS = (
     "nonheap",
     "cmp",
     "lostonfail",
+    "maynull",
     "exit",
     "end",
     "unreached",
