@@ -2,15 +2,18 @@
 
 The client (:mod:`server.check_runner`) extracts the project, computes the call graph and the units
 (cheap); this module ships them.  What goes over the network: the :class:`~server.check_runner.Payload`
-(configuration, source texts, the texts of the headers and compile database the client read) once
-per worker (scattered with ``broadcast``), each unit's function ids, and back the units' findings as
+(configuration, source texts, the texts of the headers and compile database the client read) to the
+scheduler, as the argument of a task returning it, and from there once to each worker (replicated
+before the units start, so that no worker looks closer to them; a worker that joins later fetches it
+from a peer; a task's result, unlike scattered data, is computed again if every worker holding it
+dies), each unit's function ids, and back the units' findings as
 dicts with their counters.  No worker reads a file of the checked tree, so workers need only ctlsp
 installed (``pip install 'ctlsp[dask]'``) and, to share verdicts, the ``--cache-dir`` folder on a
 shared file system (each worker opens it as its on-disk cache; entries are content-addressed and
 written atomically, so concurrent writers are safe).
 
 A worker process builds the project from the payload on its first unit and keeps it for the next
-units of the same payload (one project per process; a new payload replaces it).  Failures are Dask's
+units of the same payload and cache folder (one project per process; a new one replaces it).  Failures are Dask's
 to handle: a unit that raises is retried (:data:`RETRIES`), a unit whose worker dies is rescheduled
 by the scheduler; a unit that still fails is an outcome carrying the exception, which the runner
 reports as a problem.  Each unit is one future, whose result is taken once: a unit that ran twice is
@@ -40,7 +43,7 @@ class DaskUnavailable(Exception):
 
 
 # ----- worker side -------------------------------------------------------------------------------
-_HELD: tuple[str, Project] | None = None  # this worker process's project, by payload digest
+_HELD: tuple[tuple[str, str | None], Project] | None = None  # this process's project, by payload and cache
 _LOCK = threading.Lock()  # a Project is used by one thread at a time (workers with several threads)
 
 
@@ -49,10 +52,14 @@ def _check_on_worker(payload: Payload, cache_root: str | None, functions: tuple[
     if payload.tool != tool_digest():
         raise RuntimeError(f"worker runs another ctlsp (code digest {tool_digest()}, client {payload.tool})")
     with _LOCK:
-        if _HELD is None or _HELD[0] != payload.digest:
+        if _HELD is None or _HELD[0] != (payload.digest, cache_root):
             _HELD = None  # the old project goes before the new one is built
-            _HELD = (payload.digest, build_project(payload, cache_root))
+            _HELD = ((payload.digest, cache_root), build_project(payload, cache_root))
         return check_unit(_HELD[1], functions)
+
+
+def _payload(payload: Payload) -> Payload:
+    return payload
 
 
 # ----- client side -------------------------------------------------------------------------------
@@ -129,8 +136,12 @@ def session(
             except TimeoutError:
                 raise DaskUnavailable(f"the Dask scheduler at {scheduler} has no workers") from None
             workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
-            scattered = client.scatter(payload, broadcast=True, hash=False)
-            yield DaskSession(client, scattered, cache_root, workers, uuid.uuid4().hex[:12])
+            run_id = uuid.uuid4().hex[:12]
+            # a task, not scattered data: if every worker holding it dies, the scheduler computes it
+            # again from its spec instead of failing every unit left
+            held = client.submit(_payload, payload, key=f"ctlsp-payload-{run_id}", pure=False)
+            client.replicate([held])  # on every worker, so that none looks closer to the units
+            yield DaskSession(client, held, cache_root, workers, run_id)
         finally:
             client.close()
     finally:

@@ -1,0 +1,112 @@
+"""``--executor dask``: the same work units on a Dask cluster (a ``LocalCluster`` of two worker processes
+here) give the one-process findings and witnesses, and survive a worker killed mid-run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import distributed  # in the test extra: a missing install fails here rather than skipping
+import pytest
+
+from extractors.api import Config, Finding
+from server.check_runner import RunResult, run_check
+from server.progress import Done
+from server.workspace import collect, read_sources
+from tests.cli.c_project import write_project
+from tests.cli.helpers import REPO, run_inproc, subprocess_env
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[distributed.LocalCluster]:
+    with distributed.LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+    ) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_project(tmp_path_factory.mktemp("dask") / "proj")
+
+
+def _run(root: Path, **kw: object) -> RunResult:
+    sources, _ = read_sources(collect([str(root)]))
+    return run_check(Config(), sources, cache=None, cache_root=None, **kw)  # type: ignore[arg-type]
+
+
+def _witnesses(found: dict[str, list[Finding]]) -> dict[str, list[tuple[object, ...]]]:
+    return {p: [f.witness for f in fs] for p, fs in found.items()}
+
+
+def test_a_cluster_gives_the_one_process_findings_and_witnesses(
+    tree: Path, cluster: distributed.LocalCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serial = _run(tree, jobs=1)
+    remote = _run(tree, jobs=1, executor="dask", scheduler=cluster.scheduler_address, unit_target=60)
+    assert remote.units > 5 and remote.workers == 2 and remote.problems == []
+    assert remote.findings == serial.findings
+    assert _witnesses(remote.findings) == _witnesses(serial.findings)
+    assert sum(map(len, remote.findings.values())) > 50
+    # and through the command, with a cache folder the workers share
+    cache = tree.parent / "cache"
+    one = run_inproc(capsys, str(tree), "--format", "json", "--no-cache", "--jobs", "1")
+    argv = ["--format", "json", "--cache-dir", str(cache), "--executor", "dask", "--scheduler"]
+    via = run_inproc(capsys, str(tree), *argv, cluster.scheduler_address)
+    assert via.code == 1 and via.json()["findings"] == one.json()["findings"]
+    assert len(list(cache.rglob("*"))) > 10  # verdicts and file findings written there
+    again = run_inproc(capsys, str(tree), *argv, cluster.scheduler_address)
+    assert again.json()["summary"]["files_reused"] == 3 and again.json()["findings"] == one.json()["findings"]
+
+
+def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
+    tmp_path: Path, cluster: distributed.LocalCluster
+) -> None:
+    tree = write_project(tmp_path / "other", n=150)  # a project the workers do not hold yet
+    serial = _run(tree, jobs=1)
+    killed: list[tuple[int, int]] = []  # (pid, units it was running)
+
+    def on_progress(done: Done) -> None:
+        if killed:
+            return
+        client = distributed.default_client()  # the run's own client
+        busy = {w: len(keys) for w, keys in client.processing().items() if keys}
+        if busy:  # the first unit is in: kill a worker that has work
+            address = max(busy, key=busy.__getitem__)
+            pid = client.run(os.getpid, workers=[address])[address]
+            os.kill(pid, signal.SIGKILL)
+            killed.append((pid, busy[address]))
+
+    remote = _run(
+        tree, jobs=1, executor="dask", scheduler=cluster.scheduler_address, unit_target=20, on_progress=on_progress
+    )
+    with distributed.Client(cluster.scheduler_address) as client:
+        client.wait_for_workers(2, timeout=30)  # the nanny restarted it
+        after = client.run(os.getpid)
+    assert killed and killed[0][1] > 0
+    assert killed[0][0] not in after.values()
+    assert remote.problems == [] and remote.files_checked == 3
+    assert remote.findings == serial.findings
+    assert _witnesses(remote.findings) == _witnesses(serial.findings)
+    for found in remote.findings.values():
+        keys = [(f.rule_id, f.location) for f in found]
+        assert len(keys) == len(set(keys))
+
+
+def test_without_dask_the_executor_is_a_usage_error(tree: Path) -> None:
+    code = (
+        "import sys; sys.modules['distributed'] = None\n"  # as if it were not installed
+        "from server.cli_check import main\n"
+        f"raise SystemExit(main([{str(tree)!r}, '--no-cache', '--executor', 'dask']))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=subprocess_env(), capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "ctlsp: error: --executor dask needs Dask distributed: pip install 'ctlsp[dask]'"
