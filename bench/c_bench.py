@@ -10,6 +10,17 @@ tools on the single big file.  Prints lines/second and the ctlsp/cppcheck time r
 
     .venv/bin/python bench/c_bench.py [--work DIR] [--jobs N] [--lupa-version 2.8]
 
+Big inputs (issue 17), ``--big``: SQLite's amalgamation alone (``--sqlite``, default the
+better-sqlite3 sdist's ``sqlite3.c`` under the work folder), and a tree of every project unpacked
+under the work folder and ``--more`` folders (default ``/tmp/ctlsp-detection``).  Each is checked
+cold by ctlsp ``-j1``, ``-j2`` and ``--executor dask`` (a local cluster of two processes), by
+``cppcheck -j2`` and by ``clang --analyze`` (one file per process, two at a time), each in a fresh
+process; printed: seconds, lines per second, the peak resident memory of the largest process of
+the run, and ctlsp's time ratio to cppcheck and clang.  ``--max-files N`` keeps the first N files
+of each input, for a quick smoke run of this code path:
+
+    .venv/bin/python bench/c_bench.py --big [--sqlite FILE] [--more DIR ...] [--max-files N] [--no-install]
+
 Not run in CI (timings depend on the machine); anything missing is skipped with a message.
 """
 
@@ -123,12 +134,179 @@ def show(rows: list[Timing]) -> None:
         )
 
 
+# ----- big inputs (--big) ------------------------------------------------------------------------
+_MEASURE = """
+import json, resource, subprocess, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+with open(out, "w") as f:
+    rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode
+seconds = time.perf_counter() - start
+print(json.dumps({"rc": rc, "seconds": seconds, "maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+
+@dataclass
+class Measured:
+    label: str
+    seconds: float
+    lines: int
+    peak_mb: float
+    note: str = ""
+
+    @property
+    def rate(self) -> float:
+        return self.lines / self.seconds if self.seconds > 0 else float("inf")
+
+
+def measure(label: str, cmd: list[str], lines: int, ok: tuple[int, ...] = (0, 1)) -> Measured | None:
+    """``cmd`` run from a fresh Python process, which reports its wall time and the peak resident
+    memory of the largest process it waited for (``RUSAGE_CHILDREN``: children and the descendants
+    they waited for, such as pool or Dask worker processes)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".out") as out:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        proc = subprocess.run(
+            [sys.executable, "-c", _MEASURE, out.name, *cmd], capture_output=True, text=True, env=env
+        )
+        text = Path(out.name).read_text(errors="replace")
+    if proc.returncode != 0:
+        print(f"{label}: measuring failed: {proc.stderr.strip()[-300:]}")
+        return None
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    if got["rc"] not in ok:
+        print(f"{label}: exit {got['rc']}: {text.strip()[-300:]}")
+        return None
+    return Measured(label, got["seconds"], lines, got["maxrss_kb"] / 1024, _last_line(text))
+
+
+def _last_line(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if ln.startswith("ctlsp: ") and "findings" in ln]
+    return lines[-1][len("ctlsp: ") :] if lines else ""
+
+
+def big_inputs(work: Path, sqlite: Path | None, more: list[Path], max_files: int | None) -> dict[str, list[str]]:
+    """Private copies (a cold cache every time) of sqlite3.c alone and of the tree: every unpacked
+    project folder under ``work`` and ``more`` (once per name; not this bench's own copies), each
+    limited to its first ``max_files`` C files."""
+    out: dict[str, list[str]] = {}
+    corpus = work / "big-corpus"
+    shutil.rmtree(corpus, ignore_errors=True)
+    if sqlite is not None and sqlite.is_file():
+        (corpus / "sqlite").mkdir(parents=True)
+        shutil.copy(sqlite, corpus / "sqlite" / sqlite.name)
+        out["sqlite3.c alone"] = [str(corpus / "sqlite" / sqlite.name)]
+    else:
+        print(f"skip: no {sqlite} (sqlite3.c of the better-sqlite3 sdist from npm)")
+    seen: set[str] = set()
+    tree: list[str] = []
+    for root in [work, *more]:
+        if not root.is_dir():
+            continue
+        for project in sorted(p for p in root.iterdir() if p.is_dir()):
+            if project.name in seen or project.name in ("corpus", "big-corpus", "projects"):
+                continue
+            seen.add(project.name)
+            files = sorted(collect([str(project)]))
+            if max_files is not None:
+                files = files[:max_files]
+            for f in files:
+                target = corpus / "tree" / project.name / Path(f).relative_to(project)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(f, target)
+                tree.append(str(target))
+    if tree:
+        out[f"tree of {len(seen)} projects"] = tree
+    return out
+
+
+def ensure_tool(name: str, package: str, install: bool) -> str | None:
+    found = shutil.which(name)
+    if found or not install:
+        return found
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        print(f"installing {package} with apt-get ...")
+        subprocess.run(["apt-get", "update"], capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", package], capture_output=True)
+    return shutil.which(name)
+
+
+_CLANG_ALL = """
+import os, subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
+jobs, clang, files = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+def one(f):
+    incs = []
+    d = os.path.dirname(f)
+    while d and d != os.path.dirname(d):
+        incs.append("-I" + d)
+        if os.path.basename(os.path.dirname(d)) in ("tree", "big-corpus"):
+            break
+        d = os.path.dirname(d)
+    return subprocess.run([clang, "--analyze", "-o", os.devnull, *incs, f], capture_output=True).returncode
+with ThreadPoolExecutor(jobs) as pool:
+    codes = list(pool.map(one, files))
+print(f"ctlsp: clang on {len(files)} files, {sum(1 for c in codes if c)} with errors (findings not counted)")
+"""
+
+
+def big_main(args: argparse.Namespace) -> int:
+    inputs = big_inputs(args.work, args.sqlite, args.more, args.max_files)
+    if not inputs:
+        print("skip: no big input found")
+        return 0
+    cppcheck_exe = ensure_tool("cppcheck", "cppcheck", args.install)
+    clang_exe = ensure_tool("clang", "clang", args.install)
+    print(f"machine: {os.cpu_count()} cores; peak memory: the largest process of each run\n")
+    for name, files in inputs.items():
+        lines = count_lines(files)
+        c_files = [f for f in files if f.endswith(".c")]
+        print(f"{name}: {len(files)} files, {lines} lines")
+        ctlsp_cmd = [sys.executable, "-m", "server.cli_check", *files, "--no-cache", "--no-progress"]
+        rows = [
+            measure("ctlsp -j1", [*ctlsp_cmd, "--jobs", "1"], lines),
+            measure("ctlsp -j2", [*ctlsp_cmd, "--jobs", "2"], lines),
+            measure("ctlsp dask LocalCluster (2 processes)", [*ctlsp_cmd, "--jobs", "2", "--executor", "dask"], lines),
+        ]
+        others: list[Measured | None] = []
+        if cppcheck_exe is None:
+            print("  skip: cppcheck not found (apt-get install cppcheck)")
+        else:
+            others.append(measure("cppcheck -j2", [cppcheck_exe, "--quiet", "-j2", *c_files], lines, ok=(0,)))
+        if clang_exe is None:
+            print("  skip: clang not found (apt-get install clang)")
+        else:
+            cmd = [sys.executable, "-c", _CLANG_ALL, "2", clang_exe, *c_files]
+            others.append(measure("clang --analyze, 2 files at a time", cmd, lines, ok=(0,)))
+        got = [r for r in rows + others if r is not None]
+        width = max((len(r.label) for r in got), default=0)
+        for r in got:
+            print(
+                f"  {r.label:<{width}}  {r.seconds:8.2f} s  {r.rate:9.0f} lines/s  "
+                f"{r.peak_mb:7.0f} MB  {r.note}"
+            )
+        for r in (x for x in rows if x is not None):
+            for o in (x for x in others if x is not None):
+                print(f"  time ratio {r.label} / {o.label}: {r.seconds / o.seconds:.2f}")
+        print()
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "ctlsp-c-bench")
     ap.add_argument("--jobs", type=int, default=default_jobs())
     ap.add_argument("--lupa-version", default="2.8")
+    ap.add_argument("--big", action="store_true", help="the big inputs: sqlite3.c alone and a multi-project tree")
+    ap.add_argument("--sqlite", type=Path, help="sqlite3.c (default: WORK/better-sqlite3-*/sqlite3.c)")
+    ap.add_argument("--more", type=Path, nargs="*", default=[Path("/tmp/ctlsp-detection")])
+    ap.add_argument("--max-files", type=int, help="keep the first N files of each input (a smoke run)")
+    ap.add_argument("--no-install", dest="install", action="store_false", help="never apt-get a tool")
     args = ap.parse_args()
+    if args.big:
+        if args.sqlite is None:
+            found = sorted(args.work.glob("better-sqlite3-*/sqlite3.c"))
+            args.sqlite = found[-1] if found else args.work / "sqlite3.c"
+        return big_main(args)
 
     lupa = fetch_lupa(args.work, args.lupa_version)
     if lupa is None:
