@@ -72,7 +72,7 @@ def _transfer(cfg: Cfg, n: int, v: str, held: frozenset[str], followed: set[str]
     node = cfg.nodes[n]
     assigned = {p for p, a in node.events if a in _ASSIGNING}
     assigned.update(c.result for c in node.calls if c.result)
-    if any(p == v or v.startswith(p + "->") or v.startswith(p + ".") for p in assigned):
+    if any(p == v or v.startswith(p + "->") or v.startswith(p + ".") or v == "*" + p for p in assigned):
         return frozenset()
     now = set(held - assigned)
     for target, source in node.copies:

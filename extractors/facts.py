@@ -78,6 +78,17 @@ def address_operand(node: TSNode | None) -> TSNode | None:
     return None
 
 
+def pointee_path(node: TSNode | None) -> str | None:
+    """``*p`` for ``*p`` (``p`` a plain name): the object ``p`` points to, as an access path. A
+    caller that hands ``&x`` to a parameter ``p`` sees what is done to ``*p`` done to ``x``
+    (:mod:`extractors.projection`); only stores into it and copies out of it are recorded."""
+    node = strip_parens(node)
+    if node is None or node.type != "pointer_expression" or text_of(node.child_by_field_name("operator")) != "*":
+        return None
+    inner = strip_parens(node.child_by_field_name("argument"))
+    return "*" + text_of(inner) if inner is not None and inner.type == "identifier" else None
+
+
 def root_of(path: str) -> str:
     for i, ch in enumerate(path):
         if ch in ".-":
@@ -438,6 +449,11 @@ class FactWalker:
             self.walk(sl, guarded)  # *q = ..., a[i] = ...: reads q / a and dereferences
             if sl.type == "pointer_expression" and text_of(sl.child_by_field_name("operator")) == "*":
                 self.ev(path_of(right), "ret")  # *out = v hands v to the caller
+                stored = pointee_path(sl)
+                if stored is not None and op == "=":
+                    self.ev(stored, "def")  # the caller's x of f(&x) gets a new value
+                    if is_null_pointer(right):
+                        self.ev(stored, "null")
         self.rhs(lp, right, guarded, copy=op == "=")
         if sl is not None and sl.type == "identifier" and lp:
             self.f.flag_sets.append((lp, const_value(right, self.consts) if op == "=" else None))
@@ -461,6 +477,8 @@ class FactWalker:
                 self.ev(rp, "escape")
                 if copy and target and target != rp:
                     self.f.copies.append((target, rp))
+            elif copy and target and (deref := pointee_path(r)) is not None:
+                self.f.copies.append((target, deref))  # c = *pc: c holds the caller's x of f(&x)
             taken = path_of(address_operand(r))
             if taken:
                 self.ev(taken, "escape")

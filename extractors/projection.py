@@ -39,6 +39,9 @@ RETURN_LABEL = frozenset({"$return"})
 EXIT_LABEL = frozenset({"exit"})
 
 
+ADDRESS = "&"  # value "&x": the address of local or global x, handed to a project function
+
+
 def discarded_value(v: str) -> str | None:
     return v[len(DISCARD) :] if v.startswith(DISCARD) else None
 
@@ -584,10 +587,16 @@ class Projector:
             for p, _ in n.events:
                 seen[p] = None
             for c in n.calls:
-                for a, _ in c.args:
+                for a, byaddr in c.args:
                     if a:
                         seen[a] = None
+                    if a and byaddr and root_of(a) == a and self._project_call(fm, c):
+                        seen[ADDRESS + a] = None  # f(&x): the address is a value of its own
         return tuple(sorted(seen))
+
+    def _project_call(self, fm: FunctionModel, call: Call) -> bool:
+        sc = self.scope
+        return call.name is not None and call.name not in sc.table and sc.resolve(fm, call.name) is not None
 
     def node_labels(
         self, fm: FunctionModel, cid: int, v: str, is_global: bool
@@ -596,6 +605,8 @@ class Projector:
         labels = {a for p, a in node.events if p == v}
         boxes: list[tuple[str, str]] = []
         sc = self.scope
+        if v.startswith(ADDRESS):
+            return self._address_labels(fm, node.calls, v[len(ADDRESS) :])
         for call in node.calls:
             name = call.name
             spec = sc.table.get(name) if name else None
@@ -628,6 +639,11 @@ class Projector:
                                 labels.discard("read")  # the macro initialises its argument
             elif proj is not None:
                 for k, (ap, byaddr) in enumerate(call.args):
+                    if ap is not None and byaddr and ap == v and k < len(proj.params):
+                        boxes.append((function_id(proj), "*" + proj.params[k]))  # f(&x): x is *param
+                        if call.result != v:
+                            labels.discard("def")  # taking &x is no store: the box shows f's
+                        continue
                     if ap is None or byaddr:
                         continue
                     if k >= len(proj.params):
@@ -664,6 +680,24 @@ class Projector:
         if g.file != fm.file or any(ap == call.result for ap, _ in call.args):
             return False
         return self._may_null(g)
+
+    def _address_labels(
+        self, fm: FunctionModel, calls: Iterable[Call], x: str
+    ) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+        """The labels of value ``&x`` (:data:`ADDRESS`) at a node: ``f(&x)`` hands the address of
+        ``x``, which is no heap block (``nonheap``), to ``f``'s parameter, whose projection says
+        what ``f`` does to it (frees it: a free of a non-heap pointer)."""
+        labels: set[str] = set()
+        boxes: list[tuple[str, str]] = []
+        for call in calls:
+            g = self.scope.resolve(fm, call.name) if self._project_call(fm, call) else None
+            if g is None:
+                continue
+            for k, (ap, byaddr) in enumerate(call.args):
+                if ap == x and byaddr and k < len(g.params):
+                    labels.add("nonheap")
+                    boxes.append((function_id(g), g.params[k]))
+        return frozenset(labels), tuple(dict.fromkeys(boxes))
 
     def _may_null(self, g: FunctionModel) -> bool:
         """Whether project function ``g`` may return NULL to a caller (the answer is recorded: an
@@ -923,7 +957,7 @@ class Projector:
         if v.startswith(DISCARD):
             return [n.id for n in fm.cfg.nodes if n.calls], is_global
         index = self.index(fm)
-        cids = list(index.get(root_of(v), ()))
+        cids = list(index.get(root_of(v[len(ADDRESS) :] if v.startswith(ADDRESS) else v), ()))
         for name in sorted(frozenset().union(*self.copies(fm, v).values())):
             cids += index.get(name, ())
         if is_global:
@@ -1228,6 +1262,8 @@ def component_name(fm: FunctionModel, v: str) -> str:
     root = root_of(v)
     if root in fm.params and root not in fm.cfg.declared:
         return f"{function_id(fm)}@{fm.params.index(root)}{v[len(root):]}"
+    if root.startswith("*") and root[1:] in fm.params and root[1:] not in fm.cfg.declared:
+        return f"{function_id(fm)}@*{fm.params.index(root[1:])}{v[len(root):]}"
     return f"{function_id(fm)}@{v}"
 
 
