@@ -24,6 +24,7 @@ from server.line_ends import split_lines
 from server.lsp.analysis import Analysis, CheckOutcome
 from server.lsp.diagnostics import contains, path_to_uri, to_diagnostic
 from server.lsp.documents import Document
+from server.lsp.folders import Folder, belongs, owner
 from server.lsp.memory import IDLE_SECONDS
 from server.lsp.positions import Columns
 from server.lsp.progress import WorkProgress
@@ -49,7 +50,7 @@ class CtlspServer(LanguageServer):
             protocol_cls=CtlspProtocol,
         )
         self.docs: dict[str, Document] = {}
-        self.analysis: Analysis | None = None
+        self.folders: dict[Path | None, Folder] = {}  # by root: see server.lsp.folders
         self.findings: dict[str, list[Finding]] = {}
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self._sent: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}  # last push per uri
@@ -58,13 +59,12 @@ class CtlspServer(LanguageServer):
         self._complete: set[str] = set()  # paths whose findings of a finished check were published
         self.result_ids = ResultIds()  # of self.diagnostics, for pulls
         self.disk_checks: dict[str, asyncio.Task[None]] = {}  # uri -> re-check of a closed buffer's file
-        self.settings = ServerSettings()
         self.init_settings: Any = None
         self.roots: list[Path] = []
         self.columns = Columns()
         self.pull_mode = False
         self.workspace_pulled = False  # a pull client has sent workspace/diagnostic (see ``pushes``)
-        self._compile_warned: str | None = None  # the compile database problem last shown
+        self._compile_warned: dict[Path | None, str | None] = {}  # per folder, the compile database problem last shown
         self.ready = asyncio.Event()
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._checking: dict[str, int] = {}  # document -> version whose check is on the worker now
@@ -97,11 +97,11 @@ class CtlspServer(LanguageServer):
         """Warn once about a compile database the project could not use, naming the file. A malformed
         ``compile_commands.json`` counts as none, so without a word every ``-D``/``-I`` in it would be
         silently ignored; the same problem is not repeated on each check, a new one is."""
-        analysis = self.analysis
-        error = analysis.project.compile_commands_error if analysis is not None else None
-        if error is not None and error != self._compile_warned:
-            self.warn_user(f"ctlsp: {error}; its compile flags are not used")
-        self._compile_warned = error
+        for root, folder in self.folders.items():
+            error = folder.analysis.project.compile_commands_error
+            if error is not None and error != self._compile_warned.get(root):
+                self.warn_user(f"ctlsp: {error}; its compile flags are not used")
+            self._compile_warned[root] = error
 
     def warn_user(self, message: str) -> None:
         self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
@@ -147,21 +147,31 @@ class CtlspServer(LanguageServer):
         return lines[number] if 0 <= number < len(lines) else ""
 
     def root_for(self, path: str) -> Path:
-        p = Path(path)
-        for root in self.roots:
-            if p.is_relative_to(root):
-                return root
-        return self.roots[0] if self.roots else p.parent
+        return owner(self.roots, path) or Path(path).parent
+
+    def folder_for(self, path: str) -> Folder | None:
+        """The folder ``path`` belongs to (None before the configuration is loaded)."""
+        return self.folders.get(owner(self.roots, path))
+
+    def analysis_for(self, path: str) -> Analysis | None:
+        folder = self.folder_for(path)
+        return folder.analysis if folder is not None else None
+
+    def settings_for(self, path: str) -> ServerSettings:
+        folder = self.folder_for(path)
+        return folder.settings if folder is not None else ServerSettings()
 
     # ----- configuration --------------------------------------------------------------------------
-    async def fetch_settings(self) -> Any:
+    async def fetch_settings(self, root: Path | None) -> Any:
+        """The client's "ctlsp" settings for the folder ``root`` (its folder-level overrides too)."""
         workspace = self.client_capabilities.workspace
         if not (workspace and workspace.configuration):
             return self.init_settings
+        scope = path_to_uri(str(root)) if root is not None else None
         try:
             result = await asyncio.wait_for(
                 self.workspace_configuration_async(
-                    types.ConfigurationParams(items=[types.ConfigurationItem(section="ctlsp")])
+                    types.ConfigurationParams(items=[types.ConfigurationItem(scope_uri=scope, section="ctlsp")])
                 ),
                 timeout=10,
             )
@@ -170,31 +180,60 @@ class CtlspServer(LanguageServer):
             return self.init_settings
         return result[0] if result else None
 
-    async def load_configuration(self) -> Config:
-        base, problems = load_workspace_config(self.roots[0] if self.roots else None)
-        raw = await self.fetch_settings()
-        known: list[str] = [r.id for r in self.analysis.rules] if self.analysis else []
-        if not known:
-            from extractors.api import catalogue
+    async def load_configuration(self, root: Path | None) -> tuple[Config, ServerSettings]:
+        """The configuration of the folder ``root`` (its ctlsp.toml overlaid with the client's
+        settings for it); problems are shown to the user, with defaults in their place."""
+        base, problems = load_workspace_config(root)
+        raw = await self.fetch_settings(root)
+        from extractors.api import catalogue
 
-            known = [r.id for r in catalogue(base)]
-        merged = merge_settings(base, raw, known)
+        merged = merge_settings(base, raw, [r.id for r in catalogue(base)])
         problems.extend(merged.problems)
+        where = f" (folder {root.name})" if root is not None and len(self.roots) > 1 else ""
         for problem in problems:
-            self.warn_user(problem)
-        self.settings = merged.settings
-        return merged.config
+            self.warn_user(problem + where)
+        return merged.config, merged.settings
+
+    async def open_folder(self, root: Path | None) -> None:
+        try:
+            config, settings = await self.load_configuration(root)
+        except Exception:
+            self.log(f"ctlsp: bad configuration, using defaults:\n{traceback.format_exc()}")
+            config, settings = Config(), ServerSettings()
+        self.folders[root] = Folder(root, Analysis(config), settings)
+
+    def close_folder(self, root: Path | None) -> None:
+        folder = self.folders.pop(root, None)
+        if folder is not None:
+            folder.analysis.shutdown()
+
+    async def set_roots(self, roots: list[Path]) -> None:
+        """Workspace folders added or removed: a project per folder (see ``folders``). Files that
+        move to another folder's project are checked there by the workspace check that follows."""
+        before = self.roots
+        self.roots = roots
+        wanted: list[Path | None] = list(roots) or [None]
+        for root in [r for r in self.folders if r not in wanted]:
+            self.close_folder(root)
+            for path in [p for p in self.findings if owner(before, p) == root and self.doc_for_path(p) is None]:
+                self.publish(path, [])  # a file of another folder now is published by its check
+        for root in wanted:
+            if root not in self.folders:
+                await self.open_folder(root)
 
     async def reload_configuration(self, reason: str) -> None:
-        config = await self.load_configuration()
-        if self.analysis is None:
-            return
-        sources = {doc.path: doc.checked_text for doc in self.docs.values()}
-        for path in sorted(self.analysis.files - set(sources)):
-            text = read_source(Path(path))
-            if text is not None:
-                sources[path] = text
-        await self.analysis.run(self.analysis.reconfigure_sync, config, sources)
+        for root, folder in list(self.folders.items()):
+            config, settings = await self.load_configuration(root)
+            if self.folders.get(root) is not folder:
+                continue  # the folder was closed meanwhile
+            folder.settings = settings
+            analysis = folder.analysis
+            sources = {doc.path: doc.checked_text for doc in self.docs.values() if self.folder_for(doc.path) is folder}
+            for path in sorted(analysis.files - set(sources)):
+                text = read_source(Path(path))
+                if text is not None:
+                    sources[path] = text
+            await analysis.run(analysis.reconfigure_sync, config, sources)
         self.log(f"ctlsp: configuration reloaded ({reason})")
         self.request_full_check(f"configuration changed ({reason})")
 
@@ -229,8 +268,8 @@ class CtlspServer(LanguageServer):
     def stop_background_work(self) -> None:
         for task in list(self._background):
             task.cancel()
-        if self.analysis is not None:
-            self.analysis.shutdown()
+        for folder in self.folders.values():
+            folder.analysis.shutdown()
 
     # ----- checking ---------------------------------------------------------------------------------
     def schedule_check(self, uri: str, delay: float, edited: bool = False) -> None:
@@ -240,8 +279,9 @@ class CtlspServer(LanguageServer):
         if old is not None and uri not in self._checking:
             old.cancel()  # still waiting: a check that runs is stopped through the project instead
         doc = self.docs.get(uri)
-        if edited and doc is not None and self.analysis is not None:
-            self.analysis.announce(doc.path, doc.checked_text, doc.tree)
+        analysis = self.analysis_for(doc.path) if doc is not None else None
+        if edited and doc is not None and analysis is not None:
+            analysis.announce(doc.path, doc.checked_text, doc.tree)
         self._pending[uri] = self.spawn(self._check_document(uri, delay), f"check of {uri}")
 
     async def _check_document(self, uri: str, delay: float) -> None:
@@ -249,24 +289,26 @@ class CtlspServer(LanguageServer):
             await asyncio.sleep(delay)
         await self.ready.wait()
         doc = self.docs.get(uri)
-        if doc is None or self.analysis is None:
+        folder = self.folder_for(doc.path) if doc is not None else None
+        if doc is None or folder is None:
             return
+        analysis = folder.analysis
         version, tree, text, path = doc.version, doc.tree, doc.checked_text, doc.path
 
         def current() -> bool:
             d = self.docs.get(uri)
-            return d is not None and d.version == version
+            return d is not None and d.version == version and self.folders.get(folder.root) is folder
 
         self._checking[uri] = version
         try:
-            outcome = await self.analysis.run(
-                self.analysis.check_file_sync,
+            outcome = await analysis.run(
+                analysis.check_file_sync,
                 path,
                 text,
                 tree,
                 current,
                 self._partial_publisher({path: text}),
-                self.settings.partial_results_ms / 1000,
+                folder.settings.partial_results_ms / 1000,
             )
         except Cancelled:
             self.log(f"check of {Path(path).name} v{version} stopped: the text changed", types.MessageType.Log)
@@ -284,14 +326,12 @@ class CtlspServer(LanguageServer):
             self.publish(path, outcome.findings.get(path, []), outcome.extents.get(path, {}))
             self.mark_checked(uri, version)
         self.report_counters(f"{Path(path).name} v{version}", outcome, edited)
-        self.tidy_memory()
+        self.tidy_memory(analysis)
 
-    def tidy_memory(self) -> None:
+    def tidy_memory(self, analysis: Analysis) -> None:
         """After diagnostics are out: freeze what survived the check, and plan a full collection
-        for when the user has stopped typing."""
-        analysis = self.analysis
-        if analysis is None:
-            return
+        for when the user has stopped typing (the collector is the process's: one plan for all
+        folders, run on the worker of the folder checked last)."""
         self.spawn(analysis.run(analysis.memory.after_check), "memory tidy-up")
         if self._idle_collection is not None:
             self._idle_collection.cancel()
@@ -431,67 +471,74 @@ class CtlspServer(LanguageServer):
 
     async def _full_check(self, reason: str) -> None:
         await self.ready.wait()
-        analysis = self.analysis
-        if analysis is None:
-            return
         progress = WorkProgress(self, "ctlsp: checking workspace")
         await progress.begin(reason)
         try:
-            open_docs = {d.path: (d.uri, d.version, d.checked_text, d.tree) for d in self.docs.values()}
-            disk_roots = [*self.roots, *(Path(p) for p in self.settings.include_paths)]
-            paths = await analysis.run(self._sync_project, analysis, open_docs, disk_roots)
-            self.report_compile_commands()
-            if not paths:
-                return
-            size = max(1, -(-len(paths) // FULL_CHECK_CHUNKS))
-            results: dict[str, list[Finding]] = {}
-            extents: dict[str, dict[str, Extent]] = {}
-            totals: dict[str, int] = {}
-            partial = self._partial_publisher({path: entry[2] for path, entry in open_docs.items()})
-            for start in range(0, len(paths), size):
-                chunk = paths[start : start + size]
-                while True:
-                    try:
-                        outcome = await analysis.run(
-                            analysis.check_paths_sync, chunk, partial, self.settings.partial_results_ms / 1000
-                        )
-                        break
-                    except Cancelled:
-                        # an edit came in: its own check runs first, then this chunk again (what the
-                        # cancelled run finished is kept in the project's memos)
-                        continue
-                results.update(outcome.findings)
-                extents.update(outcome.extents)
-                for key, value in outcome.counters_delta.items():
-                    totals[key] = totals.get(key, 0) + value
-                done = min(start + size, len(paths))
-                progress.report(f"{done}/{len(paths)} files", done * 100 // len(paths))
-            if analysis is not self.analysis:
-                return  # reconfigured meanwhile; the new configuration's check publishes
-            for path in sorted(set(results) | {p for p in self.findings if p not in results}):
-                info = open_docs.get(path)
-                doc = self.docs.get(info[0]) if info else None
-                if info is not None and (doc is None or doc.version != info[1]):
-                    continue  # edited or closed during the check; the per-edit (or close) check publishes
-                if info is None and self.doc_for_path(path) is not None:
-                    continue  # opened during the check, which read the file on disk: its own check publishes
-                self.publish(path, results.get(path, []), extents.get(path, {}))
-                if info is not None:
-                    self._whole_checked[info[0]] = info[1]
-                    self.mark_checked(info[0], info[1])
-            self.report_counters(f"workspace ({len(paths)} files, {reason})", CheckOutcome({}, totals))
-            self.tidy_memory()
+            folders = list(self.folders.values())
+            for n, folder in enumerate(folders):
+                await self._check_folder(folder, reason, progress, n, len(folders))
             if self.pull_mode:
                 self.refresh_pulled_diagnostics()
         finally:
             progress.end("done")
 
+    async def _check_folder(self, folder: Folder, reason: str, progress: WorkProgress, n: int, of: int) -> None:
+        """The workspace check of one folder: every C file of it across files, in chunks."""
+        analysis = folder.analysis
+        mine = {d.path: (d.uri, d.version, d.checked_text, d.tree) for d in self.docs.values()}
+        open_docs = {p: entry for p, entry in mine.items() if self.folder_for(p) is folder}
+        paths = await analysis.run(self._sync_project, analysis, open_docs, folder, list(self.roots))
+        self.report_compile_commands()
+        if not paths:
+            return
+        size = max(1, -(-len(paths) // FULL_CHECK_CHUNKS))
+        results: dict[str, list[Finding]] = {}
+        extents: dict[str, dict[str, Extent]] = {}
+        totals: dict[str, int] = {}
+        partial = self._partial_publisher({path: entry[2] for path, entry in open_docs.items()})
+        for start in range(0, len(paths), size):
+            chunk = paths[start : start + size]
+            while True:
+                try:
+                    outcome = await analysis.run(
+                        analysis.check_paths_sync, chunk, partial, folder.settings.partial_results_ms / 1000
+                    )
+                    break
+                except Cancelled:
+                    # an edit came in: its own check runs first, then this chunk again (what the
+                    # cancelled run finished is kept in the project's memos)
+                    continue
+            results.update(outcome.findings)
+            extents.update(outcome.extents)
+            for key, value in outcome.counters_delta.items():
+                totals[key] = totals.get(key, 0) + value
+            done = min(start + size, len(paths))
+            where = f" in {folder.root.name}" if folder.root is not None and of > 1 else ""
+            progress.report(f"{done}/{len(paths)} files{where}", (n * 100 + done * 100 // len(paths)) // of)
+        if self.folders.get(folder.root) is not folder or folder.analysis is not analysis:
+            return  # reconfigured or closed meanwhile; the new configuration's check publishes
+        known = {p for p in self.findings if p not in results and self.folder_for(p) is folder}
+        for path in sorted(set(results) | known):
+            info = open_docs.get(path)
+            doc = self.docs.get(info[0]) if info else None
+            if info is not None and (doc is None or doc.version != info[1]):
+                continue  # edited or closed during the check; the per-edit (or close) check publishes
+            if info is None and self.doc_for_path(path) is not None:
+                continue  # opened during the check, which read the file on disk: its own check publishes
+            self.publish(path, results.get(path, []), extents.get(path, {}))
+            if info is not None:
+                self._whole_checked[info[0]] = info[1]
+                self.mark_checked(info[0], info[1])
+        self.report_counters(f"workspace ({len(paths)} files, {reason})", CheckOutcome({}, totals))
+        self.tidy_memory(analysis)
+
     @staticmethod
     def _sync_project(
-        analysis: Analysis, open_docs: dict[str, tuple[str, int, str, Any]], roots: list[Path]
+        analysis: Analysis, open_docs: dict[str, tuple[str, int, str, Any]], folder: Folder, roots: list[Path]
     ) -> list[str]:
-        """Worker thread: bring the project in line with open buffers and the C files on disk."""
-        on_disk = [str(p) for p in scan_c_files(roots)]
+        """Worker thread: bring the folder's project in line with its open buffers and its C files on
+        disk (``roots``: all workspace roots, to leave out what a nested folder owns)."""
+        on_disk = belongs(roots, folder.root, [str(p) for p in scan_c_files(folder.disk_roots())])
         for path in on_disk:
             if path in open_docs:
                 analysis.disk_stamps.pop(path, None)
@@ -547,9 +594,8 @@ class CtlspServer(LanguageServer):
         return str(Path(uris.to_fs_path(uri) or uri).resolve())
 
     def rule_doc(self, rule_id: str) -> str | None:
-        if self.analysis is None:
-            return None
-        for rule in self.analysis.rules:
-            if rule.id == rule_id:
-                return str(rule.doc) if rule.doc else None
+        for folder in self.folders.values():
+            for rule in folder.analysis.rules:
+                if rule.id == rule_id:
+                    return str(rule.doc) if rule.doc else None
         return None

@@ -7,14 +7,11 @@ server ask the client for its settings (``workspace/configuration``).
 
 from __future__ import annotations
 
-import traceback
 from pathlib import Path
 
 from lsprotocol import types
 from pygls import uris
 
-from extractors.api import Config
-from server.lsp.analysis import Analysis
 from server.lsp.handlers.base import Feature, guarded
 from server.lsp.handlers.workspace import register_watchers
 from server.lsp.positions import Columns
@@ -43,12 +40,7 @@ def on_initialize(ls: CtlspServer, params: types.InitializeParams) -> None:
 
 @guarded("initialized")
 async def on_initialized(ls: CtlspServer, params: types.InitializedParams) -> None:
-    try:
-        config = await ls.load_configuration()
-        ls.analysis = Analysis(config)
-    except Exception:
-        ls.log(f"ctlsp: bad configuration, using defaults:\n{traceback.format_exc()}")
-        ls.analysis = Analysis(Config())
+    await ls.set_roots(ls.roots)
     ls.ready.set()
     await register_watchers(ls)
     ls.log(f"ctlsp {VERSION}: {'pull' if ls.pull_mode else 'push'} diagnostics, roots {ls.roots}")

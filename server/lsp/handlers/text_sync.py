@@ -51,7 +51,7 @@ def did_change(ls: CtlspServer, params: types.DidChangeTextDocumentParams) -> No
     changed = doc.apply_changes(params.content_changes, params.text_document.version)
     ls.note_changes(doc.uri, params.content_changes)
     ls.note_edited(doc.uri, doc.functions_in(changed))
-    ls.schedule_check(doc.uri, ls.settings.debounce_ms / 1000, edited=True)
+    ls.schedule_check(doc.uri, ls.settings_for(doc.path).debounce_ms / 1000, edited=True)
 
 
 @guarded("didSave")
@@ -66,10 +66,11 @@ def did_save(ls: CtlspServer, params: types.DidSaveTextDocumentParams) -> None:
 @guarded("didClose")
 def did_close(ls: CtlspServer, params: types.DidCloseTextDocumentParams) -> None:
     doc = ls.forget(params.text_document.uri)
-    if doc is None or ls.analysis is None:
+    analysis = ls.analysis_for(doc.path) if doc is not None else None
+    if doc is None or analysis is None:
         return
     key = path_to_uri(doc.path)
-    task = ls.spawn(recheck_from_disk(ls, ls.analysis, doc), f"re-check of {Path(doc.path).name} on close")
+    task = ls.spawn(recheck_from_disk(ls, analysis, doc), f"re-check of {Path(doc.path).name} on close")
     ls.disk_checks[key] = task  # a pull of the closed document waits for it
 
     def done(_: asyncio.Task[None]) -> None:
@@ -87,10 +88,11 @@ async def recheck_from_disk(ls: CtlspServer, analysis: Analysis, doc: Document) 
     elsewhere), leaves the project and its diagnostics are cleared, as the workspace check would.
     Nothing is published if the document is opened again (or the configuration changes) meanwhile."""
     path = doc.path
-    keep = in_workspace(path, [*ls.roots, *(Path(p) for p in ls.settings.include_paths)])
+    folder = ls.folder_for(path)
+    keep = folder is not None and in_workspace(path, [*ls.roots, *folder.disk_roots()])
 
-    def wanted() -> bool:  # read on the worker thread too (one dict lookup, as the per-edit checks do)
-        return ls.analysis is analysis and doc.uri not in ls.docs
+    def wanted() -> bool:  # read on the worker thread too (a few lookups, as the per-edit checks do)
+        return ls.analysis_for(path) is analysis and doc.uri not in ls.docs
 
     while True:
         try:

@@ -21,8 +21,13 @@ from server.workspace import C_SUFFIXES, COMPILE_COMMANDS, CONFIG_NAME, PYPROJEC
 def did_change_folders(ls: CtlspServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
     removed = {Path(uris.to_fs_path(f.uri) or f.uri).resolve() for f in params.event.removed}
     added = [Path(uris.to_fs_path(f.uri) or f.uri).resolve() for f in params.event.added]
-    ls.roots = [r for r in ls.roots if r not in removed] + [r for r in added if r not in ls.roots]
-    ls.request_full_check("workspace folders changed")
+    roots = [r for r in ls.roots if r not in removed] + [r for r in added if r not in ls.roots]
+
+    async def change() -> None:
+        await ls.set_roots(roots)
+        ls.request_full_check("workspace folders changed")
+
+    ls.spawn(change(), "workspace folders change")
 
 
 @guarded("didChangeConfiguration")
@@ -41,14 +46,15 @@ def did_change_watched(ls: CtlspServer, params: types.DidChangeWatchedFilesParam
     workspace check hands its new text in, and only files whose entries changed are re-derived."""
     reload: str | None = None
     recheck: str | None = None
-    in_use = ls.analysis.config.compile_commands if ls.analysis is not None else None
+    databases = (f.analysis.config.compile_commands for f in ls.folders.values())
+    in_use = {Path(d).resolve() for d in databases if d}
     for event in params.changes:
         name = event.uri.rsplit("/", 1)[-1]
         if name in (CONFIG_NAME, PYPROJECT):
             reload = f"{name} changed"
         elif name == COMPILE_COMMANDS:
             path = Path(uris.to_fs_path(event.uri) or event.uri).resolve()
-            same = in_use is not None and Path(in_use).resolve() == path
+            same = path in in_use
             if same and event.type == types.FileChangeType.Changed:
                 recheck = recheck or f"{path} changed"
             else:
