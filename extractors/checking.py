@@ -34,7 +34,7 @@ from extractors.refute import Refuter
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule, rules_key
 
-RESULT_VERSION = "r11"
+RESULT_VERSION = "r12"
 
 
 _FUNCTION_FINDINGS = Content[str, list[Finding]]("function_findings", weight=lambda found: 1 + len(found))
