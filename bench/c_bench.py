@@ -147,16 +147,11 @@ print(json.dumps({"rc": rc, "seconds": seconds, "maxrss_kb": resource.getrusage(
 
 
 @dataclass
-class Measured:
-    label: str
-    seconds: float
-    lines: int
-    peak_mb: float
-    note: str = ""
+class Measured(Timing):
+    """A timing of a child process, with its peak resident memory."""
 
-    @property
-    def rate(self) -> float:
-        return self.lines / self.seconds if self.seconds > 0 else float("inf")
+    peak_mb: float = 0.0
+    note: str = ""
 
 
 def measure(label: str, cmd: list[str], lines: int, ok: tuple[int, ...] = (0, 1)) -> Measured | None:
@@ -176,7 +171,7 @@ def measure(label: str, cmd: list[str], lines: int, ok: tuple[int, ...] = (0, 1)
     if got["rc"] not in ok:
         print(f"{label}: exit {got['rc']}: {text.strip()[-300:]}")
         return None
-    return Measured(label, got["seconds"], lines, got["maxrss_kb"] / 1024, _last_line(text))
+    return Measured(label, got["seconds"], lines, peak_mb=got["maxrss_kb"] / 1024, note=_last_line(text))
 
 
 def _last_line(text: str) -> str:
