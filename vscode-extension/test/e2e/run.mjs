@@ -543,8 +543,13 @@ async function loopWitness(page) {
 
   // Escape is VS Code's first: with several cursors it collapses them and the witness stays; the
   // next Escape clears the witness
-  // on the squiggle's line (the loop), which has lines below it
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 5);
+  // on the squiggle's line (the loop), which has lines below it; measured again, since a CodeLens
+  // that appeared above it since moved the line (a click on the lens would run it instead)
+  const now = await squiggle.boundingBox();
+  if (!now) {
+    throw new Error("the loop's squiggle has no bounding box");
+  }
+  await page.mouse.click(now.x + now.width / 2, now.y + now.height / 2);
   await runCommand(page, "Add Cursor Below");
   const cursors = editor.locator(".cursors-layer .cursor");
   for (let i = 0; i < 50 && (await cursors.count()) < 2; i += 1) {
