@@ -47,12 +47,14 @@ def handed_on(proj: Projector, fm: FunctionModel) -> frozenset[str]:
         made = copying[(w, v)]
         if any(cid not in made for cid in index.get(v, ())):
             continue  # the value is used on its own too
-        if any(
-            not proj.node_labels(fm, cid, v, False)[0] <= _COPYING_LABELS or proj.node_labels(fm, cid, v, False)[1]
-            for cid in made
-        ):
+        if not all(_only_copied(*proj.node_labels(fm, cid, v, False)) for cid in made):
             continue
         held = proj.copies(fm, v)
         if all(cid in made or w in held.get(cid, ()) for cid in index.get(w, ())):
             out.add(v)
     return frozenset(out)
+
+
+def _only_copied(labels: frozenset[str], boxes: tuple[tuple[str, str], ...]) -> bool:
+    """Whether a node copying the value does nothing else with it (no other event, no call)."""
+    return labels <= _COPYING_LABELS and not boxes

@@ -33,24 +33,18 @@ class Folder:
         return [*([self.root] if self.root is not None else []), *(Path(p) for p in self.settings.include_paths)]
 
 
+def _innermost(roots: Sequence[Path], path: str | Path) -> Path | None:
+    """The innermost of ``roots`` that contains ``path``, if any."""
+    p = Path(path)
+    return max((r for r in roots if p.is_relative_to(r)), key=lambda r: len(r.parts), default=None)
+
+
 def owner(roots: Sequence[Path], path: str | Path) -> Path | None:
     """The root of the folder ``path`` belongs to (see the module's invariant)."""
-    p = Path(path)
-    inside = [r for r in roots if p == r or p.is_relative_to(r)]
-    if inside:
-        return max(inside, key=lambda r: len(r.parts))
-    return roots[0] if roots else None
+    return _innermost(roots, path) or (roots[0] if roots else None)
 
 
 def belongs(roots: Sequence[Path], root: Path | None, paths: Iterable[str]) -> list[str]:
     """Those of ``paths`` (found under a folder's disk roots) that belong to the folder of ``root``:
-    not to a folder nested in it, nor, for an include path outside every root, to another folder."""
-    out = []
-    for path in paths:
-        p = Path(path)
-        if any(p == r or p.is_relative_to(r) for r in roots):
-            if owner(roots, p) == root:
-                out.append(path)
-        else:
-            out.append(path)  # an include path of this folder, outside the workspace
-    return out
+    not to a folder nested in it; a path outside every root is one of the folder's include paths."""
+    return [path for path in paths if _innermost(roots, path) in (root, None)]

@@ -89,7 +89,7 @@ async def recheck_from_disk(ls: CtlspServer, analysis: Analysis, doc: Document) 
     Nothing is published if the document is opened again (or the configuration changes) meanwhile."""
     path = doc.path
     folder = ls.folder_for(path)
-    keep = folder is not None and in_workspace(path, [*ls.roots, *folder.disk_roots()])
+    keep = folder is not None and in_workspace(path, folder.disk_roots())  # the folder owns it: see folders
 
     def wanted() -> bool:  # read on the worker thread too (a few lookups, as the per-edit checks do)
         return ls.analysis_for(path) is analysis and doc.uri not in ls.docs
