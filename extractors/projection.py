@@ -24,6 +24,7 @@ from checker.model import RSM, Box, Component, Node, Ref, build_rsm, shared_labe
 from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, must_aliases
 from extractors.calls import CallSpec
+from extractors.cfg import Cfg
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
 from extractors.null_returns import returns_null
@@ -31,7 +32,9 @@ from extractors.null_returns import returns_null
 ENTRY, EXIT = "n0", "n1"
 _KEEP_KINDS = frozenset({"join", "label", "return"})
 _EMPTY: tuple[frozenset[str], tuple[tuple[str, str], ...]] = (frozenset(), ())
-DISCARD = "$ret:"  # value "$ret:g": results of calls to must-check function g that are thrown away
+# value "$ret:g#k": the k-th statement (from 1, in CFG order) that throws away the result of a call
+# to must-check function g; one value per statement, so that every dropped result is reported
+DISCARD = "$ret:"
 # on return statements: no rule reads it, but witnesses end at the return, so contraction keeps them
 RETURN_LABEL = frozenset({"$return"})
 # every component's exit: a rule that must not follow a path out of the function where it started
@@ -43,7 +46,20 @@ ADDRESS = "&"  # value "&x": the address of local or global x, handed to a proje
 
 
 def discarded_value(v: str) -> str | None:
-    return v[len(DISCARD) :] if v.startswith(DISCARD) else None
+    """The callee whose result value ``v`` throws away (None when ``v`` is no discard value)."""
+    return v[len(DISCARD) :].partition("#")[0] if v.startswith(DISCARD) else None
+
+
+def discard_values(cfg: Cfg) -> dict[str, int]:
+    """Each discard value of a function and the CFG node that drops the result: the ``k``-th node
+    with an unchecked call of ``g`` is ``$ret:g#k`` (calls of ``g`` in one node share it)."""
+    out: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    for n in cfg.nodes:
+        for name in dict.fromkeys(c.name for c in n.calls if c.unchecked and c.name):
+            counts[name] = counts.get(name, 0) + 1
+            out[f"{DISCARD}{name}#{counts[name]}"] = n.id
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,6 +428,8 @@ class Projector:
                     roots.add(root_of(n.null_test[0]))
                 for r in roots:
                     idx.setdefault(r, []).append(n.id)
+            for v, cid in discard_values(fm.cfg).items():
+                idx[v] = [cid]
             self.store.indexes[fm.key] = idx
         self._index[function_id(fm)] = idx
         return idx
@@ -580,10 +598,8 @@ class Projector:
 
     def _values(self, fm: FunctionModel) -> tuple[str, ...]:
         seen: dict[str, None] = {}
+        seen.update(dict.fromkeys(discard_values(fm.cfg)))
         for n in fm.cfg.nodes:
-            for c in n.calls:
-                if c.unchecked:
-                    seen[DISCARD + str(c.name)] = None
             for p, _ in n.events:
                 seen[p] = None
             for c in n.calls:
@@ -612,8 +628,8 @@ class Projector:
             spec = sc.table.get(name) if name else None
             proj = sc.resolve(fm, name) if spec is None else None
             if v.startswith(DISCARD):
-                if call.unchecked and name == v[len(DISCARD) :]:
-                    labels.add("discard")
+                if call.unchecked and name == discarded_value(v):
+                    labels.add("discard")  # only at the value's own node: see _relevant
                 continue
             if call.result == v:
                 if spec is not None and spec.returns:
@@ -954,9 +970,9 @@ class Projector:
         """The CFG nodes whose content a projection on ``v`` reads (those of its copies too), and
         whether ``v`` is a global."""
         is_global = root_of(v) in self.scope.globals and root_of(v) not in locals_of(fm)
-        if v.startswith(DISCARD):
-            return [n.id for n in fm.cfg.nodes if n.calls], is_global
         index = self.index(fm)
+        if v.startswith(DISCARD):
+            return list(index.get(v, ())), is_global
         cids = list(index.get(root_of(v[len(ADDRESS) :] if v.startswith(ADDRESS) else v), ()))
         for name in sorted(frozenset().union(*self.copies(fm, v).values())):
             cids += index.get(name, ())
