@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
+from extractors.conditional_takes import defer_conditional_takes
 from extractors.cursors import drop_cursor_escapes
 from extractors.facts import (
     RETURNED,
@@ -51,6 +52,8 @@ class CfgNode:
     cond: CondExpr = None
     copies: tuple[tuple[str, str], ...] = ()  # (target, source) of each ``target = source`` of a path
     source: str = ""  # the node's whole text, which witness refutation re-reads (``text`` is shortened)
+    # paths the not-NULL branch of this node's null test takes (extractors.conditional_takes)
+    takes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -223,6 +226,7 @@ class CfgBuilder:
         drop_cursor_escapes(self.cfg)
         self.count_checks()
         self.kept_copies()
+        defer_conditional_takes(self.cfg, self.table)
         return self.cfg
 
     def kept_copies(self) -> None:

@@ -33,6 +33,8 @@ class Call:
     # positions a prototype of the callee declares ``const T *`` (extractors.prototypes): read, not
     # kept, when the callee is neither a project function nor in the call table
     borrowed: frozenset[int] = frozenset()
+    # positions whose escape the result's NULL tests carry instead (extractors.conditional_takes)
+    deferred: tuple[int, ...] = ()
 
 
 @dataclass

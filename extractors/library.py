@@ -24,6 +24,9 @@ Keys of one row (every key optional; the shipped file and ``[library.NAME]`` tab
                                       # arguments are dereferenced (extractors/formats.py)
     kept_on_failure = [0]             # argument positions still the caller's when the call fails
                                       # (realloc's old block): ``p = realloc(p, n)`` loses it then
+                                      # an "escape" position listed here is taken only past a
+                                      # not-NULL test of the result (fdopen's descriptor:
+                                      # extractors/conditional_takes.py)
     noreturn   = true                 # never returns (exit, abort, longjmp)
     must_check = true                 # discarding the result is a bug (unchecked-return)
     checked_by = ["ferror", "feof"]   # ... unless the function calls one of these on one of the

@@ -426,6 +426,7 @@ class Projector:
                         roots.add(root_of(c.result))
                 if n.null_test:
                     roots.add(root_of(n.null_test[0]))
+                roots.update(root_of(p) for p in n.takes)
                 for r in roots:
                     idx.setdefault(r, []).append(n.id)
             for v, cid in discard_values(fm.cfg).items():
@@ -648,6 +649,8 @@ class Projector:
                         if k < len(call.args) and call.args[k][0] == v:
                             if call.args[k][1] and atom in ("use", "read", "escape"):
                                 continue
+                            if atom == "escape" and k in call.deferred:
+                                continue  # taken on the result's not-NULL branches instead
                             if atom == "use" and v in call.guarded:
                                 continue
                             labels.add("def" if atom == "addr" else atom)
@@ -1013,6 +1016,12 @@ class Projector:
         nt = fm.cfg.nodes[cid].null_test
         return nt is not None and (nt[0] == v or nt[0] in self.copies(fm, v).get(cid, ()))
 
+    def taken_at(self, fm: FunctionModel, cid: int, v: str) -> bool:
+        """Whether the not-NULL branch of CFG node ``cid`` takes ``v`` (or a copy of it there):
+        the test of a call's result that owns ``v`` once the call succeeded (``takes``)."""
+        takes = fm.cfg.nodes[cid].takes
+        return bool(takes) and (v in takes or not self.copies(fm, v).get(cid, frozenset()).isdisjoint(takes))
+
     def _value_key(self, fm: FunctionModel, v: str) -> str:
         """What a projection of ``fm`` on ``v`` reads of the function: its graph's shape and the
         nodes that mention ``v``. An edit elsewhere in the function keeps this key, so the stored
@@ -1024,7 +1033,7 @@ class Projector:
             # which locals there are, and which of them copies are followed through
             text += repr((sorted(cfg.declared), sorted(cfg.addr_taken), sorted(cfg.static_locals)))
             shape = hashlib.sha256(text.encode()).hexdigest()[:32]
-            tokens = tuple(f"{n.id}:{(n.events, n.calls, n.null_test, n.copies)!r}" for n in cfg.nodes)
+            tokens = tuple(f"{n.id}:{(n.events, n.calls, n.null_test, n.copies, n.takes)!r}" for n in cfg.nodes)
             got = self.store.shapes[fm.key] = (shape, tokens)
         shape, tokens = got
         cids, _ = self._relevant(fm, v)
@@ -1095,7 +1104,7 @@ class Projector:
             if callees:
                 resolved[cid] = callees
         has_labels = any(lab for lab, _ in per_cfg.values()) or any(resolved.values())
-        has_null = any(self.tests_value(fm, c, v) for c in cids)
+        has_null = any(self.tests_value(fm, c, v) or self.taken_at(fm, c, v) for c in cids)
         if not has_labels and not has_null:
             if key not in self._referenced:
                 return None
@@ -1113,8 +1122,9 @@ class Projector:
         succ: list[list[int]] = list(sk.succ)
         branch_of: dict[int, tuple[int, bool]] = {}
         tested = {c for c in cids if self.tests_value(fm, c, v)}
-        for i in sorted(i for c in tested for i in sk.nodes_of.get(c, ())):
-            _split_test(fm, i, names, labels, succ, branch_of)
+        taken = {c for c in cids if c not in tested and self.taken_at(fm, c, v)}
+        for i in sorted(i for c in tested | taken for i in sk.nodes_of.get(c, ())):
+            _split_test(fm, i, names, labels, succ, branch_of, TAKEN if cfg_of[i] in taken else TESTED)
             c = cfg_of[i]
             kept[i] = bool(labels[i] or c in resolved or i in succ[i]) or sk.kept_always[i]
         total = len(names)
@@ -1241,6 +1251,12 @@ class _Skeleton:
     kept: tuple[bool, ...]
 
 
+# labels of the (NULL, not-NULL) branches of a test: of the tested value, and of a value the test's
+# not-NULL branch takes (the argument a call whose result is tested owns once it succeeded)
+TESTED: tuple[frozenset[str], frozenset[str]] = (frozenset({"isnull"}), frozenset({"notnull"}))
+TAKEN: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset({"escape"}))
+
+
 def _split_test(
     fm: FunctionModel,
     i: int,
@@ -1248,9 +1264,11 @@ def _split_test(
     labels: list[frozenset[str]],
     succ: list[list[int]],
     branch_of: dict[int, tuple[int, bool]],
+    outcome: tuple[frozenset[str], frozenset[str]] = TESTED,
 ) -> None:
-    """Route each branch of graph node ``i`` (a NULL test of the value) through a new node
-    labelled ``isnull``/``notnull``, so the outcome of the test is visible to the formulas."""
+    """Route each branch of graph node ``i`` (a NULL test of the value, or of a result that takes
+    it) through a new node labelled by ``outcome``, so the outcome of the test is visible to the
+    formulas."""
     g = fm.graph
     c = g.cfg_of[i]
     nt = fm.cfg.nodes[c].null_test
@@ -1260,7 +1278,7 @@ def _split_test(
         if br is not None:
             b = len(names)
             names.append(f"{names[i]}>{names[j]}{'T' if br else 'F'}")
-            labels.append(frozenset({"isnull" if br == nt[1] else "notnull"}))
+            labels.append(outcome[0] if br == nt[1] else outcome[1])
             branch_of[b] = (c, br)
             succ.append([j])
             out.append(b)
