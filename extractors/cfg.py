@@ -15,6 +15,7 @@ from tree_sitter import Node as TSNode
 from extractors.calls import CallSpec
 from extractors.conditional_takes import defer_conditional_takes
 from extractors.cursors import drop_cursor_escapes
+from extractors.error_codes import resolve_resets
 from extractors.facts import (
     RETURNED,
     Call,
@@ -223,6 +224,7 @@ class CfgBuilder:
         for n, event in user_events(fn, self.atoms, self.spans) if self.atoms else ():
             node = self.cfg.nodes[n]
             node.events = tuple(dict.fromkeys((*node.events, event)))
+        resolve_resets(self.cfg)
         drop_cursor_escapes(self.cfg)
         self.count_checks()
         self.kept_copies()

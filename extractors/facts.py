@@ -499,6 +499,8 @@ class FactWalker:
             )
             if not trivial:
                 self.ev(target, "write")
+            elif not initialiser and target.isidentifier():
+                self.ev(target, "reset")  # err = -1: a write where err is a plain value (error_codes)
             self.ev(target, "def")
 
     def call(self, node: TSNode, result: str | None, guarded: frozenset[str], discarded: bool) -> None:
