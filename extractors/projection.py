@@ -22,12 +22,13 @@ from typing import NamedTuple
 from checker.graphs import closure, reach_union, strongly_connected, through_passable
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm, shared_labels
 from checker.querydb import Content, ContentMemos, Database
-from extractors.aliases import SHARED_ATOMS, must_aliases
+from extractors.aliases import SHARED_ATOMS, copy_table
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
 from extractors.null_returns import returns_null
+from extractors.sinks import Folded, fold_sinks, unfold
 
 ENTRY, EXIT = "n0", "n1"
 _KEEP_KINDS = frozenset({"join", "label", "return"})
@@ -247,7 +248,9 @@ _MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) 
 _MENTIONS = Content[str, frozenset[str]]("mentions")
 _VALUES = Content[tuple[str, str], tuple[str, ...]]("values")
 _LOCKED = Content[tuple[str, str], tuple[tuple[int, str], ...]]("locked_paths")
-_COPIES = Content[tuple[str, str], "dict[int, frozenset[str]]"]("projection_copies", weight=lambda c: 1 + len(c))
+_COPIES = Content[str, "dict[str, dict[int, frozenset[str]]]"](
+    "copy_table", weight=lambda t: 1 + sum(map(len, t.values()))
+)
 _STAMPS = Content[tuple[str, str, str, str], str]("content_stamp")
 _LAYOUTS = Content[str, tuple[tuple[str, ...], str]]("layout", weight=lambda got: 1 + len(got[0]) // 8)
 _OwnStep = tuple[frozenset[str], frozenset[tuple[str, str]]]
@@ -292,7 +295,7 @@ class ProjectionStore:
         self.locked = d.content(_LOCKED)  # by text key and scope
         self.stamps = d.content(_STAMPS)
         self.layouts = d.content(_LAYOUTS)
-        self.copies = d.content(_COPIES)  # by text key and value
+        self.copies = d.content(_COPIES)  # by text key
         self.steps = d.content(_STEPS)  # by text key, function id, value and scope digest
 
 
@@ -519,12 +522,13 @@ class Projector:
             nodes_of: dict[int, list[int]] = {}
             for i, c in enumerate(g.cfg_of):
                 nodes_of.setdefault(c, []).append(i)
-            succ = tuple([j for j, _ in g.succ[i]] for i in range(len(g.cfg_of)))
+            fold = fold_sinks([[j for j, _ in g.succ[i]] for i in range(len(g.cfg_of))])
+            succ = fold.succ
             always = tuple(
                 nodes[c].kind in _KEEP_KINDS or i in (g.entry, g.exit) for i, c in enumerate(g.cfg_of)
             )
-            kept = tuple(always[i] or i in succ[i] for i in range(len(succ)))
-            got = _Skeleton(nodes_of, succ, always, kept)
+            kept = tuple(always[i] or (i in succ[i] and i not in fold.folded) for i in range(len(succ)))
+            got = _Skeleton(nodes_of, succ, always, kept, fold)
             self.store.skeletons[fm.key] = got
         self._skeletons[function_id(fm)] = got
         return got
@@ -988,11 +992,10 @@ class Projector:
         key = (function_id(fm), v)
         got = self._copies.get(key)
         if got is None:
-            skey = (fm.key, v)  # a function of the CFG alone: kept across projectors
-            got = self.store.copies.get(skey)
-            if got is None:
-                got = self.store.copies[skey] = {} if v.startswith(DISCARD) else must_aliases(fm.cfg, v)
-            self._copies[key] = got
+            table = self.store.copies.get(fm.key)  # a function of the CFG alone: kept across projectors
+            if table is None:
+                table = self.store.copies[fm.key] = copy_table(fm.cfg)
+            got = self._copies[key] = {} if v.startswith(DISCARD) else table.get(v, {})
         return got
 
     def labels_at(
@@ -1123,6 +1126,14 @@ class Projector:
         branch_of: dict[int, tuple[int, bool]] = {}
         tested = {c for c in cids if self.tests_value(fm, c, v)}
         taken = {c for c in cids if c not in tested and self.taken_at(fm, c, v)}
+        special = tested | taken | resolved.keys()
+        sinks = sk.fold.sinks
+        own_sinks = [i for c in per_cfg.keys() | special for i in sk.nodes_of.get(c, ()) if i in sinks]
+        if sk.fold.rep in own_sinks:  # the representative must stay unlabelled: unfold them all
+            own_sinks = list(sk.fold.folded)
+        unfold(sk.fold, succ, own_sinks)
+        for i in own_sinks:
+            kept[i] = True
         for i in sorted(i for c in tested | taken for i in sk.nodes_of.get(c, ())):
             _split_test(fm, i, names, labels, succ, branch_of, TAKEN if cfg_of[i] in taken else TESTED)
             c = cfg_of[i]
@@ -1242,13 +1253,15 @@ class _Skeleton:
     """A function's pruned graph as plain successor lists, with the nodes every projection keeps.
 
     ``kept_always``: loop heads, labels, returns, entry and exit; ``kept`` adds self-loops (which a
-    NULL test on the node may split, so tested nodes are re-decided).
+    NULL test on the node may split, so tested nodes are re-decided) but only one of the sinks
+    (:mod:`extractors.sinks`: a projection unfolds those labelled for its value).
     """
 
     nodes_of: dict[int, list[int]]  # CFG node -> graph nodes standing for it
     succ: tuple[list[int], ...]
     kept_always: tuple[bool, ...]
     kept: tuple[bool, ...]
+    fold: Folded  # sinks folded into one (``succ`` is ``fold.succ``)
 
 
 # labels of the (NULL, not-NULL) branches of a test: of the tested value, and of a value the test's
