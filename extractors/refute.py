@@ -20,6 +20,9 @@ removing paths makes easier); the rule is dropped only when its existential weak
 under odd ones as false; implied by the formula) is false on the refined model.  When only the
 formula itself fails there, the original finding is kept.
 
+First, a rule ``E F φ`` with a universal part in φ (a dead store) is dropped when φ fails at another
+reachable copy of the trigger's statement (:mod:`every_copy`): the claim is about the statement.
+
 Bounded cost: refutation runs only on findings; its verdict is cached (in the verdict cache) by the
 witness's content: the rule, the function's key (its text and context), the value and the digest
 of the model the witness was read off; z3 runs with a deterministic resource limit (``rlimit``)
@@ -42,6 +45,7 @@ from checker.contraction import contract, contractible
 from checker.ctl import AF, AG, AU, AW, AX, EF, EG, EU, EW, EX, And, Atom, FalseF, Formula, Implies, Not, Or, TrueF
 from checker.model import RSM
 from checker.witness import Step
+from extractors.every_copy import live_copy
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
 from extractors.path_condition import FunctionSemantics
@@ -52,7 +56,7 @@ from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
-VERSION = "f2"  # the refinement changed: verdicts of an older one are not reused
+VERSION = "f3"  # the refinement changed (f3: every copy of the trigger): older verdicts are not reused
 
 
 @cache
@@ -227,6 +231,10 @@ class Refuter:
         return Solving(rlimit=self.rlimit)
 
     def _decide(self, first: Attempt, rule: Rule, var: str) -> dict[str, object]:
+        f = rule.parsed
+        universal = isinstance(f, EF) and existential_part(f.arg) != f.arg
+        if universal and live_copy(first.proj, f, first.fm, first.rsm, first.steps):
+            return {"verdict": "drop"}  # the statement is fine at another copy (extractors.every_copy)
         sem = semantics(first.proj, first.fm)
         if not sem.kinds:
             return {"verdict": "keep"}  # no local whose value a path condition could speak of
