@@ -8,6 +8,7 @@ Code the builder cannot read (ERROR nodes, odd macros) is skipped, never raised 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node as TSNode
@@ -302,6 +303,11 @@ class CfgBuilder:
             if e is not None and e.type == "comma_expression":
                 return self.expr_node(e, preds)
             f = self.facts(exprs[0], discarded=True)
+            if returning_macro(e):
+                n = self.new("return", s, facts=f)
+                self.link(preds, n)
+                self.link([(n, None)], self.cfg.exit)
+                return []
             n = self.new("stmt", s, facts=f)
             self.link(preds, n)
             if self.noreturn(f):
@@ -407,6 +413,8 @@ class CfgBuilder:
                         w.ev(RETURNED, "null")  # the callers' may-NULL source (extractors.null_returns)
                     self.cfg.returns.append((path_of(v), None))
             n = self.new("return", s, facts=w.f)
+            if value is not None and (known := evaluate(cond_expr(value), self.consts)) is not None:
+                self.cfg.nodes[n].cond = ("lit", known)  # the constant returned (extractors.out_params)
             self.link(preds, n)
             self.link([(n, None)], self.cfg.exit)
             return []
@@ -537,6 +545,28 @@ class CfgBuilder:
         node.cond = cond_expr(e)
         self.link(preds, n)
         return [(n, True)], [(n, False)]
+
+
+# a macro named for returning: one word before RETURN at most (Py_), and none after it that makes
+# it conditional (RETURN_IF_ERROR, RETURN_ON_FAIL)
+_RETURNING = re.compile(r"(?:[A-Za-z0-9]+_)?RETURN(?:_[A-Z0-9]+)*")
+_CONDITIONAL = frozenset({"IF", "UNLESS", "ON", "WHEN", "ERR", "ERROR", "FAIL", "FAILED", "CHECK", "VAL"})
+
+
+def returning_macro(e: TSNode | None) -> bool:
+    """Whether statement expression ``e`` is a macro that returns from the function, by its name
+    (``Py_RETURN_NONE;``, ``Py_RETURN_RICHCOMPARE(a, b, op);``). C gives a bare name as a
+    statement no meaning of its own, so such a statement is a macro, and going on past it would
+    run code the author never reaches (the cleanup under the next label, with the locals it reads
+    unset)."""
+    if e is None:
+        return False
+    if e.type == "call_expression":
+        e = e.child_by_field_name("function")
+    if e is None or e.type != "identifier":
+        return False
+    name = text_of(e)
+    return _RETURNING.fullmatch(name) is not None and not _CONDITIONAL.intersection(name.split("_"))
 
 
 _BINOPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||", "+", "-", "*", "&", "|"}

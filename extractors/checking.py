@@ -154,7 +154,7 @@ class FunctionChecker:
                 if renewal.reads is not known.reads:
                     self._value_results[key] = known.renewed(renewal.reads)
                 continue
-            rules = [r for r in rules_now if _in_scope(r, fm, var) and not (var in handed and r.scope == "any")]
+            rules = [r for r in rules_now if _in_scope(r, fm, var, proj) and not (var in handed and r.scope == "any")]
             try:
                 quiet = None
                 if known is not None and renewal is not None:
@@ -482,7 +482,7 @@ def ordered(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.location, f.rule_id, f.message))
 
 
-def _in_scope(rule: Rule, fm: FunctionModel, var: str) -> bool:
+def _in_scope(rule: Rule, fm: FunctionModel, var: str, proj: Projector) -> bool:
     if rule.scope == MARK_SCOPE:
         return False  # checked on the function's marks, not on a value's projection
     if rule.scope == "return":
@@ -494,7 +494,9 @@ def _in_scope(rule: Rule, fm: FunctionModel, var: str) -> bool:
     if rule.scope == "local-scalar":
         return (
             fm.cfg.declared.get(var) is not None
-            and var not in fm.cfg.addr_taken
+            # a local whose address only goes to callees summarised per return: what they store
+            # is in its own projection (Projector.after_call)
+            and (var not in fm.cfg.addr_taken or proj.addresses_summarised(fm, var))
             and var not in fm.cfg.static_locals
             and root_of(var) == var
         )

@@ -12,8 +12,9 @@ and callees that cannot touch ``v`` stay plain nodes, which keeps the models sma
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
@@ -28,6 +29,7 @@ from extractors.cfg import Cfg
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
 from extractors.null_returns import returns_null
+from extractors.out_params import Summary, labels_after, out_summary
 from extractors.sinks import Folded, fold_sinks, unfold
 
 ENTRY, EXIT = "n0", "n1"
@@ -185,6 +187,7 @@ def outlives_frame(fm: FunctionModel, v: str, globals_: frozenset[str]) -> bool:
 PROJECTION = "projection"  # whether function@value carries anything
 MENTION = "mention"  # whether a call to the function can touch a global
 MAY_NULL = "may-null"  # whether the function may return NULL (extractors.null_returns)
+OUT_PARAM = "out-param"  # what the function leaves in *param per return (extractors.out_params)
 BY_REFERENCE = "by-reference"  # a cycle's member was kept by name while it was being built
 
 
@@ -192,9 +195,10 @@ class Dep(NamedTuple):
     """One question a projection asked about another function while it was built, and the answer:
     the projection is reused while every answer is still the same."""
 
-    kind: str  # PROJECTION, MENTION, MAY_NULL or BY_REFERENCE
+    kind: str  # PROJECTION, MENTION, MAY_NULL, OUT_PARAM or BY_REFERENCE
     function: str  # function id
-    subject: str  # the value (PROJECTION) or global root (MENTION); "" for MAY_NULL
+    # the value (PROJECTION), global root (MENTION), "" (MAY_NULL), "k|summary" (OUT_PARAM)
+    subject: str
     answer: bool
 
 _MENTION = "\0mention"  # tags, among the projections a value read, the functions asked about a global
@@ -241,6 +245,7 @@ _SKELETONS = Content[str, "_Skeleton"]("skeleton", weight=lambda sk: 1 + len(sk.
 _RSMS = Content[tuple[str, tuple[Component, ...]], RSM]("checked_model", weight=lambda rsm: 1 + len(rsm.components))
 _RETURNED_CALLS = Content[str, frozenset[str]]("returned_calls")
 _NULL_RETURNS = Content[str, bool]("null_returns")
+_OUT_PARAMS = Content[tuple[str, int, str], "Summary | None"]("out_params")
 _SHAPES = Content[str, tuple[str, tuple[str, ...]]]("shape", weight=lambda got: 1 + len(got[1]) // 8)
 _CALLEES = Content[tuple[str, str, str], tuple[str, ...]]("callee_ids")
 _STORE_KEYS = Content[tuple[str, str, str, str], tuple[str, str, str, str]]("store_key")
@@ -286,6 +291,7 @@ class ProjectionStore:
         self.rsms = d.content(_RSMS)
         self.returned_calls = d.content(_RETURNED_CALLS)
         self.null_returns = d.content(_NULL_RETURNS)  # by text key: extractors.null_returns
+        self.out_params = d.content(_OUT_PARAMS)  # by text key, parameter, scope: extractors.out_params
         self.shapes = d.content(_SHAPES)  # shape, node contents
         self.callees = d.content(_CALLEES)
         self.store_keys = d.content(_STORE_KEYS)
@@ -732,6 +738,83 @@ class Projector:
             self._deps[-1].append(Dep(MAY_NULL, function_id(g), "", got))
         return got
 
+    def out_summary(self, g: FunctionModel, k: int) -> Summary | None:
+        """What project function ``g`` leaves in ``*params[k]`` per return (the answer is recorded:
+        an edit of ``g`` that changes it re-projects the callers that read it)."""
+        memo = (g.key, k, self.scope_digest)
+        got = self.store.out_params.get(memo, _MISSING)
+        if isinstance(got, _Missing):
+            sc = self.scope
+
+            def allocates(c: Call) -> bool:
+                spec = sc.table.get(c.name) if c.name else None
+                if spec is not None:
+                    return spec.returns == "alloc"
+                callee = sc.resolve(g, c.name)
+                return callee is not None and function_id(callee) in sc.allocators
+
+            got = self.store.out_params[memo] = out_summary(g, k, sc.table, allocates)
+        if self._deps:
+            self._deps[-1].append(Dep(OUT_PARAM, function_id(g), _out_subject(k, got), True))
+        return got
+
+    def after_call(self, fm: FunctionModel, cid: int, v: str) -> Callable[[bool | None], frozenset[str]] | None:
+        """The labels of ``v`` on each branch out of CFG node ``cid`` when it hands ``&v`` to a
+        project function whose summary is known (:mod:`extractors.out_params`): the store the
+        callee made, told apart by the returned constant the branch allows. None when the node
+        hands no such address."""
+        handed = [
+            (c, g, k)
+            for c in fm.cfg.nodes[cid].calls
+            if self._project_call(fm, c) and (g := self.scope.resolve(fm, c.name)) is not None
+            for k, (ap, byaddr) in enumerate(c.args)
+            if byaddr and ap == v
+        ]
+        if not handed:
+            return None
+        summaries = [self.out_summary(g, k) for _, g, k in handed]
+        if len(handed) > 1 or summaries[0] is None:
+            return None
+        summary, name = summaries[0], handed[0][0].name
+        cond = fm.cfg.nodes[cid].cond if fm.cfg.nodes[cid].kind == "cond" else None
+        assert summary is not None and name is not None
+        return lambda br: labels_after(summary, cond, name, (br,))[br]
+
+    def addresses_summarised(self, fm: FunctionModel, v: str) -> bool:
+        """Whether every ``&v`` in ``fm`` is an argument of a call to a project function whose
+        summary of that parameter is known, at a node that does nothing else to ``v``: then what
+        the calls do to ``v`` is all in ``v``'s own projection (:meth:`after_call`), and the rules
+        about locals whose address is never taken apply to it too."""
+        taken = re.compile(rf"(?<!&)&\s*\(?\s*{re.escape(v)}\b")
+        table, summarised = self.scope.table, False
+        for n in fm.cfg.nodes:
+            if n.kind in ("entry", "exit"):
+                continue
+            for c in n.calls:
+                spec = table.get(c.name) if c.name else None
+                if spec is not None and any(
+                    atom == "addr" and (ap := c.args[k][0]) is not None and root_of(ap) == v
+                    for i, atom in spec.args
+                    for k in (range(len(c.args)) if i == -1 else (i,) if 0 <= i < len(c.args) else ())
+                ):
+                    return False  # a macro that takes the address where the text does not show it
+            found = len(taken.findall(n.source))
+            handed = [
+                (c, k) for c in n.calls for k, (ap, byaddr) in enumerate(c.args) if byaddr and ap == v
+            ]
+            if found != len(handed):
+                return False
+            if not handed:
+                continue
+            summarised = True
+            if any(p == v and a != "def" or p != v and root_of(p) == v for p, a in n.events):
+                return False  # the node reads v besides handing its address
+            for c, k in handed:
+                g = self.scope.resolve(fm, c.name) if self._project_call(fm, c) else None
+                if g is None or self.out_summary(g, k) is None:
+                    return False
+        return summarised
+
     def _mentioned(self, ident: str, root: str) -> bool:
         """Whether a call to ``ident`` can touch global ``root``."""
         got = root not in locals_of(self.scope.functions[ident]) and root in self.mentions(ident)
@@ -863,6 +946,8 @@ class Projector:
             for cid in set(cids):
                 lab, bx = self.labels_at(fm, cid, v, False)
                 labels |= lab
+                if self._hands_address(fm, cid, v):
+                    labels |= {"alloc", "def"}  # after the call: whatever the callee answers after an edit
                 if "maynull" not in lab and self._project_result(fm, cid, v):
                     labels.add("maynull")  # whatever the callee answers after an edit
                 targets.update(bx)
@@ -874,6 +959,13 @@ class Projector:
             got = frozenset(labels), frozenset(targets)
         self.store.steps[key] = got
         return got
+
+    def _hands_address(self, fm: FunctionModel, cid: int, v: str) -> bool:
+        """Whether CFG node ``cid`` hands ``&v`` to a project function."""
+        return any(
+            self._project_call(fm, c) and any(byaddr and ap == v for ap, byaddr in c.args)
+            for c in fm.cfg.nodes[cid].calls
+        )
 
     def _project_result(self, fm: FunctionModel, cid: int, v: str) -> bool:
         """Whether CFG node ``cid`` stores the result of a project function's call in ``v``."""
@@ -1056,6 +1148,10 @@ class Projector:
                 elif kind == MAY_NULL:
                     g = self.scope.functions.get(ident)
                     got = g is not None and self._may_null(g)
+                elif kind == OUT_PARAM:
+                    g = self.scope.functions.get(ident)
+                    k = int(arg.partition("|")[0])
+                    got = g is not None and _out_subject(k, self.out_summary(g, k)) == arg
                 else:
                     got = self._mentioned(ident, arg)
                 if got != answer:
@@ -1106,6 +1202,8 @@ class Projector:
                     callees.append((cname, cf))
             if callees:
                 resolved[cid] = callees
+        # what calls handed &v left in v on each way out (a value with nothing else stays empty)
+        after = {c: got for c in dict.fromkeys(cids) if (got := self.after_call(fm, c, v)) is not None}
         has_labels = any(lab for lab, _ in per_cfg.values()) or any(resolved.values())
         has_null = any(self.tests_value(fm, c, v) or self.taken_at(fm, c, v) for c in cids)
         if not has_labels and not has_null:
@@ -1126,7 +1224,7 @@ class Projector:
         branch_of: dict[int, tuple[int, bool]] = {}
         tested = {c for c in cids if self.tests_value(fm, c, v)}
         taken = {c for c in cids if c not in tested and self.taken_at(fm, c, v)}
-        special = tested | taken | resolved.keys()
+        special = tested | taken | after.keys() | resolved.keys()
         sinks = sk.fold.sinks
         own_sinks = [i for c in per_cfg.keys() | special for i in sk.nodes_of.get(c, ()) if i in sinks]
         if sk.fold.rep in own_sinks:  # the representative must stay unlabelled: unfold them all
@@ -1138,6 +1236,10 @@ class Projector:
             _split_test(fm, i, names, labels, succ, branch_of, TAKEN if cfg_of[i] in taken else TESTED)
             c = cfg_of[i]
             kept[i] = bool(labels[i] or c in resolved or i in succ[i]) or sk.kept_always[i]
+        way_of: dict[int, tuple[int, bool | None]] = {}  # the ways out of calls split by after_call
+        for i in sorted(i for c in after for i in sk.nodes_of.get(c, ())):
+            _split_after(fm, i, after[cfg_of[i]], names, labels, succ, way_of, branch_of)
+            kept[i] = True
         total = len(names)
         kept += [True] * (total - n_base)
         nodes_ = cfg.nodes
@@ -1159,7 +1261,7 @@ class Projector:
                 c = cfg_of[i]
                 meta[name] = NodeMeta(function_id(fm), c, nodes_[c].kind, own, v)
             else:
-                c, br = branch_of[i]
+                c, br = branch_of[i] if i in branch_of else way_of[i]
                 meta[name] = NodeMeta(function_id(fm), c, "branch", own, v, br)
             if i == g.exit:
                 continue
@@ -1325,3 +1427,38 @@ def _contract(succ: list[list[int]], kept: list[bool]) -> dict[int, list[int]]:
                 out[t] = None
         result[i] = list(out)
     return result
+
+
+def _out_subject(k: int, summary: Summary | None) -> str:
+    """The subject of an :data:`OUT_PARAM` answer: the parameter and the summary read of it."""
+    return f"{k}|{summary!r}"
+
+
+def _split_after(
+    fm: FunctionModel,
+    i: int,
+    after: Callable[[bool | None], frozenset[str]],
+    names: list[str],
+    labels: list[frozenset[str]],
+    succ: list[list[int]],
+    way_of: dict[int, tuple[int, bool | None]],
+    branch_of: dict[int, tuple[int, bool]],
+) -> None:
+    """Route each way out of graph node ``i`` (a call handed ``&v``) through a node labelled with
+    what the call left in ``v`` on that way (``after``), after the call's box; a way a NULL test
+    of ``v`` already split (``branch_of``) gets the labels on its branch node."""
+    c = fm.graph.cfg_of[i]
+    if any(j in branch_of for j in succ[i]):
+        for j in succ[i]:
+            if j in branch_of:
+                labels[j] = labels[j] | after(branch_of[j][1])
+        return
+    out: list[int] = []
+    for j, br in fm.graph.succ[i]:
+        b = len(names)
+        names.append(f"{names[i]}>{names[j]}{'A' if br is None else 'AT' if br else 'AF'}")
+        labels.append(after(br))
+        way_of[b] = (c, br)
+        succ.append([j])
+        out.append(b)
+    succ[i] = out

@@ -92,7 +92,8 @@ class Rule:
         about locals whose address is never taken and sees only what is done to the variable
         itself. A callee gets a copy of such a local (read at the call), so it can neither declare,
         assign nor read it; what it does to what the local points to (free, dereference) it can,
-        so a rule that sees that is checked with the callees."""
+        so a rule that sees that is checked with the callees. (A local whose address goes only to
+        callees summarised by extractors.out_params has their stores in its own projection.)"""
         return self.scope == "local-scalar" and self.atoms <= _OWN_ATOMS
 
     def applies(self, present: frozenset[str]) -> bool:
