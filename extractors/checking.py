@@ -33,6 +33,7 @@ from extractors.projection import DISCARD, Projector, function_id, locals_of
 from extractors.refute import Refuter
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule, rules_key
+from extractors.struct_fields import tracked_field
 
 RESULT_VERSION = "r12"
 
@@ -492,6 +493,8 @@ def _in_scope(rule: Rule, fm: FunctionModel, var: str, proj: Projector) -> bool:
     if rule.scope == "local":
         return root_of(var) == var and var in locals_of(fm)
     if rule.scope == "local-scalar":
+        if rule.parts and tracked_field(fm, var):
+            return True
         return (
             fm.cfg.declared.get(var) is not None
             # a local whose address only goes to callees summarised per return: what they store

@@ -541,6 +541,8 @@ class FactWalker:
             if value is None:
                 if scalar and (pointer or not aggregate):
                     self.ev(name, "decl")
+                elif scalar and ty is not None and ty.type == "struct_specifier" and not _is_array(inner):
+                    self.ev(name, "fields")  # its fields start unset (extractors.struct_fields)
                 out.append((name, scalar and (pointer or not aggregate)))
                 self.f.flag_sets.append((name, None))
             else:

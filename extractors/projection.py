@@ -31,6 +31,7 @@ from extractors.functions import FunctionModel
 from extractors.null_returns import returns_null
 from extractors.out_params import Summary, labels_after, out_summary
 from extractors.sinks import Folded, fold_sinks, unfold
+from extractors.struct_fields import FIELDS, part_labels
 
 ENTRY, EXIT = "n0", "n1"
 _KEEP_KINDS = frozenset({"join", "label", "return"})
@@ -630,6 +631,9 @@ class Projector:
     ) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
         node = fm.cfg.nodes[cid]
         labels = {a for p, a in node.events if p == v}
+        labels.discard(FIELDS)  # said of the struct's fields, not of the struct
+        if "." in v:
+            labels |= part_labels(node, v)
         boxes: list[tuple[str, str]] = []
         sc = self.scope
         if v.startswith(ADDRESS):

@@ -71,6 +71,9 @@ class Rule:
     own_atoms: frozenset[str] = frozenset()
     shadowed_by: str | None = None  # a rule whose finding on the same line says the same thing
     enabled: bool = True
+    # a "local-scalar" rule that also tracks parts of locals as values of their own: the fields of
+    # local structs declared without a value (extractors.struct_fields), read where named
+    parts: bool = False
 
     @property
     def parsed(self) -> Formula:
@@ -153,6 +156,7 @@ def builtin_rules() -> tuple[Rule, ...]:
                 own_atoms=frozenset(r.get("own_atoms", ())),
                 shadowed_by=r.get("shadowed_by"),
                 enabled=r.get("enabled", True),
+                parts=r.get("parts", False),
             )
         )
     for rule in out:  # the catalogue is data: a slip in it is caught when it is read, not by a wrong check
