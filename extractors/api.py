@@ -16,6 +16,8 @@ only; it is kept stable.
     project.counters                                  # functions_extracted, functions_reused,
                                                       # checks_run, checks_reused, models_built,
                                                       # files_reused, functions_check_reused (monotone)
+    project.seconds                                   # per phase: extraction, projection,
+                                                      # model checking, refutation (monotone)
 
 How it works: each C function becomes a CFG (``extractors.cfg``), pruned by known flag values
 (``extractors.prune``); for every access path ``v`` a function does something to, the function is
@@ -77,6 +79,7 @@ from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, Witn
 from extractors.functions import FunctionModel, function_name, top_level_functions
 from extractors.includes import MAX_DEPTH, Preprocessed
 from extractors.parse import parse_c
+from extractors.phase_clock import EXTRACTION, PHASES, phases_between
 from extractors.projection import Projector
 from extractors.queries import (
     FLAGS,
@@ -112,10 +115,12 @@ __all__ = [
     "Unmodelled",
     "WitnessStep",
     "PARTIAL_EVERY",
+    "PHASES",
     "catalogue",
     "config_from_text",
     "function_name",
     "parse_c",
+    "phases_between",
     "top_level_functions",
 ]
 
@@ -230,6 +235,13 @@ class Project:
         db = self.db
         extracted = {"functions_extracted": db.built, "functions_reused": db.reused, "extract_errors": db.failed}
         return {**extracted, **self.checker.counts}
+
+    @property
+    def seconds(self) -> dict[str, float]:
+        """Seconds spent so far per phase of checking (:data:`extractors.phase_clock.PHASES`:
+        extraction a check had to do, projection, model checking, refutation), exclusive of each
+        other and monotone like :attr:`counters`: callers take the difference around a check."""
+        return self.checker.clock.snapshot()
 
     # ----- files -------------------------------------------------------------------------------
     def update_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> FileUpdate:
@@ -420,7 +432,8 @@ class Project:
         as :meth:`check` finds them but unplaced and before suppressions; :meth:`assemble` turns
         a file's into what :meth:`check` returns for it.  An unknown id has none."""
         with self.db.snapshot():
-            proj = self._projector(self.files)
+            with self.checker.clock(EXTRACTION):  # a worker's first unit builds every model here
+                proj = self._projector(self.files)
             out: dict[str, list[Finding]] = {}
             for ident in idents:
                 fm = proj.scope.functions.get(ident)

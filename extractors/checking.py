@@ -29,6 +29,7 @@ from extractors.functions import FunctionModel
 from extractors.handed_on import handed_on
 from extractors.mark_check import SCOPE as MARK_SCOPE
 from extractors.mark_check import mark_findings
+from extractors.phase_clock import MODEL_CHECKING, PROJECTION, PhaseClock
 from extractors.projection import DISCARD, Projector, function_id, locals_of
 from extractors.refute import Refuter
 from extractors.report import WITNESS_LABELS, Reporter
@@ -75,9 +76,12 @@ class FunctionChecker:
             "values_quiet": 0,
             "model_errors": 0,
         }
+        # seconds per phase (extractors.phase_clock): a function's check is projection, less the
+        # model checks and refutations it asks for, which are timed apart
+        self.clock = PhaseClock()
         # witness refutation (extractors.refute): findings whose witnesses cannot run are checked again
         self.refute = True
-        self.refuter = Refuter(cache, self.counts)
+        self.refuter = Refuter(cache, self.counts, clock=self.clock)
         self._rules_key = rules_key(rules)
         self._fn_results = db.content(_FUNCTION_FINDINGS)  # by positional key and rule set
         self._rule_results = db.content(_RULE_FINDINGS)  # by positional key: per rule key
@@ -105,7 +109,9 @@ class FunctionChecker:
                 partial(path, list(findings.values()))
                 shown = len(findings)
                 next_partial = time.perf_counter() + every
-            for f in self._function_findings(projector, fm):
+            with self.clock(PROJECTION):
+                found = self._function_findings(projector, fm)
+            for f in found:
                 findings.setdefault((f.rule_id, f.location), f)
         return tuple(findings.values())
 
@@ -183,7 +189,7 @@ class FunctionChecker:
                 del self.errors[:-20]
         marked = [r for r in rules_now if r.scope == MARK_SCOPE]
         if marked and fm.marks:
-            out.extend(mark_findings(fm, marked, lambda rule, rsm: self._holds(rule, canonical(rsm, rule.parsed))))
+            out.extend(mark_findings(fm, marked, self._verdict))
         return out
 
     def _still_quiet(
@@ -255,12 +261,13 @@ class FunctionChecker:
             rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
             if rule.frame_atoms:
                 rsm = rsm.labels_only_in(frozenset((cname, rsm.initial_component)), rule.frame_atoms)
-            if not self._holds(rule, canonical(rsm, rule.parsed)):
+            if not self._verdict(rule, rsm):
                 continue
-            # the path is read off the model with the nodes the witness shows, which the verdict's
-            # canonical view may have merged or renamed
-            model = contract(rsm, rule.atoms | WITNESS_LABELS) if contractible(rule.parsed) else rsm
-            steps = self._witness(rule, model)
+            with self.clock(MODEL_CHECKING):
+                # the path is read off the model with the nodes the witness shows, which the
+                # verdict's canonical view may have merged or renamed
+                model = contract(rsm, rule.atoms | WITNESS_LABELS) if contractible(rule.parsed) else rsm
+                steps = self._witness(rule, model)
             found = (
                 self.refuter.finding(proj, reporter, rule, fm, var, rsm, model, steps)
                 if self.refute
@@ -269,6 +276,11 @@ class FunctionChecker:
             if found is not None:
                 out.append(found)
         return out
+
+    def _verdict(self, rule: Rule, rsm: RSM) -> bool:
+        """:meth:`_holds` on the canonical view of ``rsm``, both timed as model checking."""
+        with self.clock(MODEL_CHECKING):
+            return self._holds(rule, canonical(rsm, rule.parsed))
 
     def _holds(self, rule: Rule, view: RSM) -> bool:
         """The rule's verdict on its canonical view, cached by formula and the view's digest: an edit

@@ -49,6 +49,7 @@ from extractors.every_copy import live_copy
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
 from extractors.path_condition import FunctionSemantics
+from extractors.phase_clock import REFUTATION, PhaseClock
 from extractors.projection import Projector, Scope, function_id
 from extractors.refine_graph import Solving, refine
 from extractors.report import WITNESS_LABELS, Reporter
@@ -179,12 +180,20 @@ class Attempt:
 class Refuter:
     """Refutes findings for one :class:`~extractors.checking.FunctionChecker` (its verdict cache and
     counters: ``refuted`` findings dropped, ``refutation_kept`` kept after an infeasible witness,
-    ``witness_refined`` reported with a witness of a refined model)."""
+    ``witness_refined`` reported with a witness of a refined model).  Its seconds, the projections
+    and checks of refined models included, go to the checker's ``clock`` as the refutation phase."""
 
-    def __init__(self, cache: MutableMapping[str, bytes], counts: dict[str, int], rlimit: int = 2_000_000) -> None:
+    def __init__(
+        self,
+        cache: MutableMapping[str, bytes],
+        counts: dict[str, int],
+        rlimit: int = 2_000_000,
+        clock: PhaseClock | None = None,
+    ) -> None:
         self.cache = cache
         self.counts = counts
         self.rlimit = rlimit
+        self.clock = clock if clock is not None else PhaseClock()
         for name in ("refuted", "refutation_kept", "witness_refined"):
             counts.setdefault(name, 0)
 
@@ -201,6 +210,20 @@ class Refuter:
     ) -> Finding | None:
         """The finding of ``rule`` on ``var`` with witness ``steps`` (read off ``model``, the
         contraction of ``rsm``), or None when refutation removes it."""
+        with self.clock(REFUTATION):
+            return self._finding(proj, reporter, rule, fm, var, rsm, model, steps)
+
+    def _finding(
+        self,
+        proj: Projector,
+        reporter: Reporter,
+        rule: Rule,
+        fm: FunctionModel,
+        var: str,
+        rsm: RSM,
+        model: RSM,
+        steps: tuple[Step, ...],
+    ) -> Finding | None:
         digest = model.deep_digests_seeing(rule.atoms)[model.initial_component]
         raw = f"{VERSION}|{rule.formula}|{fm.key}|{var}|{digest}|{proj.table_digest}"
         key = "refute|" + hashlib.sha256(raw.encode()).hexdigest()[:32]

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from extractors.api import Config, Finding, Project, Unmodelled
+from extractors.api import PHASES, Config, Finding, Project, Unmodelled, phases_between
 from server.disk_cache import DiskCache, Namespaced
 from server.progress import Done, Progress, Start
 from server.work_units import Assembly, Unit, plan, target_size
@@ -62,6 +62,16 @@ class RunResult:
     units: int = 0  # work units handed to workers (0: checked file by file in this process)
     unit_seconds: float = 0.0  # the units' time on their workers, added up
     slowest: Done | None = None
+    # Where the checking went, summed over workers: seconds per phase of extractors.phase_clock.PHASES
+    # (each unit's own, as its worker measured them, plus the files checked in this process), and the
+    # seconds they are part of (the units' and those files' own); the rest is bookkeeping.
+    check_phases: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
+    check_seconds: float = 0.0
+
+    def add_phases(self, seconds: float, phases: Mapping[str, float]) -> None:
+        self.check_seconds += seconds
+        for name, spent in phases.items():
+            self.check_phases[name] = self.check_phases.get(name, 0.0) + spent
 
 
 def _internal(path: str, stage: str, e: BaseException) -> str:
@@ -189,19 +199,23 @@ def build_project(payload: Payload, cache_root: str | None) -> Project:
 
 class UnitOutput(NamedTuple):
     """A unit's result as it travels back: per function id its unplaced findings as dicts, the
-    check counters it moved, and its seconds on the worker."""
+    check counters it moved, its seconds on the worker, and those seconds per phase
+    (:data:`extractors.phase_clock.PHASES`; they add up to at most ``seconds``)."""
 
     found: dict[str, list[dict[str, Any]]]
     counters: dict[str, int]
     seconds: float
+    phases: dict[str, float]
 
 
 def check_unit(project: Project, functions: tuple[str, ...]) -> UnitOutput:
     start = time.perf_counter()
     before = _check_counters(project.counters)
+    spent = project.seconds
     found = project.check_functions(functions)
     dicts = {ident: [f.to_dict() for f in fs] for ident, fs in found.items()}
-    return UnitOutput(dicts, _delta(before, _check_counters(project.counters)), time.perf_counter() - start)
+    phases = phases_between(spent, project.seconds)
+    return UnitOutput(dicts, _delta(before, _check_counters(project.counters)), time.perf_counter() - start, phases)
 
 
 Outcome = tuple[Unit, UnitOutput | BaseException]
@@ -279,6 +293,7 @@ class _Collector:
         for k, v in outcome.counters.items():
             self.counters[k] = self.counters.get(k, 0) + v
         self.result.unit_seconds += outcome.seconds
+        self.result.add_phases(outcome.seconds, outcome.phases)
         done = Done(unit.functions[0] if unit.functions else "?", outcome.seconds, sum(map(len, completed.values())))
         if self.result.slowest is None or done.seconds > self.result.slowest.seconds:
             self.result.slowest = done
@@ -398,8 +413,10 @@ def run_check(
     if todo:
         if on_start:
             on_start(len(todo))
+        spent, start = project.seconds, time.perf_counter()
         with clock("checking"):
             done = _run_serial(project, todo, on_progress, result.problems)
+        result.add_phases(time.perf_counter() - start, phases_between(spent, project.seconds))
         for path, (found, delta) in done.items():
             result.findings[path] = found
             result.files_checked += 1
