@@ -20,7 +20,7 @@ from functools import cached_property
 from itertools import compress
 from typing import NamedTuple
 
-from checker.graphs import closure, reach_union, strongly_connected, through_passable
+from checker.graphs import closure, reach_union, strongly_connected
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm, shared_labels
 from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, copy_table
@@ -28,6 +28,7 @@ from extractors.calls import CallSpec
 from extractors.cfg import Cfg
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
+from extractors.kept_graph import Base, base_of, contract
 from extractors.null_returns import returns_null
 from extractors.out_params import Summary, labels_after, out_summary
 from extractors.sinks import Folded, fold_sinks, unfold
@@ -535,7 +536,7 @@ class Projector:
                 nodes[c].kind in _KEEP_KINDS or i in (g.entry, g.exit) for i, c in enumerate(g.cfg_of)
             )
             kept = tuple(always[i] or (i in succ[i] and i not in fold.folded) for i in range(len(succ)))
-            got = _Skeleton(nodes_of, succ, always, kept, fold)
+            got = _Skeleton(nodes_of, succ, always, kept, fold, base_of(succ, kept))
             self.store.skeletons[fm.key] = got
         self._skeletons[function_id(fm)] = got
         return got
@@ -1247,7 +1248,7 @@ class Projector:
         total = len(names)
         kept += [True] * (total - n_base)
         nodes_ = cfg.nodes
-        targets = _contract(succ, kept)
+        targets = contract(succ, kept, sk.base)
         nodes: list[Node] = []
         boxes: list[Box] = []
         edges: list[tuple[Ref, Ref]] = []
@@ -1368,6 +1369,7 @@ class _Skeleton:
     kept_always: tuple[bool, ...]
     kept: tuple[bool, ...]
     fold: Folded  # sinks folded into one (``succ`` is ``fold.succ``)
+    base: Base  # the contraction to ``kept``, which a projection changes only around its value
 
 
 # labels of the (NULL, not-NULL) branches of a test: of the tested value, and of a value the test's
@@ -1418,19 +1420,6 @@ def component_name(fm: FunctionModel, v: str) -> str:
     if root.startswith("*") and root[1:] in fm.params and root[1:] not in fm.cfg.declared:
         return f"{function_id(fm)}@*{fm.params.index(root[1:])}{v[len(root):]}"
     return f"{function_id(fm)}@{v}"
-
-
-def _contract(succ: list[list[int]], kept: list[bool]) -> dict[int, list[int]]:
-    """For each kept node, the kept nodes reachable through non-kept ones (which form a DAG)."""
-    resolve = through_passable(succ.__getitem__, lambda j: not kept[j])
-    result: dict[int, list[int]] = {}
-    for i in compress(range(len(kept)), kept):
-        out: dict[int, None] = {}
-        for j in succ[i]:
-            for t in resolve(j):
-                out[t] = None
-        result[i] = list(out)
-    return result
 
 
 def _out_subject(k: int, summary: Summary | None) -> str:
