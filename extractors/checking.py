@@ -23,6 +23,7 @@ from checker.contraction import contract, contractible
 from checker.model import RSM, ModelError
 from checker.querydb import Content, Database
 from checker.witness import Step
+from extractors.contents import tracked_contents
 from extractors.facts import root_of
 from extractors.findings import Finding, Location
 from extractors.functions import FunctionModel
@@ -505,7 +506,7 @@ def _in_scope(rule: Rule, fm: FunctionModel, var: str, proj: Projector) -> bool:
     if rule.scope == "local":
         return root_of(var) == var and var in locals_of(fm)
     if rule.scope == "local-scalar":
-        if rule.parts and tracked_field(fm, var):
+        if rule.parts and (tracked_field(fm, var) or tracked_contents(fm, var, proj.scope.table)):
             return True
         return (
             fm.cfg.declared.get(var) is not None

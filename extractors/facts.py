@@ -91,6 +91,17 @@ def pointee_path(node: TSNode | None) -> str | None:
     return "*" + text_of(inner) if inner is not None and inner.type == "identifier" else None
 
 
+def element_base(node: TSNode | None) -> str | None:
+    """``a`` for an element ``a[i]`` (``a[i][j]`` too), ``a`` a plain name: the buffer a store to
+    the element writes into (extractors.contents)."""
+    node = strip_parens(node)
+    if node is None or node.type != "subscript_expression":
+        return None
+    while node is not None and node.type == "subscript_expression":
+        node = strip_parens(node.child_by_field_name("argument"))
+    return text_of(node) if node is not None and node.type == "identifier" else None
+
+
 def root_of(path: str) -> str:
     for i, ch in enumerate(path):
         if ch in ".-":
@@ -447,8 +458,12 @@ class FactWalker:
                 self.ev(path_of(plain), "def")  # s.f = v assigns part of s and reads nothing of it
             else:
                 self.walk(base, guarded)
+                if (filled := element_base(plain)) is not None:
+                    self.ev(filled, "fill")  # a[i].f = v stores into an element of a
         elif sl is not None and lp is None:
             self.walk(sl, guarded)  # *q = ..., a[i] = ...: reads q / a and dereferences
+            if op == "=" and (filled := element_base(sl)) is not None:
+                self.ev(filled, "fill")  # a[i] = v stores an element of a (extractors.contents)
             if sl.type == "pointer_expression" and text_of(sl.child_by_field_name("operator")) == "*":
                 self.ev(path_of(right), "ret")  # *out = v hands v to the caller
                 stored = pointee_path(sl)
@@ -537,6 +552,8 @@ class FactWalker:
             if _is_array(inner):
                 self.f.arrays.add(name)
                 self.ev(name, "nonheap")
+                if value is None:
+                    self.ev(name, "contents")  # its elements start unset (extractors.contents)
             pointer = inner is not None and inner.type == "pointer_declarator"
             if value is None:
                 if scalar and (pointer or not aggregate):

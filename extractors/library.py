@@ -10,6 +10,7 @@ Keys of one row (every key optional; the shipped file and ``[library.NAME]`` tab
 
     returns    = "alloc" | "open"     # the result is fresh memory / an open resource (or NULL)
     nonnull    = true                 # ... and never NULL (allocators that abort on failure)
+    uninit     = true                 # ... whose contents start unset (malloc, not calloc)
     args       = ["use", "", "escape"]  # per argument position, what the call does to it:
                  #  ""       nothing (a size, a flag, a pointer only compared or stored nowhere)
                  #  "use"    dereferences it (NULL or freed is a bug)
@@ -71,13 +72,16 @@ class CallSpec:
     # the position of a printf-style format argument: the arguments its literal's %s and %n
     # conversions name are dereferenced (extractors.formats)
     format: int | None = None
+    # the fresh block's contents start unset (malloc, not calloc): what is read of it before a store
+    # is an uninitialised read (extractors.contents)
+    uninit: bool = False
 
 
 RESULTS = ("alloc", "open")
 ARG_ATOMS = ("use", "read", "def", "addr", "free", "close", "escape", "lock", "unlock")
 KEYS = (
     "returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check", "checked_by", "kept_on_failure",
-    "format",
+    "format", "uninit",
 )
 LIBRARY_FILE = Path(__file__).with_name("library.toml")
 
@@ -99,7 +103,7 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
     if returns is not None and returns not in RESULTS:
         raise err(name, "returns", f"{label}.returns must be one of {', '.join(map(repr, RESULTS))}")
     flags: dict[str, bool] = {}
-    for key in ("nonnull", "noreturn", "must_check"):
+    for key in ("nonnull", "noreturn", "must_check", "uninit"):
         value = row.get(key, getattr(spec, key))
         if not isinstance(value, bool):
             raise err(name, key, f"{label}.{key} must be true or false")
@@ -142,6 +146,7 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
         nonnull=flags["nonnull"],
         noreturn=flags["noreturn"],
         must_check=flags["must_check"],
+        uninit=flags["uninit"],
     )
 
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from extractors.calls import CallSpec
 from extractors.cfg import CfgNode, CondExpr, evaluate
+from extractors.contents import FILL
 from extractors.facts import Call, root_of
 from extractors.functions import FunctionModel
 
@@ -146,7 +147,7 @@ def _fresh_local(g: FunctionModel, at: CfgNode, w: str, table: Mapping[str, Call
             elif atom in ("escape", "ret"):
                 if n is not at:
                     return False  # returned, stored or copied elsewhere: not only *p holds it
-            elif atom not in ("decl", "read", "use", "notnull", "cmp"):
+            elif atom not in ("decl", "read", "use", "notnull", "cmp", FILL):  # w[i] = v: same block
                 return False
         allocations += sum(1 for c in n.calls if c.result == w)
         for c in n.calls:

@@ -26,6 +26,7 @@ from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, copy_table
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg
+from extractors.contents import contents_labels, contents_of, contents_values, filling_loops
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
 from extractors.kept_graph import Base, base_of, contract
@@ -621,6 +622,7 @@ class Projector:
                         seen[a] = None
                     if a and byaddr and root_of(a) == a and self._project_call(fm, c):
                         seen[ADDRESS + a] = None  # f(&x): the address is a value of its own
+        seen.update(dict.fromkeys(contents_values(fm, self.scope.table)))  # what buffers hold
         return tuple(sorted(seen))
 
     def _project_call(self, fm: FunctionModel, call: Call) -> bool:
@@ -631,6 +633,8 @@ class Projector:
         self, fm: FunctionModel, cid: int, v: str, is_global: bool
     ) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
         node = fm.cfg.nodes[cid]
+        if (buffer := contents_of(v)) is not None:
+            return contents_labels(node, buffer, self.scope.table), ()  # calls fill it: no box
         labels = {a for p, a in node.events if p == v}
         labels.discard(FIELDS)  # said of the struct's fields, not of the struct
         if "." in v:
@@ -1077,7 +1081,8 @@ class Projector:
         index = self.index(fm)
         if v.startswith(DISCARD):
             return list(index.get(v, ())), is_global
-        cids = list(index.get(root_of(v[len(ADDRESS) :] if v.startswith(ADDRESS) else v), ()))
+        root = contents_of(v) or root_of(v[len(ADDRESS) :] if v.startswith(ADDRESS) else v)
+        cids = list(index.get(root, ()))
         for name in sorted(frozenset().union(*self.copies(fm, v).values())):
             cids += index.get(name, ())
         if is_global:
@@ -1209,6 +1214,8 @@ class Projector:
                 resolved[cid] = callees
         # what calls handed &v left in v on each way out (a value with nothing else stays empty)
         after = {c: got for c in dict.fromkeys(cids) if (got := self.after_call(fm, c, v)) is not None}
+        if (buffer := contents_of(v)) is not None:  # loops that store on every round run at least once
+            after.update(dict.fromkeys(filling_loops(fm, buffer, self.scope.table), _left_filled))
         has_labels = any(lab for lab, _ in per_cfg.values()) or any(resolved.values())
         has_null = any(self.tests_value(fm, c, v) or self.taken_at(fm, c, v) for c in cids)
         if not has_labels and not has_null:
@@ -1420,6 +1427,12 @@ def component_name(fm: FunctionModel, v: str) -> str:
     if root.startswith("*") and root[1:] in fm.params and root[1:] not in fm.cfg.declared:
         return f"{function_id(fm)}@*{fm.params.index(root[1:])}{v[len(root):]}"
     return f"{function_id(fm)}@{v}"
+
+
+def _left_filled(br: bool | None) -> frozenset[str]:
+    """The labels of the ways out of a loop test whose body stores into the buffer on every round
+    (:func:`extractors.contents.filling_loops`): leaving it (the false branch) is a store."""
+    return frozenset({"def"}) if br is False else frozenset()
 
 
 def _out_subject(k: int, summary: Summary | None) -> str:

@@ -72,7 +72,8 @@ class Rule:
     shadowed_by: str | None = None  # a rule whose finding on the same line says the same thing
     enabled: bool = True
     # a "local-scalar" rule that also tracks parts of locals as values of their own: the fields of
-    # local structs declared without a value (extractors.struct_fields), read where named
+    # local structs declared without a value (extractors.struct_fields), read where named, and what
+    # local arrays and fresh malloc blocks hold (extractors.contents)
     parts: bool = False
 
     @property
