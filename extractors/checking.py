@@ -28,6 +28,7 @@ from extractors.facts import root_of
 from extractors.findings import Finding, Location
 from extractors.functions import FunctionModel
 from extractors.handed_on import handed_on
+from extractors.lasting import lasting_of
 from extractors.mark_check import SCOPE as MARK_SCOPE
 from extractors.mark_check import mark_findings
 from extractors.phase_clock import MODEL_CHECKING, PROJECTION, PhaseClock
@@ -497,6 +498,8 @@ def ordered(findings: Iterable[Finding]) -> list[Finding]:
 
 
 def _in_scope(rule: Rule, fm: FunctionModel, var: str, proj: Projector) -> bool:
+    if lasting_of(var) is not None:
+        return rule.lasting  # a field of the caller's object, labelled for dead stores only
     if rule.scope == MARK_SCOPE:
         return False  # checked on the function's marks, not on a value's projection
     if rule.scope == "return":

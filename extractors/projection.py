@@ -30,6 +30,7 @@ from extractors.contents import contents_labels, contents_of, contents_values, f
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
 from extractors.kept_graph import Base, base_of, contract
+from extractors.lasting import lasting_labels, lasting_nodes, lasting_of, lasting_values
 from extractors.null_returns import returns_null
 from extractors.out_params import Summary, labels_after, out_summary
 from extractors.sinks import Folded, fold_sinks, unfold
@@ -623,6 +624,7 @@ class Projector:
                     if a and byaddr and root_of(a) == a and self._project_call(fm, c):
                         seen[ADDRESS + a] = None  # f(&x): the address is a value of its own
         seen.update(dict.fromkeys(contents_values(fm, self.scope.table)))  # what buffers hold
+        seen.update(dict.fromkeys(lasting_values(fm)))  # fields of the caller's objects, for dead stores
         return tuple(sorted(seen))
 
     def _project_call(self, fm: FunctionModel, call: Call) -> bool:
@@ -635,6 +637,8 @@ class Projector:
         node = fm.cfg.nodes[cid]
         if (buffer := contents_of(v)) is not None:
             return contents_labels(node, buffer, self.scope.table), ()  # calls fill it: no box
+        if (field := lasting_of(v)) is not None:
+            return lasting_labels(fm, node, *field), ()  # calls read it: no box
         labels = {a for p, a in node.events if p == v}
         labels.discard(FIELDS)  # said of the struct's fields, not of the struct
         if "." in v:
@@ -1081,6 +1085,8 @@ class Projector:
         index = self.index(fm)
         if v.startswith(DISCARD):
             return list(index.get(v, ())), is_global
+        if (field := lasting_of(v)) is not None:
+            return lasting_nodes(fm, field[0]), False
         root = contents_of(v) or root_of(v[len(ADDRESS) :] if v.startswith(ADDRESS) else v)
         cids = list(index.get(root, ()))
         for name in sorted(frozenset().union(*self.copies(fm, v).values())):

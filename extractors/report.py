@@ -19,6 +19,7 @@ from checker.witness import Step
 from extractors.facts import RETURNED
 from extractors.findings import Finding, Location, WitnessStep
 from extractors.functions import FunctionModel
+from extractors.lasting import lasting_of
 from extractors.projection import EXIT_LABEL, RETURN_LABEL, NodeMeta, Projector, c_name, discarded_value, function_id
 from extractors.rules import Rule
 
@@ -302,7 +303,10 @@ class Reporter:
 
 
 def _shown(var: str) -> str:
-    return "the returned pointer" if var == RETURNED else discarded_value(var) or var
+    if var == RETURNED:
+        return "the returned pointer"
+    field = lasting_of(var)
+    return field[1] if field is not None else discarded_value(var) or var
 
 
 def _primary(labels: frozenset[str], rule: Rule, is_trigger: bool) -> str:

@@ -75,6 +75,9 @@ class Rule:
     # local structs declared without a value (extractors.struct_fields), read where named, and what
     # local arrays and fresh malloc blocks hold (extractors.contents)
     parts: bool = False
+    # a rule that also checks the fields of the objects parameters point to (``s->pos``), whose
+    # values outlive the function (extractors.lasting)
+    lasting: bool = False
 
     @property
     def parsed(self) -> Formula:
@@ -158,6 +161,7 @@ def builtin_rules() -> tuple[Rule, ...]:
                 shadowed_by=r.get("shadowed_by"),
                 enabled=r.get("enabled", True),
                 parts=r.get("parts", False),
+                lasting=r.get("lasting", False),
             )
         )
     for rule in out:  # the catalogue is data: a slip in it is caught when it is read, not by a wrong check

@@ -1,0 +1,114 @@
+"""Stores that outlive the function: fields of the objects parameters point to (``s->pos``), for
+rules that say so (``lasting = true``: dead-store).
+
+``s->pos = s->len; s->eof = 0; s->pos = 0;`` loses the first value: nothing reads it before the
+second store. Such a field is the caller's, so what the function leaves in it at the end is read
+(the return counts as a read), and anything that may reach it unseen reads it too: any call (a
+callee may hold the same object), and any dereference of a pointer other than ``s`` (it may point
+to the same object). So a store is dead only where the very next thing done to the field is
+another store, with no call, no other pointer's dereference and no return in between.
+
+Each such field is a value of its own, ``s->pos!`` (:data:`MARK`), with only those labels
+(``write`` at any store, constants too; ``read`` as above), so the other rules keep the field's
+usual projection. Only for a parameter ``s`` that the function uses only through ``s->f``, as a
+call argument or in NULL tests: never reassigned, copied, returned, dereferenced whole (``*s``,
+``s[i]``) or declared ``volatile`` (a device register's stores all count).
+
+Pure: functions of the model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors.cfg import CfgNode
+from extractors.facts import root_of
+from extractors.functions import FunctionModel
+
+MARK = "!"  # suffix of a lasting field value: "s->pos!"
+_SKIPPED = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|/\*.*?\*/|//[^\n]*', re.S)
+_USED = frozenset({"read", "use", "notnull", "cmp"})  # what a well-behaved parameter sees
+# what treats a value as a pointer or a handle (extractors.error_codes reads locals so)
+_HANDLED = frozenset({"use", "free", "close", "alloc", "open", "stack", "nonheap", "cmp", "lock", "unlock", "addr"})
+
+
+def lasting_of(v: str) -> tuple[str, str] | None:
+    """(parameter, field path) of a lasting value ``p->f!``, else None."""
+    if not v.endswith(MARK):
+        return None
+    path = v[: -len(MARK)]
+    p, arrow, f = path.partition("->")
+    return (p, path) if arrow and p.isidentifier() and f.isidentifier() else None
+
+
+def _well_behaved(fm: FunctionModel, p: str) -> bool:
+    """Whether parameter ``p`` is used only through ``p->f``, as a call argument or in NULL tests."""
+    cfg = fm.cfg
+    if p in cfg.declared or p in cfg.addr_taken:
+        return False
+    entry = cfg.nodes[cfg.entry]
+    if re.search(r"\bvolatile\b", entry.source):
+        return False
+    name = re.compile(rf"(?<!->)(?<![\w.]){re.escape(p)}\b")
+    for n in cfg.nodes:
+        if n.kind in ("entry", "exit"):
+            continue
+        if any(q == p and a not in _USED for q, a in n.events):
+            return False
+        code = _SKIPPED.sub(" ", n.source)
+        bare = sum(1 for m in name.finditer(code) if not code[m.end() :].lstrip().startswith("->"))
+        handed = sum(1 for c in n.calls for a, byaddr in c.args if a == p and not byaddr)
+        tested = 1 if n.null_test is not None and n.null_test[0] == p else 0
+        if bare > handed + tested:
+            return False  # *p, p[i], p + 1, q = p, return p: the object is reached another way
+    return True
+
+
+def lasting_values(fm: FunctionModel) -> list[str]:
+    """The ``p->f!`` values of ``fm``: each field of a well-behaved parameter that it stores to."""
+    stored = {
+        p for n in fm.cfg.nodes for p, a in n.events if a in ("def", "write") and lasting_of(p + MARK) is not None
+    }
+    params = {p for p in fm.params if _well_behaved(fm, p)}
+    return sorted(path + MARK for path in stored if path.partition("->")[0] in params)
+
+
+def lasting_nodes(fm: FunctionModel, p: str) -> list[int]:
+    """The CFG nodes a lasting value of parameter ``p`` is labelled at: those naming ``p``, every
+    call, every dereference, every return and the exit."""
+    cfg = fm.cfg
+    return [
+        n.id
+        for n in cfg.nodes
+        if n.calls or n.kind == "return" or n.id == cfg.exit or any(a == "use" or root_of(q) == p for q, a in n.events)
+    ]
+
+
+def _plain(fm: FunctionModel, path: str) -> bool:
+    """Whether field ``path`` is a plain value in ``fm`` (as extractors.error_codes decides for
+    locals): nothing dereferences, frees, closes, allocates into, compares as a pointer or locks
+    it, and no call is handed it. Then a store of NULL, 0 or -1 into it is a value, not the
+    defensive reset of a handle (``free(s->buf); s->buf = NULL;``), which is no dead store."""
+    for n in fm.cfg.nodes:
+        if any(q == path and a in _HANDLED for q, a in n.events):
+            return False
+        if any(a == path for c in n.calls for a, _ in c.args):
+            return False
+    return True
+
+
+def lasting_labels(fm: FunctionModel, node: CfgNode, p: str, path: str) -> frozenset[str]:
+    """``write`` where the field is stored (a NULL, 0 or -1 only when it is a plain value),
+    ``read`` where it, or anything that may reach it unseen, is read (see the module's doc)."""
+    labels: set[str] = set()
+    if (path, "write") in node.events or ((path, "def") in node.events and _plain(fm, path)):
+        labels.add("write")
+    if (
+        node.calls
+        or node.kind == "return"
+        or node.id == fm.cfg.exit
+        or any(a == "read" and (q == path or q.startswith((path + "->", path + "."))) for q, a in node.events)
+        or any(a == "use" and root_of(q) != p for q, a in node.events)
+    ):
+        labels.add("read")
+    return frozenset(labels)
