@@ -49,6 +49,7 @@ class _ScopeContent:
     models: tuple[FunctionModel, ...]
     globals: frozenset[str]
     macros: tuple[tuple[str, CallSpec], ...]
+    volatiles: frozenset[str] = frozenset()
 
 
 def _same_signature(a: _ScopeContent, b: _ScopeContent) -> bool:
@@ -60,6 +61,7 @@ def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
     parts: list[str] = []
     models: list[FunctionModel] = []
     globals_: set[str] = set()
+    volatiles: set[str] = set()
     macros: dict[str, CallSpec] = {}
     log = db if isinstance(db, FrontDb) else None
     for p in paths:
@@ -73,13 +75,15 @@ def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
                 parts.append(f"{p}|{name}|{fm.key}")
                 models.append(fm)
         parts.append("globals:" + ",".join(sorted(items.scope.globals)))
+        parts.append("volatiles:" + ",".join(sorted(items.scope.volatiles)))
         file_macros = db.get(function_context, p).macros
         parts.append("macros:" + repr(sorted(file_macros.items())))
         globals_ |= items.scope.globals
+        volatiles |= items.scope.volatiles
         for m, spec in file_macros.items():
             macros.setdefault(m, spec)
     signature = hashlib.sha256("\n".join(parts).encode()).hexdigest()
-    return _ScopeContent(signature, tuple(models), frozenset(globals_), tuple(macros.items()))
+    return _ScopeContent(signature, tuple(models), frozenset(globals_), tuple(macros.items()), frozenset(volatiles))
 
 
 _PROJECTOR_WEIGHT = 20_000  # a projector memoises a whole scope: a handful stay alive
@@ -95,7 +99,7 @@ def projector(db: Database, paths: tuple[str, ...]) -> Projector:
     for m, spec in content.macros:
         table.setdefault(m, spec)
     store = owner.projections
-    scope = make_scope(list(content.models), table, content.globals, store)
+    scope = make_scope(list(content.models), table, content.globals, store, content.volatiles)
     return Projector(scope, signature=content.signature, store=store)
 
 

@@ -1,18 +1,20 @@
-"""Stores that outlive the function: fields of the objects parameters point to (``s->pos``), for
-rules that say so (``lasting = true``: dead-store).
+"""Stores that outlive the function: fields of the objects parameters point to (``s->pos``),
+file-scope variables and ``static`` locals, for rules that say so (``lasting = true``: dead-store).
 
 ``s->pos = s->len; s->eof = 0; s->pos = 0;`` loses the first value: nothing reads it before the
-second store. Such a field is the caller's, so what the function leaves in it at the end is read
-(the return counts as a read), and anything that may reach it unseen reads it too: any call (a
-callee may hold the same object), and any dereference of a pointer other than ``s`` (it may point
-to the same object). So a store is dead only where the very next thing done to the field is
-another store, with no call, no other pointer's dereference and no return in between.
+second store. Such a field is the caller's (a file-scope or static variable anyone's), so what the
+function leaves in it at the end is read (the return counts as a read), and anything that may
+reach it unseen reads it too: any call (a callee may hold the same object, or read the variable),
+and any dereference of a pointer other than ``s`` (of any pointer, for a variable: it may point to
+it). So a store is dead only where the very next thing done to it is another store, with no call,
+no such dereference and no return in between.
 
-Each such field is a value of its own, ``s->pos!`` (:data:`MARK`), with only those labels
-(``write`` at any store, constants too; ``read`` as above), so the other rules keep the field's
-usual projection. Only for a parameter ``s`` that the function uses only through ``s->f``, as a
-call argument or in NULL tests: never reassigned, copied, returned, dereferenced whole (``*s``,
-``s[i]``) or declared ``volatile`` (a device register's stores all count).
+Each is a value of its own, ``s->pos!`` or ``count!`` (:data:`MARK`), with only those labels
+(``write`` at any store, constants too; ``read`` as above), so the other rules keep its usual
+projection. A field only of a parameter ``s`` that the function uses only through ``s->f``, as a
+call argument or in NULL tests: never reassigned, copied, returned or dereferenced whole (``*s``,
+``s[i]``). Nothing declared ``volatile`` (a device register's or a signal flag's stores all count),
+nothing whose address the function takes.
 
 Pure: functions of the model.
 """
@@ -21,9 +23,12 @@ from __future__ import annotations
 
 import re
 
+from tree_sitter import Node as TSNode
+
 from extractors.cfg import CfgNode
 from extractors.facts import root_of
 from extractors.functions import FunctionModel
+from extractors.parse import text_of
 
 MARK = "!"  # suffix of a lasting field value: "s->pos!"
 _SKIPPED = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|/\*.*?\*/|//[^\n]*', re.S)
@@ -33,10 +38,13 @@ _HANDLED = frozenset({"use", "free", "close", "alloc", "open", "stack", "nonheap
 
 
 def lasting_of(v: str) -> tuple[str, str] | None:
-    """(parameter, field path) of a lasting value ``p->f!``, else None."""
+    """(owner, path) of a lasting value: (parameter, field path) for ``p->f!``, ("", name) for a
+    variable's ``g!``; else None."""
     if not v.endswith(MARK):
         return None
     path = v[: -len(MARK)]
+    if path.isidentifier():
+        return "", path
     p, arrow, f = path.partition("->")
     return (p, path) if arrow and p.isidentifier() and f.isidentifier() else None
 
@@ -64,23 +72,58 @@ def _well_behaved(fm: FunctionModel, p: str) -> bool:
     return True
 
 
-def lasting_values(fm: FunctionModel) -> list[str]:
-    """The ``p->f!`` values of ``fm``: each field of a well-behaved parameter that it stores to."""
-    stored = {
-        p for n in fm.cfg.nodes for p, a in n.events if a in ("def", "write") and lasting_of(p + MARK) is not None
-    }
-    params = {p for p in fm.params if _well_behaved(fm, p)}
-    return sorted(path + MARK for path in stored if path.partition("->")[0] in params)
-
-
-def lasting_nodes(fm: FunctionModel, p: str) -> list[int]:
-    """The CFG nodes a lasting value of parameter ``p`` is labelled at: those naming ``p``, every
-    call, every dereference, every return and the exit."""
+def lasting_values(fm: FunctionModel, globals_: frozenset[str], volatiles: frozenset[str]) -> list[str]:
+    """The lasting values of ``fm``: each field of a well-behaved parameter, file-scope variable
+    (of ``globals_``, not of ``volatiles``) and static local that it stores to."""
     cfg = fm.cfg
+    stored = {p for n in cfg.nodes for p, a in n.events if a in ("def", "write")}
+    params = {p for p in fm.params if _well_behaved(fm, p)}
+    out = [path for path in stored if "->" in path and path.partition("->")[0] in params]
+    own = set(cfg.declared) | set(fm.params)
+    for name in stored:
+        if not name.isidentifier() or name in cfg.addr_taken:
+            continue
+        static = name in cfg.static_locals and not _volatile_local(fm, name)
+        if static or (name in globals_ and name not in own and name not in volatiles):
+            out.append(name)
+    return sorted(path + MARK for path in out if lasting_of(path + MARK) is not None)
+
+
+def _volatile_local(fm: FunctionModel, name: str) -> bool:
+    """Whether a declaration in ``fm`` of local ``name`` says ``volatile``."""
+    named = re.compile(rf"\b{re.escape(name)}\b")
+    return any(
+        n.kind == "decl" and re.search(r"\bvolatile\b", n.source) is not None and named.search(n.source) is not None
+        for n in fm.cfg.nodes
+    )
+
+
+def volatile_globals(n: TSNode) -> frozenset[str]:
+    """The names a file-scope declaration ``n`` declares ``volatile`` (its type or a pointer's
+    target: either way a store through the name is a device's or another thread's business)."""
+    if n.type != "declaration" or re.search(r"\bvolatile\b", text_of(n)) is None:
+        return frozenset()
+    out = set()
+    for d in n.children_by_field_name("declarator"):
+        inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+        while inner is not None and inner.type != "identifier":
+            inner = inner.child_by_field_name("declarator")
+        if inner is not None:
+            out.add(text_of(inner))
+    return frozenset(out)
+
+
+def lasting_nodes(fm: FunctionModel, path: str) -> list[int]:
+    """The CFG nodes a lasting value of ``path`` is labelled at: those naming its root, every
+    call, every dereference, every return and the exit."""
+    cfg, root = fm.cfg, root_of(path)
     return [
         n.id
         for n in cfg.nodes
-        if n.calls or n.kind == "return" or n.id == cfg.exit or any(a == "use" or root_of(q) == p for q, a in n.events)
+        if n.calls
+        or n.kind == "return"
+        or n.id == cfg.exit
+        or any(a == "use" or root_of(q) == root for q, a in n.events)
     ]
 
 

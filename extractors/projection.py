@@ -104,6 +104,7 @@ class Scope:
     allocators: frozenset[str]  # function ids
     globals: frozenset[str]
     by_name: dict[str, str] = field(default_factory=dict)
+    volatiles: frozenset[str] = frozenset()  # globals declared volatile: every store counts
     by_file: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -125,9 +126,10 @@ def make_scope(
     table: dict[str, CallSpec],
     globals_: frozenset[str],
     store: ProjectionStore | None = None,
+    volatiles: frozenset[str] = frozenset(),
 ) -> Scope:
     functions = {function_id(fm): fm for fm in models}
-    scope = Scope(functions, table, frozenset(), globals_)
+    scope = Scope(functions, table, frozenset(), globals_, volatiles=volatiles)
     scope.allocators = infer_allocators(scope, store.returned_calls if store is not None else None)
     return scope
 
@@ -355,7 +357,7 @@ class Projector:
         """Everything about the scope a projection may depend on besides the answers in its deps."""
         sc = self.scope
         h = hashlib.sha256(self.table_digest.encode())
-        h.update(repr((sorted(sc.allocators), sorted(sc.globals))).encode())
+        h.update(repr((sorted(sc.allocators), sorted(sc.globals), sorted(sc.volatiles))).encode())
         for ident in sorted(sc.functions):
             h.update(f"|{ident}:{','.join(sc.functions[ident].params)}".encode())
         return h.hexdigest()[:32]
@@ -373,9 +375,9 @@ class Projector:
     @property
     def positional_keys(self) -> dict[str, str]:
         """Per function id, everything its (unplaced) findings depend on: the deep key's content,
-        for recursive functions too, and the scope's allocators, globals and call table (which
-        holds the macros of every file of the scope). No rows: findings name places relative to
-        the functions they are in."""
+        for recursive functions too, and the scope's allocators, globals (and which are volatile) and
+        call table (which holds the macros of every file of the scope). No rows: findings name
+        places relative to the functions they are in."""
         return self._merkle[1]
 
     @cached_property
@@ -386,7 +388,8 @@ class Projector:
         only those whose members or callees changed are hashed again."""
         sc = self.scope
         fns = sc.functions
-        base = "|".join((",".join(sorted(sc.allocators)), ",".join(sorted(sc.globals)), self.table_digest)).encode()
+        named = (sc.allocators, sc.globals, sc.volatiles)
+        base = "|".join((*(",".join(sorted(names)) for names in named), self.table_digest)).encode()
         callees = {i: self.callee_ids(fm, i) for i, fm in fns.items()}
         snap = {i: fm.key for i, fm in fns.items()}
         last = self.store.merkle.get(self.resolution_digest)
@@ -624,7 +627,8 @@ class Projector:
                     if a and byaddr and root_of(a) == a and self._project_call(fm, c):
                         seen[ADDRESS + a] = None  # f(&x): the address is a value of its own
         seen.update(dict.fromkeys(contents_values(fm, self.scope.table)))  # what buffers hold
-        seen.update(dict.fromkeys(lasting_values(fm)))  # fields of the caller's objects, for dead stores
+        # fields of the caller's objects, file-scope and static variables, for dead stores
+        seen.update(dict.fromkeys(lasting_values(fm, self.scope.globals, self.scope.volatiles)))
         return tuple(sorted(seen))
 
     def _project_call(self, fm: FunctionModel, call: Call) -> bool:
@@ -1086,7 +1090,7 @@ class Projector:
         if v.startswith(DISCARD):
             return list(index.get(v, ())), is_global
         if (field := lasting_of(v)) is not None:
-            return lasting_nodes(fm, field[0]), False
+            return lasting_nodes(fm, field[1]), False
         root = contents_of(v) or root_of(v[len(ADDRESS) :] if v.startswith(ADDRESS) else v)
         cids = list(index.get(root, ()))
         for name in sorted(frozenset().union(*self.copies(fm, v).values())):

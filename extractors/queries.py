@@ -70,6 +70,7 @@ from extractors.functions import (
     top_level_items,
 )
 from extractors.includes import UNREAD, Preprocessed, Unread, preprocess, search_path
+from extractors.lasting import volatile_globals
 from extractors.macro_calls import Rename, renames, resolved
 from extractors.parse import parse_c, text_of
 from extractors.preprocessor import (
@@ -176,6 +177,7 @@ class FileScope:
     globals: frozenset[str]
     noreturn: frozenset[str]
     directives: tuple[Directive, ...]  # conditionals, defines and includes, in file order
+    volatiles: frozenset[str] = frozenset()  # the globals declared volatile (extractors.lasting)
 
 
 @dataclass(frozen=True)
@@ -240,6 +242,7 @@ def file_items(db: Database, path: str) -> FileItems:
         tree = _least_broken(data, tree, settings.defines.overlaid(settings.command))
     consts: dict[str, int] = {}
     globals_: set[str] = set()
+    volatiles: set[str] = set()
     noreturn: set[str] = set()
     ends_in: dict[str, str] = {}  # functions with no return statement -> the call their body ends with
     defines: list[bytes] = []
@@ -284,13 +287,16 @@ def file_items(db: Database, path: str) -> FileItems:
             item_consts, item_globals = file_constants([n])
             consts.update(item_consts)
             globals_ |= item_globals
+            volatiles |= volatile_globals(n)
     noreturn |= _never_returning(ends_in, noreturn)
     macros = macro_names(defines)
     functions_facts = tuple(
         dict.fromkeys((f, None if v is None or c & macros else v, s) for f, v, s, c in returning)
     )
     facts = FileFacts(tuple(dict.fromkeys(variables)), functions_facts, frozenset(written))
-    scope = FileScope(tuple(sorted(consts.items())), frozenset(globals_), frozenset(noreturn), directives(data))
+    scope = FileScope(
+        tuple(sorted(consts.items())), frozenset(globals_), frozenset(noreturn), directives(data), frozenset(volatiles)
+    )
     if isinstance(db, FrontDb):
         db.parsed[path] = parsed
     return FileItems(functions, scope, tuple(defines), facts)

@@ -75,8 +75,8 @@ class Rule:
     # local structs declared without a value (extractors.struct_fields), read where named, and what
     # local arrays and fresh malloc blocks hold (extractors.contents)
     parts: bool = False
-    # a rule that also checks the fields of the objects parameters point to (``s->pos``), whose
-    # values outlive the function (extractors.lasting)
+    # a rule that also checks the fields of the objects parameters point to (``s->pos``), file-scope
+    # variables and static locals, whose values outlive the function (extractors.lasting)
     lasting: bool = False
 
     @property

@@ -53,3 +53,47 @@ def test_no_finding(body: str) -> None:
 
 def test_a_volatile_object_keeps_every_store() -> None:
     assert _dead("volatile struct stream *s, int n", "    s->pos = n;\n    s->pos = 0;") == []
+
+
+GLOBALS = """\
+#include <stdlib.h>
+static int retries;
+volatile int flag;
+int *shared;
+char *g_buf;
+int work(void);
+"""
+
+
+def _dead_global(body: str) -> list[tuple[str, int]]:
+    src = GLOBALS + f"void g(int n, const int *p, char *q)\n{{\n{body}\n}}\n"
+    first = GLOBALS.count("\n") + 2
+    return [(f.message, f.location.start_line - first) for f in check_src(src) if f.rule_id == "dead-store"]
+
+
+@pytest.mark.parametrize(
+    ("body", "name"),
+    [
+        ("    retries = 0;\n    n = n + 1;\n    retries = n;", "retries"),
+        ("    static int calls;\n    calls = n;\n    calls = 2;", "calls"),
+    ],
+)
+def test_a_variable_stored_twice_before_anything_reads_it(body: str, name: str) -> None:
+    found = _dead_global(body)
+    assert found == [(f"value assigned to '{name}' is never read", 0 if name == "retries" else 1)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    retries = n;",  # the next call reads it
+        "    retries = n;\n    n = work();\n    retries = n;",  # a callee may read it
+        "    retries = n;\n    n = *p;\n    retries = n;",  # p may point to it
+        "    flag = 1;\n    flag = 0;",  # volatile: every store counts
+        "    static volatile int seen;\n    seen = 1;\n    seen = 0;",
+        "    free(g_buf);\n    g_buf = NULL;\n    g_buf = q;",  # a handle's reset
+        "    int retries = n;\n    if (retries > 2)\n        retries = 2;\n    free(q + retries);",  # a local's rules
+    ],
+)
+def test_no_finding_for_variables(body: str) -> None:
+    assert _dead_global(body) == []
