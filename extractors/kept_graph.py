@@ -22,6 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 
+from checker.graphs import through_passable
+
 Targets = dict[int, Sequence[int]]
 Lookup = Callable[[int], tuple[int, ...] | None]
 
@@ -101,11 +103,7 @@ def contract(succ: Sequence[list[int]], kept: Sequence[bool], base: Base | None 
 
 def contract_all(succ: Sequence[list[int]], kept: Sequence[bool]) -> Targets:
     """:func:`contract` without a base: every walk from scratch (the reference it must equal)."""
-    memo: dict[int, tuple[int, ...]] = {}
-
-    def resolved(j: int) -> tuple[int, ...]:
-        return (j,) if kept[j] else _resolve(j, succ, kept, memo, _nothing, cycles=True) or ()
-
+    resolved = through_passable(succ.__getitem__, lambda j: not kept[j])
     return {i: _union(succ[i], resolved) for i in compress(range(len(kept)), kept)}
 
 
@@ -131,11 +129,10 @@ def _resolve(
     kept: Sequence[bool],
     memo: dict[int, tuple[int, ...]],
     known: Lookup,
-    cycles: bool = False,
 ) -> tuple[int, ...] | None:
     """The kept nodes ``start`` (not kept) reaches through nodes not kept, memoised; ``known(j)``
-    may answer for a node without walking it.  On a cycle of nodes not kept: None, or with
-    ``cycles`` the walk goes on and a node being resolved adds nothing to its own result."""
+    may answer for a node without walking it.  None on a cycle of nodes not kept, where
+    :func:`checker.graphs.through_passable`'s answer depends on where the walk started."""
     if kept[start]:
         return (start,)
     active: set[int] = set()
@@ -151,9 +148,7 @@ def _resolve(
             if kept[y] or y in memo or known(y) is not None:
                 continue
             if y in active:
-                if not cycles:
-                    return None
-                continue
+                return None
             pending.append(y)
         if pending:
             stack.extend(pending)

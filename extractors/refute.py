@@ -211,44 +211,31 @@ class Refuter:
         """The finding of ``rule`` on ``var`` with witness ``steps`` (read off ``model``, the
         contraction of ``rsm``), or None when refutation removes it."""
         with self.clock(REFUTATION):
-            return self._finding(proj, reporter, rule, fm, var, rsm, model, steps)
-
-    def _finding(
-        self,
-        proj: Projector,
-        reporter: Reporter,
-        rule: Rule,
-        fm: FunctionModel,
-        var: str,
-        rsm: RSM,
-        model: RSM,
-        steps: tuple[Step, ...],
-    ) -> Finding | None:
-        digest = model.deep_digests_seeing(rule.atoms)[model.initial_component]
-        raw = f"{VERSION}|{rule.formula}|{fm.key}|{var}|{digest}|{proj.table_digest}"
-        key = "refute|" + hashlib.sha256(raw.encode()).hexdigest()[:32]
-        first = Attempt(proj, fm, rsm, model, steps)
-        known = self.cache.get(key)
-        verdict: dict[str, object] | None = None
-        if known is not None:
-            try:
-                verdict = json.loads(known)
-            except ValueError:
-                verdict = None
-        if not isinstance(verdict, dict) or verdict.get("verdict") not in ("keep", "drop", "refined"):
-            verdict = self._decide(first, rule, var)
-            self.cache[key] = json.dumps(verdict).encode()
-        if verdict["verdict"] == "drop":
-            self.counts["refuted"] += 1
-            return None
-        if verdict["verdict"] == "refined":
-            tracked = verdict.get("tracked")
-            if isinstance(tracked, list):
-                again = self._refined(first, rule, var, frozenset(int(t) for t in tracked), self._solving())
-                if isinstance(again, Attempt):
-                    self.counts["witness_refined"] += 1
-                    return self._report(again, rule, var)
-        return reporter.finding(rule, fm, var, rsm, steps)
+            digest = model.deep_digests_seeing(rule.atoms)[model.initial_component]
+            raw = f"{VERSION}|{rule.formula}|{fm.key}|{var}|{digest}|{proj.table_digest}"
+            key = "refute|" + hashlib.sha256(raw.encode()).hexdigest()[:32]
+            first = Attempt(proj, fm, rsm, model, steps)
+            known = self.cache.get(key)
+            verdict: dict[str, object] | None = None
+            if known is not None:
+                try:
+                    verdict = json.loads(known)
+                except ValueError:
+                    verdict = None
+            if not isinstance(verdict, dict) or verdict.get("verdict") not in ("keep", "drop", "refined"):
+                verdict = self._decide(first, rule, var)
+                self.cache[key] = json.dumps(verdict).encode()
+            if verdict["verdict"] == "drop":
+                self.counts["refuted"] += 1
+                return None
+            if verdict["verdict"] == "refined":
+                tracked = verdict.get("tracked")
+                if isinstance(tracked, list):
+                    again = self._refined(first, rule, var, frozenset(int(t) for t in tracked), self._solving())
+                    if isinstance(again, Attempt):
+                        self.counts["witness_refined"] += 1
+                        return self._report(again, rule, var)
+            return reporter.finding(rule, fm, var, rsm, steps)
 
     def _solving(self) -> Solving:
         return Solving(rlimit=self.rlimit)
