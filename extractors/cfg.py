@@ -36,6 +36,8 @@ from extractors.user_atoms import UserAtoms, user_events
 
 Pred = tuple[int, bool | None]
 CondExpr = tuple[object, ...] | None
+# an integer known only to be at least 1: ``sizeof`` of anything, an array's element count
+POSITIVE: CondExpr = ("pos",)
 
 
 @dataclass
@@ -598,6 +600,8 @@ def cond_expr(e: TSNode | None) -> CondExpr:
         return ("lit", 1 if t == "true" else 0)
     if t == "identifier":
         return ("var", text_of(e))
+    if t == "sizeof_expression" or (t == "binary_expression" and _element_count(e)):
+        return POSITIVE  # never 0: a loop ``for (i = 0; i < sizeof buf; i++)`` runs at least once
     if t == "call_expression":  # known only when the callee returns one constant: ``name()``
         callee = e.child_by_field_name("function")
         return ("var", f"{text_of(callee)}()") if callee is not None and callee.type == "identifier" else None
@@ -614,7 +618,66 @@ def cond_expr(e: TSNode | None) -> CondExpr:
     return None
 
 
+def _element_count(e: TSNode) -> bool:
+    """Whether binary expression ``e`` is ``sizeof a / sizeof a[0]`` (or ``/ sizeof *a``), the
+    element count of array ``a``, which C makes at least 1 (no zero-length arrays; applied to a
+    pointer the idiom is itself the bug it is known for, and may give 0)."""
+    if text_of(e.child_by_field_name("operator")) != "/":
+        return False
+    left, right = strip_parens(e.child_by_field_name("left")), strip_parens(e.child_by_field_name("right"))
+    if left is None or right is None or left.type != "sizeof_expression" or right.type != "sizeof_expression":
+        return False
+    whole = _sizeof_operand(left)
+    part = _sizeof_operand(right)
+    if whole is None or part is None or whole.type != "identifier":
+        return False
+    if part.type == "subscript_expression":
+        index = strip_parens(part.child_by_field_name("index"))
+        base = strip_parens(part.child_by_field_name("argument"))
+        zero = index is not None and index.type == "number_literal" and text_of(index) == "0"
+        return zero and base is not None and text_of(base) == text_of(whole)
+    if part.type == "pointer_expression" and text_of(part.child_by_field_name("operator")) == "*":
+        base = strip_parens(part.child_by_field_name("argument"))
+        return base is not None and text_of(base) == text_of(whole)
+    return False
+
+
+def _sizeof_operand(e: TSNode) -> TSNode | None:
+    """The expression ``sizeof`` is applied to (None for ``sizeof(type)``)."""
+    value = e.child_by_field_name("value")
+    return strip_parens(value) if value is not None else None
+
+
+def _bounds(c: CondExpr, env: dict[str, int]) -> tuple[int | None, int | None]:
+    """What is known of ``c``'s value: its least and greatest values (None: no bound)."""
+    if c is not None and c[0] == "pos":
+        return 1, None
+    v = evaluate(c, env)
+    return v, v
+
+
+def _ordered(op: object, left: CondExpr, right: CondExpr, env: dict[str, int]) -> int | None:
+    """Comparison ``left op right`` decided by the operands' bounds alone (``0 < sizeof x``)."""
+    if op in (">", ">="):
+        op, left, right = ("<" if op == ">" else "<="), right, left
+    (llo, lhi), (rlo, rhi) = _bounds(left, env), _bounds(right, env)
+    if (llo is not None and llo < 0) or (rlo is not None and rlo < 0):
+        return None  # ``sizeof`` is unsigned: a negative operand would be converted, not compared
+    below = lhi is not None and rlo is not None and lhi < rlo  # left < right on every run
+    above = llo is not None and rhi is not None and llo > rhi  # left > right on every run
+    if op == "<":
+        return 1 if below else 0 if (llo is not None and rhi is not None and llo >= rhi) else None
+    if op == "<=":
+        return 1 if (lhi is not None and rlo is not None and lhi <= rlo) else 0 if above else None
+    if op == "==":
+        return 0 if below or above else None
+    if op == "!=":
+        return 1 if below or above else None
+    return None
+
+
 def evaluate(c: CondExpr, env: dict[str, int]) -> int | None:
+    """The value of ``c`` under ``env`` when it is decided (``POSITIVE`` is some value >= 1)."""
     if c is None:
         return None
     kind = c[0]
@@ -622,7 +685,11 @@ def evaluate(c: CondExpr, env: dict[str, int]) -> int | None:
         return c[1]  # type: ignore[return-value]
     if kind == "var":
         return env.get(str(c[1]))
+    if kind == "pos":
+        return None
     if kind == "un":
+        if c[1] == "!" and c[2] == POSITIVE:
+            return 0
         v = evaluate(c[2], env)  # type: ignore[arg-type]
         if v is None:
             return None
@@ -635,7 +702,7 @@ def evaluate(c: CondExpr, env: dict[str, int]) -> int | None:
     if op == "||" and ((lv is not None and lv != 0) or (rv is not None and rv != 0)):
         return 1
     if lv is None or rv is None:
-        return None
+        return _ordered(op, c[2], c[3], env) if c[2] == POSITIVE or c[3] == POSITIVE else None  # type: ignore[arg-type]
     ops = {
         "==": lv == rv,
         "!=": lv != rv,

@@ -13,8 +13,9 @@ decided by the known values (or by constants such as ``if (0)``, ``while (1)``, 
   (``if (n > 4) ... if (n > 4)``, also as ``n <= 4``): its first outcome decides the later ones;
 - *counters*: locals tested in a loop's condition whose constant assignments go straight to the
   loop (``for (i = 0; i < n; i++)``, ``k = 0; while (k < 2)``): the value is known from there to
-  its first test, which it decides, so such a loop runs at least once; it is forgotten at the
-  test, so only the loop's head is copied.
+  its first test, which it decides, so such a loop runs at least once (also against a bound
+  known only to be at least 1: ``i < sizeof buf``, ``i < sizeof a / sizeof a[0]``, see
+  :data:`extractors.cfg.POSITIVE`); it is forgotten at the test, so only the loop's head is copied.
 A ``switch`` on a known value goes to its case (or ``default``) only.
 
 Soundness: a tracked value is forgotten at any node that writes the name without a constant
