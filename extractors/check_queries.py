@@ -43,7 +43,12 @@ class CheckDb(FrontDb):
 @dataclass(frozen=True, eq=False)
 class _ScopeContent:
     """The models and context a projector is made of; ``signature`` names them (every function's
-    key, every file's globals and macros: no rows, as nothing derived from a scope holds one)."""
+    key, every file's globals and macros: no rows, as nothing derived from a scope holds one).
+
+    ``macros`` are every file's, each under the name its file's models give its calls
+    (:func:`extractors.macro_calls.macro_call_name`: the macro's name and a digest of what it
+    means), so a file's calls meet only the macros that file defines or reads in the headers it
+    includes, however many files share the scope's one call table."""
 
     signature: str
     models: tuple[FunctionModel, ...]
@@ -76,12 +81,12 @@ def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
                 models.append(fm)
         parts.append("globals:" + ",".join(sorted(items.scope.globals)))
         parts.append("volatiles:" + ",".join(sorted(items.scope.volatiles)))
-        file_macros = db.get(function_context, p).macros
-        parts.append("macros:" + repr(sorted(file_macros.items())))
+        context = db.get(function_context, p)
+        parts.append("macros:" + repr(sorted(context.macros.items())))
         globals_ |= items.scope.globals
         volatiles |= items.scope.volatiles
-        for m, spec in file_macros.items():
-            macros.setdefault(m, spec)
+        for m, spec in context.macros.items():  # under the names the file's models call them by
+            macros[context.call_names[m]] = spec
     signature = hashlib.sha256("\n".join(parts).encode()).hexdigest()
     return _ScopeContent(signature, tuple(models), frozenset(globals_), tuple(macros.items()), frozenset(volatiles))
 
@@ -92,12 +97,14 @@ _PROJECTOR_WEIGHT = 20_000  # a projector memoises a whole scope: a handful stay
 @derived("projector", weight=lambda _p: _PROJECTOR_WEIGHT)
 def projector(db: Database, paths: tuple[str, ...]) -> Projector:
     """The projections of the functions of ``paths``; recomputed only when a function of them
-    changed or moved, or their globals or macros changed (the scope's signature)."""
+    changed or moved, or their globals or macros changed (the scope's signature).  The call table
+    is the configuration's and every file's macros under their call names, which never collide
+    with each other or with the configuration's rows (a macro the table names is no macro)."""
     content = db.get(scope_content, paths)
     owner = cast(CheckDb, db)
     table = dict(owner.table)
     for m, spec in content.macros:
-        table.setdefault(m, spec)
+        table[m] = spec
     store = owner.projections
     scope = make_scope(list(content.models), table, content.globals, store, content.volatiles)
     return Projector(scope, signature=content.signature, store=store)

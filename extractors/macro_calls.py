@@ -22,6 +22,7 @@ resolve through each other up to :data:`MAX_CHAIN` steps, so a cycle ends.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -66,6 +67,38 @@ class Rename:
         if self.tail is not None:
             return self.tail == (len(self.slots), len(self.slots))
         return len(self.slots) == self.arity
+
+
+# ----- which file's macro a call names ----------------------------------------------------------
+
+# Joins a macro's name and the digest of what it means in a call's name: in no C identifier, and not
+# "#", "@" or ":", which discard values, component names and function ids are split at.
+MACRO_MARK = "~"
+
+
+def macro_call_name(name: str, spec: CallSpec) -> str:
+    """The name a function model gives a call through macro ``name`` read as ``spec``.
+
+    Macros are per file: ``CLEAR(p)`` means the ``#define`` of its own file or of a header that file
+    reads, and nothing in a file that has neither (there it is a call of some function ``CLEAR``).
+    The projections read every call by name in one call table for the whole scope, so a macro's
+    calls carry the digest of what the macro means: files that see one definition share one name
+    (and one table row), a file that sees another or none has another name.  Invariant: the name is
+    a function of ``(name, spec)`` alone, so a table row under it never disagrees with another file's,
+    and a model's calls stay a function of its text and its file's context.  Upper-case hex keeps
+    an all-capitals name all capitals (``path_condition`` takes those for macros)."""
+    digest = hashlib.sha256(repr(spec).encode()).hexdigest()[:12].upper()
+    return f"{name}{MACRO_MARK}{digest}"
+
+
+def plain_name(name: str) -> str:
+    """The name as written in the source: :func:`macro_call_name`'s digest taken off (messages)."""
+    return name.split(MACRO_MARK, 1)[0]
+
+
+def macro_call_names(macros: Mapping[str, CallSpec]) -> dict[str, str]:
+    """Each of a file's macros (name to spec) to the name its calls get (:func:`macro_call_name`)."""
+    return {m: macro_call_name(m, spec) for m, spec in macros.items()}
 
 
 def renames(text: str) -> dict[str, Rename]:

@@ -52,6 +52,7 @@ from tree_sitter import Tree
 from checker.querydb import Database, Input, derived
 from extractors.attributes import KINDS, declared_with, markers
 from extractors.calls import NORETURN, CallSpec
+from extractors.cfg import Cfg
 from extractors.compile_flags import NO_FLAGS, FileFlags
 from extractors.findings import Location, Unmodelled
 from extractors.functions import (
@@ -71,7 +72,7 @@ from extractors.functions import (
 )
 from extractors.includes import UNREAD, Preprocessed, Unread, preprocess, search_path
 from extractors.lasting import volatile_globals
-from extractors.macro_calls import Rename, renames, resolved
+from extractors.macro_calls import Rename, macro_call_names, renames, resolved
 from extractors.parse import parse_c, text_of
 from extractors.preprocessor import (
     NO_DEFINES,
@@ -544,6 +545,8 @@ class Context:
     defines: Defines = field(default=NO_DEFINES, compare=False)  # the configuration's and the file's
     facts: frozenset[str] = field(default=frozenset(), compare=False)  # project constants: a local hides them
     atoms: UserAtoms = field(default=(), compare=False)  # the configuration's [[atoms]]
+    # each of ``macros`` to the name the models give its calls (``macro_calls.macro_call_name``)
+    call_names: dict[str, str] = field(default_factory=dict, compare=False)
 
 
 @derived("function_context")
@@ -568,7 +571,10 @@ def function_context(db: Database, path: str) -> Context:
         table = {**table, **{n: CallSpec(noreturn=True) for n in stops if n not in table}}
     if must:  # a project function stays a box in the projections: only its calls are marked unchecked
         table = {**table, **{n: replace(table.get(n, CallSpec()), must_check=True) for n in must}}
-    return Context(digest, consts, table, dict(macros), defines, atoms=settings.atoms)
+    own_macros = dict(macros)
+    return Context(
+        digest, consts, table, own_macros, defines, atoms=settings.atoms, call_names=macro_call_names(own_macros)
+    )
 
 
 # ----- whole-project facts (extractors.project_facts) --------------------------------------------
@@ -662,6 +668,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         if chosen is not None:
             if log is not None:
                 log.built += 1
+            _name_macro_calls(chosen.cfg, context.call_names)
             return chosen
     if fn is None or function_name(fn) != name:
         if log is not None:
@@ -689,7 +696,24 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         return _unmodelled(path, name, fn, lines, e, row_base)
     if log is not None and model is not None:
         log.built += 1
+    if model is not None:
+        _name_macro_calls(model.cfg, context.call_names)
     return model
+
+
+def _name_macro_calls(cfg: Cfg, names: dict[str, str]) -> None:
+    """Give the calls through the file's macros the names that say which definition they mean
+    (:func:`extractors.macro_calls.macro_call_name`), once the builder, which reads them by their
+    written names in the file's own table, is done.  The projections read a whole scope's calls in
+    one table, where a macro of one file must not reach the calls of a file that does not see it;
+    the names come from the context (its digest names the macros), so the model is still a function
+    of its text and context.  Idempotent (a node the variants of a choice share is renamed once)."""
+    if not names:
+        return
+    for node in cfg.nodes:
+        if any(c.name in names for c in node.calls if c.name):
+            node.calls = tuple(replace(c, name=names[c.name]) if c.name in names else c for c in node.calls)
+    cfg.returns = [(path, names.get(call, call) if call else call) for path, call in cfg.returns]
 
 
 def _unmodelled(

@@ -20,6 +20,7 @@ from extractors.facts import RETURNED
 from extractors.findings import Finding, Location, WitnessStep
 from extractors.functions import FunctionModel
 from extractors.lasting import lasting_of
+from extractors.macro_calls import plain_name
 from extractors.projection import EXIT_LABEL, RETURN_LABEL, NodeMeta, Projector, c_name, discarded_value, function_id
 from extractors.rules import Rule
 
@@ -240,7 +241,8 @@ class Reporter:
             trigger_loc = witness[0].location if witness else self._exit_location(fm)
         witness = _dedupe(witness)
         key_text = "".join(next((w.message for w in witness if w.location == trigger_loc), "").split())
-        fp = hashlib.sha256(f"{rule.id}|{fm.name}|{var}|{key_text}".encode()).hexdigest()[:20]
+        # the value as written (a discarded macro call's result without its definition's digest)
+        fp = hashlib.sha256(f"{rule.id}|{fm.name}|{plain_name(var)}|{key_text}".encode()).hexdigest()[:20]
         return Finding(
             rule.id,
             rule.severity,
@@ -306,7 +308,7 @@ def _shown(var: str) -> str:
     if var == RETURNED:
         return "the returned pointer"
     field = lasting_of(var)
-    return field[1] if field is not None else discarded_value(var) or var
+    return plain_name(field[1] if field is not None else discarded_value(var) or var)
 
 
 def _primary(labels: frozenset[str], rule: Rule, is_trigger: bool) -> str:

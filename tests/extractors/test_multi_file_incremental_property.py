@@ -616,9 +616,12 @@ def test_typing_in_one_body_of_200_functions_rechecks_that_function_only(monkeyp
 
 
 # ----- found by the property: findings were reused under another scope's macros -------------------
+# (then the projector's one call table held every file's macros, so a file was also read with
+# macros it neither defines nor includes; now a macro counts only where it is seen)
 
 MACRO = "#define CLEAR(x) ((x) = 0)\n"  # assigns its argument: 'CLEAR(p)' defines p
 FREES_TWICE = "void g(char *p)\n{\n    free(p);\n    CLEAR(p);\n    free(p);\n}\n"  # b.c: CLEAR unknown here
+INCLUDES = '#include "defs.h"\n'
 
 
 def _rules(project: Project, path: str, interprocedural: bool = True) -> list[tuple[str, int]]:
@@ -626,37 +629,80 @@ def _rules(project: Project, path: str, interprocedural: bool = True) -> list[tu
     return [(f.rule_id, f.location.start_line) for f in found]
 
 
-def test_removing_a_macro_from_another_file_rechecks_the_functions_that_saw_it() -> None:
-    """a.c defines CLEAR, b.c (which calls nothing and includes nothing) uses it: the whole
-    project's check reads 'CLEAR(p)' in b.c with a.c's macro, as a definition of p, and finds no
-    double free. Once a.c no longer defines it, a fresh project finds the double free; the edited
-    one keeps the old, empty result (the same with the macro in a header a.c includes, removed by
-    ``set_header("defs.h", None)``)."""
+def _project(files: dict[str, str], headers: dict[str, str | None]) -> Project:
+    """A project of ``files``, its headers handed in as the edges do (whatever it asks for)."""
     p = Project()
-    p.update_file("a.c", MACRO)
-    p.update_file("b.c", FREES_TWICE)
+    for path, text in files.items():
+        p.update_file(path, text)
+    _hand_in(p, headers)
+    return p
+
+
+def _hand_in(p: Project, headers: dict[str, str | None]) -> None:
+    for _ in range(4):  # one round per include level
+        unread = p.unread_headers()
+        if not unread:
+            return
+        for h in unread:
+            p.set_header(h, headers.get(h))
+
+
+def test_a_macro_counts_only_in_the_files_that_define_or_include_it() -> None:
+    """b.c neither defines CLEAR nor includes a header that does: its 'CLEAR(p)' is a call of an
+    unknown function, and the double free stays, in the whole project's check as in b.c's alone,
+    whether the macro is a.c's own or comes from a header a.c includes.  Where b.c reads the macro,
+    from its header or through a header that header includes, 'CLEAR(p)' defines p (no finding)."""
+    double = [("double-free", 4)]
+    a_defines = _project({"a.c": MACRO, "b.c": FREES_TWICE}, {})
+    a_includes = _project({"a.c": INCLUDES, "b.c": FREES_TWICE}, {"defs.h": MACRO})
+    for p in (a_defines, a_includes):
+        assert (_rules(p, "b.c"), _rules(p, "b.c", interprocedural=False)) == (double, double)
+    b_includes = _project({"a.c": MACRO, "b.c": INCLUDES + FREES_TWICE}, {"defs.h": MACRO})
+    transitively = _project(
+        {"a.c": "/* none */\n", "b.c": '#include "outer.h"\n' + FREES_TWICE},
+        {"outer.h": INCLUDES, "defs.h": MACRO},
+    )
+    for p in (b_includes, transitively):
+        assert (_rules(p, "b.c"), _rules(p, "b.c", interprocedural=False)) == ([], [])
+
+
+def test_two_files_read_one_macro_name_each_with_its_own_definition() -> None:
+    """a.c's CLEAR assigns its argument, b.c's only reads it: each file's 'CLEAR(p)' means its own
+    definition in the one scope of the whole project (first file first used to decide both)."""
+    reads = "#define CLEAR(x) keep(x)\n"
+    a = MACRO + FREES_TWICE.replace("void g", "void h")
+    b = reads + FREES_TWICE
+    p = _project({"a.c": a, "b.c": b}, {})
+    assert (_rules(p, "a.c"), _rules(p, "b.c")) == ([], [("double-free", 5)])
+    swapped = _project({"b.c": b, "a.c": a}, {})  # the order files were handed in does not matter
+    assert (_rules(swapped, "a.c"), _rules(swapped, "b.c")) == ([], [("double-free", 5)])
+
+
+def test_removing_a_macro_from_a_header_rechecks_the_functions_that_saw_it() -> None:
+    """b.c includes defs.h, which defines CLEAR: 'CLEAR(p)' defines p and there is no double free.
+    Once the header no longer defines it (edited, then unreadable), the edited project finds the
+    double free as a fresh one does; and a.c's own CLEAR, which b.c does not see, never counts."""
+    files = {"a.c": MACRO, "b.c": INCLUDES + FREES_TWICE}
+    p = _project(files, {"defs.h": MACRO})
     assert _rules(p, "b.c") == []
-    p.update_file("a.c", "/* no macro */\n")
-    fresh_p = Project()
-    fresh_p.update_file("a.c", "/* no macro */\n")
-    fresh_p.update_file("b.c", FREES_TWICE)
-    assert _rules(fresh_p, "b.c") == [("double-free", 4)]
-    assert _rules(p, "b.c") == [("double-free", 4)]  # got: []
+    for header in ("/* no macro */\n", None):
+        p.set_header("defs.h", header)
+        fresh_p = _project(files, {"defs.h": header})
+        assert _rules(fresh_p, "b.c") == [("double-free", 5)]
+        assert _rules(p, "b.c") == [("double-free", 5)]
+        assert _rules(p, "b.c", interprocedural=False) == [("double-free", 5)]
 
 
 def test_a_files_findings_do_not_depend_on_which_check_ran_first() -> None:
-    """No edit at all: checking b.c alone (no CLEAR macro in that scope: a double free) and then
-    the whole project (a.c's CLEAR in the table: none) gives the whole project's check the result
-    of b.c alone, and the other order the other way round."""
+    """No edit at all: checking b.c alone and then the whole project, or the other order, gives
+    each check what a fresh project's gives (they used to differ: the whole project's table held
+    a.c's CLEAR, and one check's findings were reused for the other's scope)."""
 
     def project() -> Project:
-        p = Project()
-        p.update_file("a.c", MACRO)
-        p.update_file("b.c", FREES_TWICE)
-        return p
+        return _project({"a.c": MACRO, "b.c": FREES_TWICE}, {})
 
     whole, alone = _rules(project(), "b.c"), _rules(project(), "b.c", interprocedural=False)
-    assert (whole, alone) == ([], [("double-free", 4)])  # what fresh projects give
+    assert whole == alone == [("double-free", 4)]  # a.c's macro is not b.c's
     first_alone = project()
     _rules(first_alone, "b.c", interprocedural=False)
     first_whole = project()
@@ -664,34 +710,16 @@ def test_a_files_findings_do_not_depend_on_which_check_ran_first() -> None:
     assert (_rules(first_alone, "b.c"), _rules(first_whole, "b.c", interprocedural=False)) == (whole, alone)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the projector's call table takes the function-like macros of every file of the scope "
-    "(check_queries.projector, first file first), so a file is read with macros it never includes; "
-    "the README: macros 'of the file or of the local headers it includes' count",
-)
-def test_a_macro_counts_only_in_the_files_that_define_or_include_it() -> None:
-    """Not an incremental bug (fresh projects agree): in the whole project's check, b.c's
-    'CLEAR(p)' is read with the macro of a.c, which b.c neither defines nor includes, so the double
-    free that b.c checked alone shows is gone."""
-    p = Project()
-    p.update_file("a.c", MACRO)
-    p.update_file("b.c", FREES_TWICE)
-    assert _rules(p, "b.c") == [("double-free", 4)]  # got: []
-
-
-def test_findings_keys_change_when_another_files_macro_goes() -> None:
+def test_findings_keys_change_when_a_macro_the_file_reads_goes() -> None:
     """``findings_keys`` promises equal keys, equal findings (the CLI's disk cache is keyed by
-    them): b.c's key stays while a.c's macro, which decides b.c's findings, goes, so a second
-    ``ctlsp check`` of the folder answers from the cache (no finding) where ``--no-cache`` reports
-    the double free."""
+    them): when the macro of the header b.c includes, which decides b.c's findings, goes, b.c's key
+    changes with its findings; when a.c's own macro goes, b.c's findings stay as they were."""
 
-    def key_and_rules(a: str) -> tuple[str, list[tuple[str, int]]]:
-        p = Project()
-        p.update_file("a.c", a)
-        p.update_file("b.c", FREES_TWICE)
+    def key_and_rules(a: str, header: str | None) -> tuple[str, list[tuple[str, int]]]:
+        p = _project({"a.c": a, "b.c": INCLUDES + FREES_TWICE}, {"defs.h": header})
         return p.findings_keys(["b.c"])["b.c"], _rules(p, "b.c")
 
-    (key_before, before), (key_after, after) = key_and_rules(MACRO), key_and_rules("/* no macro */\n")
-    assert before != after
-    assert key_before != key_after  # got: equal keys
+    (key_before, before), (key_after, after) = key_and_rules(MACRO, MACRO), key_and_rules(MACRO, None)
+    assert (before, after) == ([], [("double-free", 5)])
+    assert key_before != key_after
+    assert key_and_rules("/* no macro */\n", MACRO)[1] == before
