@@ -15,6 +15,7 @@ import dataclasses
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from extractors.api import PHASES, Config, ConfigError, Finding, Rule, catalogue
@@ -32,8 +33,10 @@ from server.workspace import (
     PathError,
     check_compile_commands,
     collect,
+    config_files_of,
     config_from_file,
-    find_config,
+    config_in,
+    find_config_file,
     read_sources,
     with_found_compile_commands,
 )
@@ -174,15 +177,57 @@ def with_compile_commands(config: Config, named: str | None, first: Path) -> Con
     return config
 
 
-def resolve_config(args: argparse.Namespace, first: Path) -> Config:
+def resolve_config(args: argparse.Namespace, start: Path, found: Path | None) -> Config:
+    """The configuration of the files whose configuration file is ``found`` (None: none applies),
+    ``--config`` instead when given, with the command line's layers over it; its compile database
+    is looked for from ``start``."""
     try:
-        config = config_from_file(Path(args.config)) if args.config else find_config(first)
+        config = config_from_file(Path(args.config)) if args.config else config_in(found, start)
         config = with_defines(config, args.defines, args.undefines, args.include)
-        config = with_compile_commands(config, args.compile_commands, first)
+        config = with_compile_commands(config, args.compile_commands, start)
         return select_rules(config, _split_ids(args.rule), _split_ids(args.disable))
     except ConfigError as e:
         where = f"{e.path}:{e.line}" if e.line else e.path
         raise UsageError(f"{where}: {' '.join(e.message.split())}") from None
+
+
+@dataclass(frozen=True)
+class Part:
+    """The files of a check that one configuration applies to (in the order they were found)."""
+
+    config: Config
+    files: list[str]
+
+
+def configured_parts(args: argparse.Namespace, files: list[str]) -> list[Part]:
+    """``files`` split by the configuration that applies to each: the nearest configuration file at
+    or above the file (``workspace.config_files_of``, the search the language server makes per
+    workspace folder), or ``--config`` for all of them.  Each part is checked as one project, as
+    the language server checks one workspace folder, so ``ctlsp check dirA dirB`` reports what
+    ``ctlsp check dirA`` and ``ctlsp check dirB`` report.  With no files, one part: the
+    configuration of the first PATH (its rule list still goes into the report).
+
+    A part's compile database (when neither ``--compile-commands`` nor its configuration names one)
+    is the nearest at or above its start: the configuration file's folder when that is inside the
+    PATH its files came from, else that PATH (for a single part: the first PATH, as before)."""
+    first = _first_dir(args.paths)
+    if args.config or not files:
+        return [Part(resolve_config(args, first, find_config_file(first)), files)]
+    starts = [_first_dir([a]).resolve() for a in args.paths]
+    parts = []
+    for found, group in config_files_of(files).items():
+        start = _start_of(found, Path(group[0]).resolve(), starts, first)
+        parts.append(Part(resolve_config(args, start, found), group))
+    return parts
+
+
+def _start_of(found: Path | None, file: Path, starts: list[Path], first: Path) -> Path:
+    arg = next((d for d in starts if file.is_relative_to(d)), None)
+    if arg is None:
+        return first
+    if found is not None and found.parent.resolve().is_relative_to(arg):
+        return found.parent
+    return arg
 
 
 # ----- the command -------------------------------------------------------------------------------
@@ -248,12 +293,44 @@ def _executor_usable(args: argparse.Namespace) -> None:
         raise UsageError(INSTALL_HINT)
 
 
+def _rules_of(parts: Sequence[Part]) -> list[Rule]:
+    """The rules the report describes: every part's, the first part's of each id."""
+    out: dict[str, Rule] = {}
+    for part in parts:
+        for rule in catalogue(part.config):
+            out.setdefault(rule.id, rule)
+    return list(out.values())
+
+
+def _joined(results: Sequence[RunResult]) -> RunResult:
+    """One part's run result after another's, as one run: findings and notes together, counts,
+    counters and seconds added up, the most workers and the slowest unit of any."""
+    out = RunResult(findings={})
+    for r in results:
+        out.findings.update(r.findings)
+        out.files_checked += r.files_checked
+        out.files_reused += r.files_reused
+        for name, n in r.counters.items():
+            out.counters[name] = out.counters.get(name, 0) + n
+        out.workers = max(out.workers, r.workers)
+        out.problems.extend(r.problems)
+        out.not_checked.extend(r.not_checked)
+        for name, seconds in r.phases.items():
+            out.phases[name] = out.phases.get(name, 0.0) + seconds
+        out.units += r.units
+        out.unit_seconds += r.unit_seconds
+        if r.slowest is not None and (out.slowest is None or r.slowest.seconds > out.slowest.seconds):
+            out.slowest = r.slowest
+        out.add_phases(r.check_seconds, r.check_phases)
+    return out
+
+
 def check_command(args: argparse.Namespace) -> int:
     _executor_usable(args)
     files = collect(args.paths)
     first = _first_dir(args.paths)
-    config = resolve_config(args, first)
-    rules: list[Rule] = catalogue(config)
+    parts = configured_parts(args, files)
+    rules = _rules_of(parts)
     baseline = None
     if args.baseline:
         try:
@@ -268,22 +345,33 @@ def check_command(args: argparse.Namespace) -> int:
     cache = _open_cache(args, first)
     jobs = args.jobs or default_jobs()
     show = not args.no_progress and sys.stderr.isatty()
+    results: list[RunResult] = []
     try:
         with console_progress(show) as (on_start, on_progress):
-            result = run_check(
-                config,
-                sources,
-                cache=cache,
-                cache_root=str(cache.root.resolve()) if cache is not None else None,
-                jobs=jobs,
-                pool_min_lines=0 if args.jobs else POOL_MIN_LINES,
-                executor=args.executor,
-                scheduler=args.scheduler,
-                on_start=on_start,
-                on_progress=on_progress,
-            )
+            total = [0]
+
+            def started(units: int) -> None:  # one bar over every part's units
+                total[0] += units
+                on_start(total[0])
+
+            for part in parts:
+                results.append(
+                    run_check(
+                        part.config,
+                        {f: sources[f] for f in part.files if f in sources},
+                        cache=cache,
+                        cache_root=str(cache.root.resolve()) if cache is not None else None,
+                        jobs=jobs,
+                        pool_min_lines=0 if args.jobs else POOL_MIN_LINES,
+                        executor=args.executor,
+                        scheduler=args.scheduler,
+                        on_start=started,
+                        on_progress=on_progress,
+                    )
+                )
     except DaskUnavailable as e:
         raise UsageError(str(e)) from None
+    result = results[0] if len(results) == 1 else _joined(results)
     for msg in result.problems:
         print(f"ctlsp: warning: {msg}", file=sys.stderr)
     current: list[Finding] = [f for p in sources for f in result.findings.get(p, [])]

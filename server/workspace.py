@@ -263,5 +263,28 @@ def find_config_file(start: Path) -> Path | None:
 def find_config(start: Path) -> Config:
     """The configuration that applies to ``start`` (a folder): see :func:`find_config_file`; its
     compile database is the one it names, else the nearest one (:func:`find_compile_commands`)."""
-    found = find_config_file(start)
+    return config_in(find_config_file(start), start)
+
+
+def config_in(found: Path | None, start: Path) -> Config:
+    """The configuration of the file ``found`` (None: the defaults), its compile database found from
+    ``start`` when it names none: what :func:`find_config` gives for a folder whose nearest
+    configuration file is ``found``."""
     return with_found_compile_commands(Config() if found is None else config_from_file(found), start)
+
+
+def config_files_of(files: Iterable[str]) -> dict[Path | None, list[str]]:
+    """``files`` grouped by the configuration file that applies to each: the nearest at or above
+    its folder (:func:`find_config_file`, the search the language server makes per workspace
+    folder), None for those with none; groups in the order of their first file, files in order.
+
+    A check of several folders with their own ``ctlsp.toml`` thus reads each file as a check of its
+    folder alone would.  Each folder is searched once however many files it holds."""
+    by_folder: dict[Path, Path | None] = {}
+    out: dict[Path | None, list[str]] = {}
+    for f in files:
+        folder = Path(f).parent
+        if folder not in by_folder:
+            by_folder[folder] = find_config_file(folder)
+        out.setdefault(by_folder[folder], []).append(f)
+    return out
