@@ -25,6 +25,10 @@ guessed:
 - A write this module did not read itself (a macro that assigns a local by name, a library
   function given a local to define) makes the local unknown: the node's events (``def``, ``write``)
   and calls are a second, independent account of what it writes, and both are honoured.
+- A call of a project function with known outcomes (:mod:`extractors.call_outcomes`) relates its
+  result and the locals ``x`` it is handed as ``&x`` by one of the callee's alternatives (the
+  effect's ``post``); such a local is tracked although its address is taken, when every ``&x`` in
+  the text is an argument a callee's outcomes speak of (so every write of it is still seen).
 """
 
 from __future__ import annotations
@@ -37,9 +41,10 @@ from dataclasses import dataclass, field
 import z3
 from tree_sitter import Node as TSNode
 
+from extractors.call_outcomes import NONNULL, CallOutcomes
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgNode
-from extractors.parse import parse_c, text_of
+from extractors.parse import parse_c, strip_parens, text_of
 
 # kinds of values: "s<w>" signed, "u<w>" unsigned, "p" pointer, "b" 0/1 of a test, "lit" an integer
 # literal, "t:<type>" a typedef this module does not know (a real), "?" unknown (no exact operation)
@@ -54,7 +59,7 @@ _FIXED = {
     "intmax_t": "s64",
     "off_t": "s64",
 }
-_WRITES = frozenset({"def", "write", "null", "alloc", "open", "stack", "nonheap"})
+WRITES = frozenset({"def", "write", "null", "alloc", "open", "stack", "nonheap"})
 _ARITH = frozenset({"+", "-", "*"})
 _CMP = frozenset({"==", "!=", "<", ">", "<=", ">="})
 
@@ -72,13 +77,16 @@ class Value:
 @dataclass
 class Effect:
     """What one execution of a node does: values after it (``env``), the condition's truth for a
-    test node (None when not understood or not a test), the tracked locals it may write, and facts
-    every execution satisfies (``side``: a string literal's address is not NULL)."""
+    test node (None when not understood or not a test), the tracked locals it may write, facts
+    every execution satisfies (``side``: a string literal's address is not NULL), and facts of the
+    values it computes that come from what its calls do (``post``: a callee's outcomes), which the
+    refutation tracks with the node's assignments."""
 
     env: dict[str, z3.ExprRef]
     cond: z3.BoolRef | None
     written: frozenset[str]
     side: list[z3.BoolRef] = field(default_factory=list)
+    post: list[z3.BoolRef] = field(default_factory=list)
 
 
 class Fresh:
@@ -212,11 +220,19 @@ class FunctionSemantics:
     """The effects of one function's CFG nodes (parsed once per node, read per call of :meth:`effect`).
 
     ``table``: the call table, to see which calls define a local handed to them (macros that assign
-    their argument)."""
+    their argument); ``outcomes``: the project functions called whose outcomes are known, by the
+    name the calls use."""
 
-    def __init__(self, cfg: Cfg, params: tuple[str, ...], table: Mapping[str, CallSpec]) -> None:
+    def __init__(
+        self,
+        cfg: Cfg,
+        params: tuple[str, ...],
+        table: Mapping[str, CallSpec],
+        outcomes: Mapping[str, CallOutcomes] | None = None,
+    ) -> None:
         self.cfg = cfg
         self.table = table
+        self.outcomes: Mapping[str, CallOutcomes] = outcomes or {}
         self._trees: dict[int, TSNode | None] = {}
         self.kinds = self._tracked(params)
 
@@ -245,13 +261,36 @@ class FunctionSemantics:
             for name, kind in _declarators(tree):
                 seen[name] = seen.get(name, 0) + 1
                 kinds[name] = kind
-        bad = self.cfg.addr_taken | self.cfg.static_locals
+        bad = (self.cfg.addr_taken - self._handed_to_outcomes()) | self.cfg.static_locals
         out = {}
         for name, kind in kinds.items():
             known = name in params or name in self.cfg.declared
             if kind is not None and seen.get(name) == 1 and name not in bad and known:
                 out[name] = kind
         return out
+
+    def _handed_to_outcomes(self) -> set[str]:
+        """The locals whose every ``&x`` is an argument of a call whose outcomes speak of it."""
+        handed: dict[str, bool] = {}
+        for n in self.cfg.nodes:
+            if n.kind in ("entry", "exit"):
+                continue
+            counts: dict[str, int] = {}
+            for c in n.calls:
+                known = self.outcomes.get(c.name) if c.name else None
+                for k, (arg, byaddr) in enumerate(c.args):
+                    if byaddr and arg is not None and re.fullmatch(r"\w+", arg):
+                        ok = known is not None and k in known.params
+                        counts[arg] = counts.get(arg, 0) + 1
+                        handed[arg] = handed.get(arg, True) and ok
+            for name, count in counts.items():
+                taken = len(re.findall(rf"(?<!&)&\s*\(?\s*{re.escape(name)}\b", n.source))
+                if taken != count:
+                    handed[name] = False
+            for name in self.cfg.addr_taken:
+                if name not in counts and re.search(rf"(?<!&)&\s*\(?\s*{re.escape(name)}\b", n.source):
+                    handed[name] = False
+        return {name for name, ok in handed.items() if ok}
 
     def tree(self, n: CfgNode) -> TSNode | None:
         if n.id not in self._trees:
@@ -289,7 +328,7 @@ class FunctionSemantics:
         else:
             reader.havoc_mentioned(n.source)
         reader.backstop(n)
-        return Effect(reader.env, cond, frozenset(reader.written), reader.side)
+        return Effect(reader.env, cond, frozenset(reader.written), reader.side, reader.post)
 
 
 class _Reader:
@@ -302,6 +341,7 @@ class _Reader:
         self.fresh = fresh
         self.written: set[str] = set()
         self.side: list[z3.BoolRef] = []
+        self.post: list[z3.BoolRef] = []
 
     # -- values ------------------------------------------------------------------------------
     def unknown(self, kind: str = "?", hint: str = "u") -> Value:
@@ -365,7 +405,7 @@ class _Reader:
     def backstop(self, n: CfgNode) -> None:
         """The writes the node's facts and calls know of that this reading did not see."""
         for path, atom in n.events:
-            if atom in _WRITES and path in self.kinds and path not in self.written:
+            if atom in WRITES and path in self.kinds and path not in self.written:
                 self.havoc(path)
         for call in n.calls:
             spec = self.sem.table.get(call.name) if call.name else None
@@ -440,6 +480,9 @@ class _Reader:
             return self.unknown()
         if t == "call_expression":
             fn = e.child_by_field_name("function")
+            known = self.sem.outcomes.get(text_of(fn)) if fn is not None and fn.type == "identifier" else None
+            if known is not None:
+                return self.outcome_call(e, known)
             if fn is not None and fn.type != "identifier":
                 self.value(fn)
             args = e.child_by_field_name("arguments")
@@ -453,6 +496,66 @@ class _Reader:
             self.lvalue_parts(e)
             return self.unknown()
         return self.children(e)
+
+    def outcome_call(self, e: TSNode, known: CallOutcomes) -> Value:
+        """A call of a function with known outcomes: its result and the tracked locals handed as
+        ``&x`` at the parameters the outcomes speak of take fresh values that satisfy one of the
+        callee's alternatives (``post``).  A store the local's type would convert, or a value
+        the caller had before the call (no store on that path), is left unconstrained."""
+        args = e.child_by_field_name("arguments")
+        handed: dict[int, str] = {}
+        for k, a in enumerate(c for c in (args.named_children if args is not None else []) if c.type != "comment"):
+            inner = strip_parens(a)
+            if (
+                k in known.params
+                and inner is not None
+                and inner.type == "pointer_expression"
+                and text_of(inner.child_by_field_name("operator")) == "&"
+                and (target := self._tracked_target(inner.child_by_field_name("argument"))) is not None
+            ):
+                handed[k] = target
+            else:
+                self.value(a)
+        targets = list(handed.values())
+        for k in [k for k, target in handed.items() if targets.count(target) > 1]:
+            del handed[k]  # ``f(&x, &x)``: what each parameter's paths stored last says nothing of x
+        for target in set(targets) - set(handed.values()):
+            self.havoc(target)
+        kind = "p" if known.pointer else "s32"
+        result = self.unknown(kind, "ret")
+        after = {}
+        for target in handed.values():
+            self.havoc(target)
+            after[target] = self.env[target]
+        alternatives: list[z3.BoolRef] = []
+        for returned, stores in known.alternatives:
+            parts: list[z3.BoolRef] = []
+            if returned == NONNULL:
+                parts.append(result.term != 0)
+            elif isinstance(returned, int):
+                parts.append(result.term == returned)
+            for k, stored in stores:
+                target = handed.get(k)
+                if target is not None and stored is not None and (lit := self.exact(target, stored)) is not None:
+                    parts.append(after[target] == lit)
+            alternatives.append(z3.And(*parts) if parts else z3.BoolVal(True))
+        self.post.append(z3.Or(*alternatives))
+        return result
+
+    def exact(self, var: str, lit: int) -> z3.ExprRef | None:
+        """Literal ``lit`` as a value of local ``var`` when its type keeps it, else None."""
+        kind = self.kinds[var]
+        if kind == "p":
+            return z3.IntVal(0) if lit == 0 else None
+        if kind[0] == "s":
+            ok = -(2 ** (int(kind[1:]) - 1)) <= lit < 2 ** (int(kind[1:]) - 1)
+        elif kind[0] == "u":
+            ok = 0 <= lit < 2 ** int(kind[1:])
+        else:
+            ok = 0 <= lit <= 1 or (kind != "t:bool" and 0 <= lit < 128)
+        if not ok:
+            return None
+        return z3.RealVal(lit) if kind.startswith("t:") else z3.IntVal(lit)
 
     def children(self, e: TSNode) -> Value:
         for c in e.named_children:

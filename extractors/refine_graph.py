@@ -3,7 +3,8 @@
 The product of :class:`~extractors.prune.Graph` with a set of *facts*, z3 formulas over the current
 values of tracked locals (``v:n > 5``, ``v:x == v:y + 1``).  Facts come only from the nodes the
 refutation asks to track (the unsat core of an infeasible witness): a tracked test adds its outcome
-on each branch, a tracked assignment ``x = e`` adds ``x == e``.  A node that may write a local
+on each branch, a tracked assignment ``x = e`` adds ``x == e``, a tracked call with known outcomes
+what they say of the locals it assigned (``Effect.post``).  A node that may write a local
 (:attr:`Effect.written`, which errs on the side of "may") first *projects* it out of the facts
 (:func:`project`): what they say of the other locals through it is kept (``x == a``, ``x > 0``
 becomes ``a > 0`` when ``x`` is written again), the rest of what mentions it is dropped.  An edge
@@ -193,6 +194,18 @@ class _NodeFacts:
             names = _vars(term)
             if names is not None and not (names & written):
                 self.assigned.append(Fact.of(symbol(var, sem.sort(var)) == term))
+        # what a callee's outcomes say of the values it left (each a fresh value the node gave a
+        # local) is a fact about those locals after the node; one that speaks of anything else
+        # (a result only compared, a value from before the node) is not kept
+        after = [
+            (term, symbol(var, sem.sort(var)))
+            for var in sorted(written)
+            if z3.is_const(term := self.effect.env[var]) and is_fresh(term.decl().name())
+        ]
+        for fact in self.effect.post:
+            got = z3.substitute(fact, *after) if after else fact
+            if _vars(got) is not None:
+                self.assigned.append(Fact.of(got))
         if cond is not None and self.cond_vars is not None and self.cond_vars and not (self.cond_vars & written):
             self.branch = Fact.of(cond)
             self.negated = Fact.of(z3.Not(cond))

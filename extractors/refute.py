@@ -23,6 +23,14 @@ formula itself fails there, the original finding is kept.
 First, a rule ``E F φ`` with a universal part in φ (a dead store) is dropped when φ fails at another
 reachable copy of the trigger's statement (:mod:`every_copy`): the claim is about the statement.
 
+Calls of project functions with known outcomes (:mod:`call_outcomes`: per return, the constant or
+not-NULL result with the literals stored in ``*p``) relate their result and the caller's ``x`` in
+``&x`` in the path condition.  A rule about NULL tests (a leak, a NULL dereference) whose witness
+holds only because the path condition does not know which of NULL and not NULL the result was
+(``line = read_line(path, &err); if (err) return;``) is then refuted once more on the function with
+that NULL-ness made a branch after the call (:func:`with_null_test`), so the witness says which it
+took and its path condition speaks of it.
+
 Bounded cost: refutation runs only on findings; its verdict is cached (in the verdict cache) by the
 witness's content: the rule, the function's key (its text and context), the value and the digest
 of the model the witness was read off; z3 runs with a deterministic resource limit (``rlimit``)
@@ -45,12 +53,14 @@ from checker.contraction import contract, contractible
 from checker.ctl import AF, AG, AU, AW, AX, EF, EG, EU, EW, EX, And, Atom, FalseF, Formula, Implies, Not, Or, TrueF
 from checker.model import RSM
 from checker.witness import Step
+from extractors.call_outcomes import CallOutcomes, call_outcomes
 from extractors.every_copy import live_copy
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
-from extractors.path_condition import FunctionSemantics
+from extractors.path_condition import WRITES, FunctionSemantics
 from extractors.phase_clock import REFUTATION, PhaseClock
 from extractors.projection import Projector, Scope, function_id
+from extractors.prune import Graph
 from extractors.refine_graph import Solving, refine
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule
@@ -58,6 +68,89 @@ from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
 VERSION = "f3"  # the refinement changed (f3: every copy of the trigger): older verdicts are not reused
+
+
+def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:
+    """``fm`` with a test ``var == NULL`` after CFG node ``at`` (in its CFG and in every copy the
+    pruned graph has of the node) whose one branch passes a node labelled ``atom`` for ``var``:
+    ``isnull`` on the NULL branch, ``notnull`` on the other; the other branch goes straight on.
+
+    The test decides nothing (every run of ``fm`` is a run of the result, through the branch the
+    value takes), and the label only says what the branch knows, so on a run where ``var`` is the
+    value ``at`` gave it the result is labelled as ``fm`` is, except for a leak of NULL (``isnull``)
+    or a dereference of a pointer that is not NULL (``notnull``): not bugs.  So when ``at`` is the
+    only node that writes ``var`` and is on no loop (no other value of ``var`` crosses the test),
+    a rule's existential part that fails on the result fails on every run that is a real bug.  The
+    test is not labelled itself (it is no test the program makes), so a witness passes it only by
+    the branch the labelled node is not on: a branch the path condition then reads."""
+    cfg, graph = fm.cfg, fm.graph
+    nodes, succ = list(cfg.nodes), [list(out) for out in cfg.succ]
+    source, labelled = f"{var} == NULL", atom == "isnull"
+    t, m = len(nodes), len(nodes) + 1
+    base = cfg.nodes[at]
+    nodes.append(
+        replace(
+            base,
+            id=t,
+            kind="cond",
+            text=source,
+            events=(),
+            calls=(),
+            flag_sets=(),
+            null_test=None,
+            cond=None,
+            copies=(),
+            source=source,
+            takes=(),
+        )
+    )
+    nodes.append(replace(nodes[t], id=m, kind="stmt", text=f"{var} ({atom})", events=((var, atom),), source=""))
+    after = [j for j, _ in succ[at]]
+    branches: list[tuple[int, bool | None]] = [(m, labelled), *((j, not labelled) for j in after)]
+    succ.append(branches)
+    succ.append([(j, None) for j in after])
+    succ[at] = [(t, None)]
+    cfg_of, names = list(graph.cfg_of), list(graph.names)
+    gsucc = [list(out) for out in graph.succ]
+    for i in range(len(graph.cfg_of)):
+        if graph.cfg_of[i] != at or i == graph.exit:
+            continue
+        gt, gm = len(cfg_of), len(cfg_of) + 1
+        cfg_of += [t, m]
+        names += [f"{names[i]}~test", f"{names[i]}~{atom}"]
+        gafter = [j for j, _ in gsucc[i]]
+        gbranches: list[tuple[int, bool | None]] = [(gm, labelled), *((j, not labelled) for j in gafter)]
+        gsucc.append(gbranches)
+        gsucc.append([(j, None) for j in gafter])
+        gsucc[i] = [(gt, None)]
+    tested = replace(cfg, nodes=nodes, succ=succ)
+    pruned = Graph(tuple(cfg_of), tuple(names), tuple(tuple(out) for out in gsucc), graph.entry, graph.exit)
+    return replace(fm, cfg=tested, graph=pruned, key=f"{fm.key}|null-tested|{var}|{at}|{atom}")
+
+
+def _assumed_atom(rule: Rule) -> str | None:
+    """The label :func:`with_null_test` puts on a branch for ``rule``: ``notnull`` for a rule about
+    a value that may be NULL when used (a bug needs it NULL), ``isnull`` for one about a block
+    reaching the end (a bug needs it not NULL); None for the others."""
+    if {"maynull", "notnull", "use"} <= rule.atoms:
+        return "notnull"
+    if {"isnull", "end"} <= rule.atoms and "notnull" not in rule.atoms:
+        return "isnull"
+    return None
+
+
+def _on_loop(graph: Graph, cid: int) -> bool:
+    """Whether a copy of CFG node ``cid`` in ``graph`` reaches itself."""
+    for start in (i for i, c in enumerate(graph.cfg_of) if c == cid):
+        seen, todo = set(), [j for j, _ in graph.succ[start]]
+        while todo:
+            i = todo.pop()
+            if i == start:
+                return True
+            if i not in seen:
+                seen.add(i)
+                todo.extend(j for j, _ in graph.succ[i])
+    return False
 
 
 @cache
@@ -121,17 +214,48 @@ def waypoints(proj: Projector, root: str, fm: FunctionModel, steps: Sequence[Ste
     return out
 
 
-_SEMANTICS: dict[tuple[str, str], FunctionSemantics] = {}
+_SEMANTICS: dict[tuple[str, str, str], FunctionSemantics] = {}
+
+
+def outcomes_of(proj: Projector, fm: FunctionModel) -> dict[str, CallOutcomes]:
+    """The outcomes (:mod:`extractors.call_outcomes`) of the project functions ``fm`` calls with
+    an address argument, by the name the calls use, over the parameters :mod:`out_params`
+    summarises."""
+    sc, out = proj.scope, {}
+    names = {c.name for n in fm.cfg.nodes for c in n.calls if c.name and any(b for _, b in c.args)}
+    for name in sorted(names):
+        g = sc.resolve(fm, name) if name not in sc.table else None
+        if g is None:
+            continue
+        ks = tuple(k for k in range(len(g.params)) if proj.out_summary(g, k) is not None)
+        key = (g.key, ks)
+        if key not in _OUTCOMES:
+            if len(_OUTCOMES) > 1024:
+                _OUTCOMES.clear()
+            _OUTCOMES[key] = call_outcomes(g, ks) if ks else None
+        got = _OUTCOMES[key]
+        if got is not None:
+            out[name] = got
+    return out
+
+
+_OUTCOMES: dict[tuple[str, tuple[int, ...]], CallOutcomes | None] = {}  # by the callee's key: its text
+
+
+def outcomes_digest(outcomes: dict[str, CallOutcomes]) -> str:
+    return hashlib.sha256(repr(sorted(outcomes.items())).encode()).hexdigest()[:16] if outcomes else ""
 
 
 def semantics(proj: Projector, fm: FunctionModel) -> FunctionSemantics:
-    """The node semantics of a function, kept by its key and the call table (a few, on findings)."""
-    key = (fm.key, proj.table_digest)
+    """The node semantics of a function, kept by its key, the call table and its callees'
+    outcomes (a few, on findings)."""
+    outcomes = outcomes_of(proj, fm)
+    key = (fm.key, proj.table_digest, outcomes_digest(outcomes))
     got = _SEMANTICS.get(key)
     if got is None:
         if len(_SEMANTICS) > 256:
             _SEMANTICS.clear()
-        got = _SEMANTICS[key] = FunctionSemantics(fm.cfg, fm.params, proj.scope.table)
+        got = _SEMANTICS[key] = FunctionSemantics(fm.cfg, fm.params, proj.scope.table, outcomes)
     return got
 
 
@@ -212,7 +336,8 @@ class Refuter:
         contraction of ``rsm``), or None when refutation removes it."""
         with self.clock(REFUTATION):
             digest = model.deep_digests_seeing(rule.atoms)[model.initial_component]
-            raw = f"{VERSION}|{rule.formula}|{fm.key}|{var}|{digest}|{proj.table_digest}"
+            callees = outcomes_digest(outcomes_of(proj, fm))
+            raw = f"{VERSION}|{rule.formula}|{fm.key}|{var}|{digest}|{proj.table_digest}|{callees}"
             key = "refute|" + hashlib.sha256(raw.encode()).hexdigest()[:32]
             first = Attempt(proj, fm, rsm, model, steps)
             known = self.cache.get(key)
@@ -245,10 +370,48 @@ class Refuter:
         universal = isinstance(f, EF) and existential_part(f.arg) != f.arg
         if universal and live_copy(first.proj, f, first.fm, first.rsm, first.steps):
             return {"verdict": "drop"}  # the statement is fine at another copy (extractors.every_copy)
+        solving = self._solving()
+        verdict = self._rounds(first, rule, var, solving)
+        if verdict["verdict"] != "drop" and _assumed_atom(rule) is not None:
+            # the NULL-ness of a result the callee's outcomes tie to what it stored: test it after
+            # the call, so that the witness says which it is, and refute again on that model
+            assumed = self._assumed(first, rule, var)
+            if assumed == "drop" or (
+                isinstance(assumed, Attempt) and self._rounds(assumed, rule, var, solving)["verdict"] == "drop"
+            ):
+                return {"verdict": "drop"}
+        return verdict
+
+    def _assumed(self, first: Attempt, rule: Rule, var: str) -> Attempt | str | None:
+        """The rule checked on ``first``'s function with the NULL-ness of ``var`` made a branch
+        (:func:`with_null_test`) after the one node that writes it, a call of a pointer function
+        with known outcomes not on a loop; None when there is no such node or nothing is
+        concluded."""
+        fm = first.fm
+        writes = [
+            n.id
+            for n in fm.cfg.nodes
+            if any(p == var and a in WRITES for p, a in n.events) or any(c.result == var for c in n.calls)
+        ]
+        if len(writes) != 1 or var in fm.params:
+            return None
+        node = fm.cfg.nodes[writes[0]]
+        call = node.calls[0] if node.kind in ("stmt", "decl") and len(node.calls) == 1 else None
+        known = outcomes_of(first.proj, fm).get(call.name or "") if call is not None and call.result == var else None
+        if known is None or not known.pointer or all(returned is None for returned, _ in known.alternatives):
+            return None
+        if _on_loop(fm.graph, node.id):
+            return None
+        atom = _assumed_atom(rule)
+        if atom is None:
+            return None
+        return self._checked(first, with_null_test(fm, var, node.id, atom), rule, var)
+
+    def _rounds(self, first: Attempt, rule: Rule, var: str, solving: Solving) -> dict[str, object]:
+        """The refutation rounds from ``first``'s witness (see the module's doc)."""
         sem = semantics(first.proj, first.fm)
         if not sem.kinds:
             return {"verdict": "keep"}  # no local whose value a path condition could speak of
-        solving = self._solving()
         tracked: frozenset[int] = frozenset()
         current = first
         for _ in range(MAX_ROUNDS):
@@ -283,8 +446,13 @@ class Refuter:
         if graph is None:
             return None
         refined = replace(fm, graph=graph, key=f"{fm.key}|refined|{','.join(map(str, sorted(tracked)))}")
+        return self._checked(first, refined, rule, var)
+
+    def _checked(self, first: Attempt, refined: FunctionModel, rule: Rule, var: str) -> Attempt | str | None:
+        """The rule checked on ``refined`` in place of ``first``'s function: "drop" when its
+        existential part fails there, None when nothing is concluded, else the new witness."""
         old = first.proj.scope
-        scope = Scope({**old.functions, function_id(fm): refined}, old.table, old.allocators, old.globals)
+        scope = Scope({**old.functions, function_id(refined): refined}, old.table, old.allocators, old.globals)
         proj = Projector(scope)
         cname = proj.component(refined, var)
         if cname is None:

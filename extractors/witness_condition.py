@@ -73,6 +73,8 @@ class _Encoder:
             raise Unrealisable("path condition too large")
         eff = self.sem.effect(cid, env, self.fresh)
         self.out.constraints.extend(eff.side)
+        for fact in eff.post:  # a callee's outcomes: tracked with the node's assignments
+            self.out.constraints.append(z3.Implies(self.selector("a", cid), fact))
         after = dict(eff.env)
         for var in sorted(eff.written):
             term = after[var]

@@ -1,0 +1,197 @@
+"""What a project function returns together with what it left in its out-parameters, per return.
+
+``char *load_line(const char *path, int *err)`` returns NULL after ``*err = 1`` or ``*err = 2``, and
+a block it tested not NULL after ``*err = 0``; its caller writes ``line = load_line(path, &err); if
+(err) return -1; c = line[0];``.  The caller's model has the path where ``err`` is 0 and ``line``
+NULL (a NULL dereference that cannot happen) and the one where ``err`` is not 0 and ``line`` holds
+a block (a leak that cannot happen).  Refutation (:mod:`extractors.refute`) rules them out with
+these *outcomes*: one alternative per return of the callee and combination of the values its paths
+may have last stored, ``(returned, ((k, stored), ...))``, which :mod:`extractors.path_condition`
+reads as "the call's result and the caller's ``x`` in ``&x`` satisfy one of the alternatives".
+
+What an alternative claims is true of every run that ends at that return (soundness):
+
+- ``returned``: an ``int`` only for a literal the return statement returns (``NULL`` and ``0`` in a
+  pointer function; in an integer function only 0 to 127, which every integer type the function may
+  be declared with keeps, so the caller's comparisons read them exactly); :data:`NONNULL` for a
+  local that every path to the return has tested not NULL since its last write; else None
+  (anything);
+- ``stored``: an ``int`` when every path to the return last stored that literal in ``*p``; else
+  None (anything, including "left as it was", which the caller's state before the call would have
+  to name).
+
+Only parameters :func:`extractors.out_params.out_summary` summarises are read (the callee touches
+``*p`` only by stores ``*p = v`` and NULL tests of ``p``, so a path without a store leaves the
+caller's value alone), and only functions whose declarator shows the return type's kind (a plain
+name: an integer or other value; ``*name``: a pointer).  Pure: a function of the callee's model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tree_sitter import Node as TSNode
+
+from extractors.functions import FunctionModel
+from extractors.parse import parse_c, strip_parens, text_of
+
+NONNULL = "nonnull"
+Returned = int | str | None  # a literal, NONNULL, or None: anything
+Outcome = tuple[Returned, tuple[tuple[int, int | None], ...]]
+
+MAX_OUTCOMES = 32  # alternatives per callee; more and the callee is not summarised
+
+_WRITES = frozenset({"def", "write", "null", "alloc", "open", "stack", "nonheap"})
+_KEEP = -(2**70)  # "no store on the path": the caller's value before the call (never a C literal here)
+
+
+@dataclass(frozen=True)
+class CallOutcomes:
+    """A callee's alternatives (see the module's doc); ``pointer``: it returns a pointer;
+    ``params``: the out-parameters the alternatives speak of, in order."""
+
+    pointer: bool
+    params: tuple[int, ...]
+    alternatives: tuple[Outcome, ...]
+
+
+def returns_pointer(g: FunctionModel) -> bool | None:
+    """Whether ``g``'s declarator says it returns a pointer (``*name(...)``), a value (``name(...)``),
+    or None when it says neither plainly (a function returning a function pointer, a macro)."""
+    entry = g.cfg.nodes[g.cfg.entry].source
+    if re.match(rf"\s*{re.escape(g.name)}\s*\(", entry):
+        return False
+    if re.match(rf"\s*(?:\*\s*(?:const\s+|volatile\s+|restrict\s+)*)+{re.escape(g.name)}\s*\(", entry):
+        return True
+    return None
+
+
+def call_outcomes(g: FunctionModel, params: Sequence[int]) -> CallOutcomes | None:
+    """The outcomes of ``g`` over its out-parameters ``params`` (each one :mod:`out_params`
+    summarises); None when the declarator does not show the return kind or there are too many."""
+    pointer = returns_pointer(g)
+    if pointer is None or not params:
+        return None
+    cfg, graph = g.cfg, g.graph
+    ks = tuple(sorted(set(params)))
+    names = [g.params[k] for k in ks]
+    stores = {n.id: _stored(n.source, names) for n in cfg.nodes if n.kind not in ("entry", "exit")}
+    # per graph node, before it: the values each *p may hold last (may), the locals surely not NULL (must)
+    State = tuple[tuple[frozenset[int | None], ...], frozenset[str]]
+    start: State = (tuple(frozenset({_KEEP}) for _ in ks), frozenset())
+    state: dict[int, State] = {graph.entry: start}
+    todo = [graph.entry]
+    while todo:
+        i = todo.pop()
+        c = graph.cfg_of[i]
+        held, safe = state[i]
+        node = cfg.nodes[c]
+        after_held = tuple(
+            frozenset({stores[c][m]}) if c in stores and stores[c][m] != _UNSTORED else held[m]
+            for m in range(len(ks))
+        )
+        written = {p for p, atom in node.events if atom in _WRITES} | {x.result for x in node.calls if x.result}
+        after_safe = safe - written
+        for j, br in graph.succ[i]:
+            safe_j = after_safe
+            if node.null_test is not None and br is not None and br != node.null_test[1]:
+                safe_j = safe_j | {node.null_test[0]}
+            old = state.get(j)
+            if old is None:
+                new: State = (after_held, safe_j)
+            else:
+                new = (
+                    tuple(a | b for a, b in zip(old[0], after_held, strict=True)),
+                    old[1] & safe_j,
+                )
+            if new != old:
+                state[j] = new
+                todo.append(j)
+    out: set[Outcome] = set()
+    for i, c in enumerate(graph.cfg_of):
+        if i == graph.exit or i not in state or graph.exit not in (j for j, _ in graph.succ[i]):
+            continue
+        node = cfg.nodes[c]
+        held, safe = state[i]
+        values = [
+            frozenset({stores[c][m]}) if c in stores and stores[c][m] != _UNSTORED else held[m]
+            for m in range(len(ks))
+        ]
+        # a local whose address is taken may be written through a pointer: no fact of it
+        returned = _returned(node.source, pointer, safe - cfg.addr_taken) if node.kind == "return" else None
+        for combo in itertools.product(*[sorted(v, key=_order) for v in values]):
+            out.add((returned, tuple((k, None if s == _KEEP else s) for k, s in zip(ks, combo, strict=True))))
+            if len(out) > MAX_OUTCOMES:
+                return None
+    if not out:
+        return None
+    return CallOutcomes(pointer, ks, tuple(sorted(out, key=repr)))
+
+
+def _order(v: int | None) -> tuple[bool, int]:
+    return (v is None, v or 0)
+
+
+_UNSTORED = -(2**71)  # "the node does not store to it", distinct from every stored value and _KEEP
+
+
+def _stored(source: str, names: Sequence[str]) -> tuple[int | None, ...]:
+    """Per out-parameter name, the literal node text ``*p = v;`` stores (None: a value not known),
+    or :data:`_UNSTORED` when the node does not store to it."""
+    got: list[int | None] = []
+    for p in names:
+        m = re.fullmatch(rf"\s*\*\s*{re.escape(p)}\s*=\s*(.+?)\s*;?\s*", source, re.S)
+        if m is None:
+            stored = re.search(rf"\*\s*{re.escape(p)}\s*=(?!=)", source) is not None
+            got.append(None if stored else _UNSTORED)
+            continue
+        got.append(_literal(m.group(1)))
+    return tuple(got)
+
+
+def _literal(text: str) -> int | None:
+    """The integer a C expression text is when it is a literal (``NULL``, ``0``, ``-1``, ``'a'``)."""
+    tree = parse_c(f"int __ctlsp_v = {text};".encode())
+    decl = tree.root_node.named_children[0] if tree.root_node.named_children else None
+    if tree.root_node.has_error or decl is None:
+        return None
+    init = decl.child_by_field_name("declarator")
+    value = strip_parens(init.child_by_field_name("value")) if init is not None else None
+    return _value(value)
+
+
+def _value(e: TSNode | None) -> int | None:
+    if e is None:
+        return None
+    t = e.type
+    if t == "null" or (t == "identifier" and text_of(e) == "NULL"):
+        return 0
+    if t == "number_literal":
+        s = text_of(e).rstrip("uUlL")
+        try:
+            return int(s, 8) if len(s) > 1 and s[0] == "0" and s[1].isdigit() else int(s, 0)
+        except ValueError:
+            return None
+    if t == "unary_expression" and text_of(e.child_by_field_name("operator")) == "-":
+        inner = _value(strip_parens(e.child_by_field_name("argument")))
+        return -inner if inner is not None else None
+    return None
+
+
+def _returned(source: str, pointer: bool, safe: frozenset[str]) -> Returned:
+    m = re.fullmatch(r"\s*return\s*(.*?)\s*;?\s*", source, re.S)
+    if m is None or not m.group(1):
+        return None
+    text = m.group(1)
+    word = re.fullmatch(r"\(?\s*([A-Za-z_]\w*)\s*\)?", text)
+    if word is not None and word.group(1) != "NULL":
+        return NONNULL if pointer and word.group(1) in safe else None
+    lit = _literal(text)
+    if lit is None:
+        return None
+    if pointer:
+        return 0 if lit == 0 else None
+    return lit if 0 <= lit < 128 else None

@@ -1,0 +1,108 @@
+"""A callee's returns paired with what it stored in its out-parameters (``extractors.call_outcomes``),
+and the refutation that reads them: ``line = read_line(path, &err); if (err) return;`` leaves no
+NULL ``line`` to dereference and no block to leak on the error branch, while the caller that tests
+the wrong code, or a callee that reports no error for some NULL, still has its finding."""
+
+from __future__ import annotations
+
+from extractors.api import Project
+from extractors.call_outcomes import NONNULL, call_outcomes
+from extractors.functions import FunctionModel
+from tests.extractors.helpers import check_src, line_of
+
+CALLEE = """\
+#include <stdio.h>
+#include <stdlib.h>
+
+static char *read_line(const char *path, int *err)
+{
+    FILE *f = fopen(path, "r");
+    char *line;
+    if (f == NULL) {
+        *err = 1;
+        return NULL;
+    }
+    line = malloc(128);
+    if (line == NULL) {
+        fclose(f);
+        *err = 2;
+        return NULL;
+    }
+    if (fgets(line, 128, f) == NULL)
+        line[0] = '\\0';
+    fclose(f);
+    *err = 0;
+    return line;
+}
+"""
+
+CHECKED = (
+    CALLEE
+    + """
+int first_char(const char *path)
+{
+    int err;
+    int c;
+    char *line = read_line(path, &err); /*A*/
+    if (err != 0)
+        return -1;
+    c = line[0]; /*U*/
+    free(line);
+    return c;
+}
+"""
+)
+
+
+def _model(src: str, name: str) -> FunctionModel:
+    p = Project()
+    p.update_file("t.c", src)
+    return p.files["t.c"].model.functions[name]
+
+
+def _found(src: str) -> list[tuple[str, int]]:
+    return sorted((f.rule_id, f.location.start_line) for f in check_src(src))
+
+
+def test_each_return_comes_with_the_literal_its_paths_stored() -> None:
+    got = call_outcomes(_model(CHECKED, "read_line"), [1])
+    assert got is not None and got.pointer and got.params == (1,)
+    assert set(got.alternatives) == {(0, ((1, 1),)), (0, ((1, 2),)), (NONNULL, ((1, 0),))}
+
+
+def test_a_store_that_is_no_literal_or_no_store_says_nothing_of_the_value() -> None:
+    src = CALLEE.replace("*err = 2;", "*err = errno_of(f);").replace("        *err = 1;\n", "")
+    got = call_outcomes(_model(src, "read_line"), [1])
+    assert got is not None
+    assert set(got.alternatives) == {(0, ((1, None),)), (NONNULL, ((1, 0),))}
+
+
+def test_the_error_code_rules_out_the_null_dereference_and_the_leak() -> None:
+    assert _found(CHECKED) == []
+
+
+def test_testing_the_wrong_code_still_dereferences_null_and_leaks() -> None:
+    wrong = CHECKED.replace("if (err != 0)", "if (err == 0)")
+    assert _found(wrong) == [("memory-leak", line_of(wrong, "/*A*/")), ("null-dereference", line_of(wrong, "/*U*/"))]
+
+
+def test_a_callee_that_returns_null_without_an_error_code_is_still_a_null_dereference() -> None:
+    # an empty file: NULL with *err = 0, so "err == 0" does not mean "line is a block"
+    quiet = CHECKED.replace(
+        "    if (fgets(line, 128, f) == NULL)\n        line[0] = '\\0';\n",
+        "    if (fgets(line, 128, f) == NULL) {\n        free(line);\n        fclose(f);\n"
+        "        *err = 0;\n        return NULL;\n    }\n",
+    )
+    assert quiet != CHECKED
+    assert _found(quiet) == [("null-dereference", line_of(quiet, "/*U*/"))]
+
+
+def test_a_result_written_again_in_a_loop_still_leaks_the_first_block() -> None:
+    # the second round's call drops the first round's block; its outcomes say nothing of that one
+    looped = CHECKED.replace(
+        "    char *line = read_line(path, &err); /*A*/\n",
+        "    char *line;\n    int round;\n    for (round = 0; round < 2; round++)\n"
+        "        line = read_line(path, &err); /*A*/\n",
+    )
+    assert looped != CHECKED
+    assert [rule for rule, at in _found(looped) if at == line_of(looped, "/*A*/")] != []
