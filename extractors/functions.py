@@ -70,9 +70,15 @@ def _declarator_name(d: TSNode | None) -> TSNode | None:
 
 
 def _params(fdecl: TSNode) -> tuple[str, ...]:
+    """The parameter names of a function declarator, in order: declared in the parentheses, or
+    only named there (a K&R definition, ``int f(a, b) int a; char *b; {``, whose declarations
+    between the parentheses and the body give the types)."""
     out: list[str] = []
     plist = fdecl.child_by_field_name("parameters")
     for p in plist.named_children if plist is not None else []:
+        if p.type == "identifier":
+            out.append(text_of(p))
+            continue
         if p.type != "parameter_declaration":
             continue
         d = p.child_by_field_name("declarator")

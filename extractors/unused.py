@@ -120,11 +120,26 @@ def _params(fn: TSNode) -> list[tuple[TSNode, str]]:
     plist = d.child_by_field_name("parameters") if d is not None else None
     out: list[tuple[TSNode, str]] = []
     for p in plist.named_children if plist is not None else ():
-        if p.type == "parameter_declaration" and not _quiet(p):
+        if p.type == "identifier" and not _MACRO.fullmatch(text_of(p)) and not _quiet_k_and_r(fn, text_of(p)):
+            out.append((p, PARAM))  # a K&R parameter: named here, declared before the body
+        elif p.type == "parameter_declaration" and not _quiet(p):
             ident = _name(p.child_by_field_name("declarator"))
             if ident is not None and not _MACRO.fullmatch(text_of(ident)):
                 out.append((ident, PARAM))
     return out
+
+
+def _quiet_k_and_r(fn: TSNode, name: str) -> bool:
+    """Whether the K&R declaration of parameter ``name`` (between the declarator and the body of
+    ``fn``) is one the rule leaves alone (see :func:`_quiet`)."""
+    for decl in fn.named_children:
+        if decl.type != "declaration":
+            continue
+        for d in decl.children_by_field_name("declarator"):
+            ident = _name(d)
+            if ident is not None and text_of(ident) == name:
+                return _quiet(decl)
+    return False
 
 
 def _quiet(decl: TSNode) -> bool:
