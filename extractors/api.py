@@ -63,7 +63,7 @@ from __future__ import annotations
 import hashlib
 import os
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 
 import tree_sitter
@@ -373,12 +373,20 @@ class Project:
         interprocedural: bool = True,
         partial: Callable[[str, list[Finding]], None] | None = None,
         partial_every: float = PARTIAL_EVERY,
+        early: Collection[str] = (),
     ) -> dict[str, list[Finding]]:
         """Findings per file for ``paths`` (all files if None), reusing unchanged results.
 
         ``partial(path, findings)`` hears, while a file's check takes long, the findings of the
         functions checked so far (at most once per ``partial_every`` seconds), so that a
         large file shows its first findings in about a second instead of at the end.
+
+        For the files in ``early`` (with ``partial``: those whose findings the caller has not
+        shown yet), a first pass runs before the check and ``partial`` hears its findings at once
+        when it withheld any: every function whose findings' refutations are known (cached,
+        cheap, or done within ``partial_every`` seconds of refuting), never a finding refutation
+        removes (:meth:`FunctionChecker.first_findings`). The check's own reports of findings so
+        far then include them, so what the caller shows only grows.
         """
         targets = sorted(self.files) if paths is None else sorted(set(paths))
         everything = tuple(self.files)
@@ -388,11 +396,18 @@ class Project:
             if path not in self.files:
                 out[path] = []
                 continue
+            scope = everything if interprocedural else (path,)
+            heard = None
+            if partial is not None:
+                shown = self._first_findings(path, scope, partial_every) if path in early else ()
+                heard = self._placing(partial, shown)
+                if shown:
+                    heard(path, [])  # the first pass's findings, at once
             before = counters[file_findings.name].executed if file_findings.name in counters else 0
-            self.db.partial = self._placing(partial) if partial is not None else None
+            self.db.partial = heard
             self.db.partial_every = partial_every
             try:
-                found = self.db.get(file_findings, (path, everything if interprocedural else (path,)))
+                found = self.db.get(file_findings, (path, scope))
             finally:
                 self.db.partial = None
             counters = self.db.counters()
@@ -412,11 +427,38 @@ class Project:
         placed = (place(f, self._row_of) for f in found)
         return ordered(f for f in placed if not suppressed(ignores, f.location.start_line, f.rule_id))
 
-    def _placing(self, partial: Callable[[str, list[Finding]], None]) -> Callable[[str, list[Finding]], None]:
+    def _placing(
+        self, partial: Callable[[str, list[Finding]], None], shown: tuple[Finding, ...] = ()
+    ) -> Callable[[str, list[Finding]], None]:
+        """``partial`` hearing the findings so far placed, with those of a first pass (``shown``,
+        all of them findings of the check: see :meth:`check`) kept in."""
+
+        last: list[list[Finding]] = []
+
         def heard(path: str, found: list[Finding]) -> None:
-            partial(path, self._placed(path, found))
+            if shown:
+                merged = {(f.rule_id, f.location): f for f in found}
+                for f in shown:
+                    merged.setdefault((f.rule_id, f.location), f)
+                found = list(merged.values())
+            placed = self._placed(path, found)
+            if last and last[-1] == placed:
+                return  # the first pass's findings again: nothing new to show
+            last[:] = [placed]
+            partial(path, placed)
 
         return heard
+
+    def _first_findings(self, path: str, scope: tuple[str, ...], budget: float) -> tuple[Finding, ...]:
+        """The first pass of :meth:`check` for ``path`` (unplaced findings; none when it withheld
+        nothing, as the check then finds the same from the memos the pass made)."""
+        with self.db.snapshot():
+            proj = self.db.get(projector, scope)  # the projector the check's file_findings reads
+            functions = [fm for fm in proj.scope.functions.values() if fm.file == path]
+            found, withheld = self.checker.first_findings(path, functions, proj, self.db.check_cancelled, budget)
+        if not withheld:
+            return ()
+        return found
 
     def call_graph(self) -> list[FunctionNode]:
         """Every modelled function, in the order :meth:`check` checks them (by file, then file

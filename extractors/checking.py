@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -33,12 +33,60 @@ from extractors.mark_check import SCOPE as MARK_SCOPE
 from extractors.mark_check import mark_findings
 from extractors.phase_clock import MODEL_CHECKING, PROJECTION, PhaseClock
 from extractors.projection import DISCARD, Projector, function_id, locals_of
-from extractors.refute import Refuter
+from extractors.refute import Refuter, semantics
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule, rules_key
 from extractors.struct_fields import tracked_field
 
 RESULT_VERSION = "r13"
+
+
+class Withheld(Exception):
+    """A finding of a first pass (:meth:`FunctionChecker.first_findings`) whose refutation is neither
+    in the verdict cache nor cheap nor within the pass's budget: its function is left out of the
+    pass, which then stores nothing of it."""
+
+
+class _CachedOnly(MutableMapping[str, bytes]):
+    """The verdict cache as the first pass's refuter sees it: a verdict it holds is read, a miss
+    (the refuter would decide it now, with the solver) raises :class:`Withheld` instead.  This
+    relies on :meth:`Refuter.finding` looking its verdict up in the cache it is given before it
+    decides one (its contract: verdicts cached by the witness's content); a ``Refuter.known``
+    asking the same without a wrapper would say it directly."""
+
+    def __init__(self, cache: MutableMapping[str, bytes]) -> None:
+        self.cache = cache
+
+    def get(self, key: str, default: object = None) -> bytes:
+        got = self.cache.get(key)
+        if got is None:
+            raise Withheld(key)
+        return got
+
+    def __getitem__(self, key: str) -> bytes:
+        return self.get(key)
+
+    def __setitem__(self, key: str, value: bytes) -> None:
+        self.cache[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.cache[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cache)
+
+    def __len__(self) -> int:
+        return len(self.cache)
+
+
+@dataclass
+class _FirstPass:
+    """What a first pass may refute: verdicts in the cache (``cached``, a refuter that reads only
+    them), and others with the real refuter while ``spent`` is under ``budget`` seconds."""
+
+    cached: Refuter
+    budget: float
+    spent: float = 0.0
 
 
 _FUNCTION_FINDINGS = Content[str, list[Finding]]("function_findings", weight=lambda found: 1 + len(found))
@@ -84,6 +132,7 @@ class FunctionChecker:
         # witness refutation (extractors.refute): findings whose witnesses cannot run are checked again
         self.refute = True
         self.refuter = Refuter(cache, self.counts, clock=self.clock)
+        self._first: _FirstPass | None = None  # set while a first pass runs (first_findings)
         self._rules_key = rules_key(rules)
         self._fn_results = db.content(_FUNCTION_FINDINGS)  # by positional key and rule set
         self._rule_results = db.content(_RULE_FINDINGS)  # by positional key: per rule key
@@ -116,6 +165,73 @@ class FunctionChecker:
             for f in found:
                 findings.setdefault((f.rule_id, f.location), f)
         return tuple(findings.values())
+
+    def first_findings(
+        self,
+        path: str,
+        functions: list[FunctionModel],
+        projector: Projector,
+        check_cancelled: Callable[[], None],
+        budget: float,
+    ) -> tuple[tuple[Finding, ...], bool]:
+        """What :meth:`check_file` finds, less the functions with a finding whose refutation is
+        not yet known, and whether there were any (``True``: some were withheld).
+
+        The language server shows these first (issue #14: refutation runs after the first
+        diagnostics are out), so they must never include a finding the full check drops. A
+        finding's refutation is *known* when its verdict is in the cache, when it is cheap (the
+        function has no value a path condition could speak of, so the solver is not asked), or,
+        while the pass has spent less than ``budget`` seconds refuting, by refuting it now (the
+        verdict goes into the cache). Any other finding raises :class:`Withheld` and its whole
+        function is left out: a finding of the same function could be hidden by it
+        (``shadowed_by``) in the full check. Invariant: every finding returned is a finding of the
+        full check, since each was decided exactly as the full check decides it; and the memos a
+        pass stores are the full check's (a withheld function stores nothing but the complete
+        records of values checked before it was stopped)."""
+        findings: dict[tuple[str, Location], Finding] = {}
+        withheld = False
+        self._first = _FirstPass(Refuter(_CachedOnly(self.cache), self.counts, clock=self.clock), budget)
+        try:
+            for fm in functions:
+                check_cancelled()
+                try:
+                    with self.clock(PROJECTION):
+                        found = self._function_findings(projector, fm)
+                except Withheld:
+                    withheld = True
+                    continue
+                for f in found:
+                    findings.setdefault((f.rule_id, f.location), f)
+        finally:
+            self._first = None
+        return tuple(findings.values()), withheld
+
+    def _refuted(
+        self,
+        proj: Projector,
+        reporter: Reporter,
+        rule: Rule,
+        fm: FunctionModel,
+        var: str,
+        rsm: RSM,
+        model: RSM,
+        steps: tuple[Step, ...],
+    ) -> Finding | None:
+        """The finding after witness refutation (None: refuted); in a first pass, :class:`Withheld`
+        when its verdict is not known (see :meth:`first_findings`)."""
+        first = self._first
+        if first is None:
+            return self.refuter.finding(proj, reporter, rule, fm, var, rsm, model, steps)
+        try:
+            return first.cached.finding(proj, reporter, rule, fm, var, rsm, model, steps)
+        except Withheld:
+            if semantics(proj, fm).kinds and first.spent >= first.budget:
+                raise
+        start = time.perf_counter()
+        try:
+            return self.refuter.finding(proj, reporter, rule, fm, var, rsm, model, steps)
+        finally:
+            first.spent += time.perf_counter() - start
 
     def set_rules(self, rules: list[Rule]) -> None:
         """Check with ``rules`` from now on: what is kept of each rule (by :attr:`Rule.key`) stays,
@@ -271,7 +387,7 @@ class FunctionChecker:
                 model = contract(rsm, rule.atoms | WITNESS_LABELS) if contractible(rule.parsed) else rsm
                 steps = self._witness(rule, model)
             found = (
-                self.refuter.finding(proj, reporter, rule, fm, var, rsm, model, steps)
+                self._refuted(proj, reporter, rule, fm, var, rsm, model, steps)
                 if self.refute
                 else reporter.finding(rule, fm, var, rsm, steps)
             )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -130,6 +130,7 @@ class Analysis:
         still_wanted: Callable[[], bool],
         partial: Callable[[str, list[Finding]], None] | None = None,
         partial_every: float = PARTIAL_EVERY,
+        early: bool = False,
     ) -> CheckOutcome | None:
         """While typing: refresh one file and check it against every file the project holds (the
         unsaved buffers of open files, the saved text of the others), so that a finding through a
@@ -137,14 +138,19 @@ class Analysis:
         everything the edit did not change: on Lua's 35 files, after the workspace check, an edit of
         one function costs tens of milliseconds, about what a same-file check costs.
 
-        ``partial`` hears the findings so far while a long check runs (called on this thread)."""
+        ``partial`` hears the findings so far while a long check runs (called on this thread);
+        ``early``: the file's findings have not been shown yet, so ``partial`` first hears those
+        whose witness refutation is known (``Project.check``'s first pass: never one that
+        refutation removes), and the others once refuted."""
         if not still_wanted():
             return None
         before = self.counters()
         changed = self.update_sync(path, text, tree)
         if not still_wanted():
             return None
-        findings = self.project.check(paths=[path], partial=partial, partial_every=partial_every)
+        findings = self.project.check(
+            paths=[path], partial=partial, partial_every=partial_every, early=(path,) if early else ()
+        )
         result = {path: list(findings.get(path, [])) + self.notes(path)}
         return CheckOutcome(result, _delta(before, self.counters()), changed, {path: self.extents(path)})
 
@@ -153,11 +159,13 @@ class Analysis:
         paths: list[str],
         partial: Callable[[str, list[Finding]], None] | None = None,
         partial_every: float = PARTIAL_EVERY,
+        early: Collection[str] = (),
     ) -> CheckOutcome:
-        """Interprocedural check of some files against the whole project (one chunk of a full check)."""
+        """Interprocedural check of some files against the whole project (one chunk of a full check);
+        ``early``: those not shown yet (see :meth:`check_file_sync`)."""
         before = self.counters()
         findings = self.project.check(
-            paths=paths, interprocedural=True, partial=partial, partial_every=partial_every
+            paths=paths, interprocedural=True, partial=partial, partial_every=partial_every, early=early
         )
         result = {p: list(findings.get(p, [])) + self.notes(p) for p in paths}
         return CheckOutcome(result, _delta(before, self.counters()), extents={p: self.extents(p) for p in paths})

@@ -309,6 +309,7 @@ class CtlspServer(LanguageServer):
                 current,
                 self._partial_publisher({path: text}),
                 folder.settings.partial_results_ms / 1000,
+                path not in self._complete,  # not shown yet: known findings first, refuted ones after
             )
         except Cancelled:
             self.log(f"check of {Path(path).name} v{version} stopped: the text changed", types.MessageType.Log)
@@ -500,8 +501,9 @@ class CtlspServer(LanguageServer):
             chunk = paths[start : start + size]
             while True:
                 try:
+                    early = frozenset(p for p in chunk if p not in self._complete)
                     outcome = await analysis.run(
-                        analysis.check_paths_sync, chunk, partial, folder.settings.partial_results_ms / 1000
+                        analysis.check_paths_sync, chunk, partial, folder.settings.partial_results_ms / 1000, early
                     )
                     break
                 except Cancelled:
