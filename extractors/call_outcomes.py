@@ -11,9 +11,10 @@ reads as "the call's result and the caller's ``x`` in ``&x`` satisfy one of the 
 
 What an alternative claims is true of every run that ends at that return (soundness):
 
-- ``returned``: an ``int`` only for a literal the return statement returns (``NULL`` and ``0`` in a
-  pointer function; in an integer function only 0 to 127, which every integer type the function may
-  be declared with keeps, so the caller's comparisons read them exactly); :data:`NONNULL` for a
+- ``returned``: an ``int`` only for a literal the return statement returns that the declared
+  result type keeps (``NULL`` and ``0`` in a pointer function; ``-1`` in an ``int`` or ``long``
+  one; in one whose type this module does not know, a ``char`` or a typedef, only 0 to 127, which
+  every integer type keeps), so the caller's comparisons read it exactly; :data:`NONNULL` for a
   local that every path to the return has tested not NULL since its last write; else None
   (anything);
 - ``stored``: an ``int`` when every path to the return last stored that literal in ``*p``; else
@@ -22,8 +23,9 @@ What an alternative claims is true of every run that ends at that return (soundn
 
 Only parameters :func:`extractors.out_params.out_summary` summarises are read (the callee touches
 ``*p`` only by stores ``*p = v`` and NULL tests of ``p``, so a path without a store leaves the
-caller's value alone), and only functions whose declarator shows the return type's kind (a plain
-name: an integer or other value; ``*name``: a pointer).  Pure: a function of the callee's model.
+caller's value alone), and only functions whose declarator shows whether they return a pointer (a
+plain name: a value of the declared type, ``FunctionModel.result``; ``*name``: a pointer).  Pure: a
+function of the callee's model.
 """
 
 from __future__ import annotations
@@ -50,12 +52,57 @@ _KEEP = -(2**70)  # "no store on the path": the caller's value before the call (
 
 @dataclass(frozen=True)
 class CallOutcomes:
-    """A callee's alternatives (see the module's doc); ``pointer``: it returns a pointer;
-    ``params``: the out-parameters the alternatives speak of, in order."""
+    """A callee's alternatives (see the module's doc); ``kind``: what it returns, as
+    :mod:`extractors.path_condition` names kinds (``p`` a pointer, ``s32``, ``u64``, ...; ``?`` an
+    integer of a type not known, of which only 0 to 127 are read); ``params``: the out-parameters
+    the alternatives speak of, in order."""
 
-    pointer: bool
+    kind: str
     params: tuple[int, ...]
     alternatives: tuple[Outcome, ...]
+
+    @property
+    def pointer(self) -> bool:
+        return self.kind == "p"
+
+
+_FIXED = {"size_t": "u64", "uintptr_t": "u64", "ssize_t": "s64", "ptrdiff_t": "s64", "intptr_t": "s64", "off_t": "s64"}
+_NOT_TYPE = frozenset({"static", "inline", "__inline", "__inline__", "extern", "const", "volatile", "register"})
+
+
+def result_kind(g: FunctionModel) -> str | None:
+    """The kind of what ``g`` returns (see :class:`CallOutcomes`), or None when its declarator does
+    not plainly say whether it is a pointer."""
+    pointer = returns_pointer(g)
+    if pointer is None:
+        return None
+    if pointer:
+        return "p"
+    words = [w for w in g.result.split() if w not in _NOT_TYPE]
+    text = " ".join(words)
+    if text in _FIXED:
+        return _FIXED[text]
+    fixed = re.fullmatch(r"(u?)int(8|16|32|64)_t", text)
+    if fixed:
+        return f"{'u' if fixed.group(1) else 's'}{fixed.group(2)}"
+    if not words or not set(words) <= {"int", "long", "short", "signed", "unsigned", "char"}:
+        return "?"  # a typedef, an enum, bool, void: which values it keeps is not known here
+    if "char" in words:
+        return "u8" if "unsigned" in words else "?"  # plain char's signedness is the platform's
+    width = 64 if "long" in words else 16 if "short" in words else 32
+    return f"{'u' if 'unsigned' in words else 's'}{width}"
+
+
+def keeps(kind: str, lit: int) -> bool:
+    """Whether a value of ``kind`` can be literal ``lit`` (so a comparison with it reads exactly)."""
+    if kind == "p":
+        return lit == 0
+    if kind == "?":
+        return 0 <= lit < 128
+    width = int(kind[1:])
+    if kind[0] == "u":
+        return 0 <= lit < 2**width
+    return -(2 ** (width - 1)) <= lit < 2 ** (width - 1)
 
 
 def returns_pointer(g: FunctionModel) -> bool | None:
@@ -72,8 +119,8 @@ def returns_pointer(g: FunctionModel) -> bool | None:
 def call_outcomes(g: FunctionModel, params: Sequence[int]) -> CallOutcomes | None:
     """The outcomes of ``g`` over its out-parameters ``params`` (each one :mod:`out_params`
     summarises); None when the declarator does not show the return kind or there are too many."""
-    pointer = returns_pointer(g)
-    if pointer is None or not params:
+    kind = result_kind(g)
+    if kind is None or not params:
         return None
     cfg, graph = g.cfg, g.graph
     ks = tuple(sorted(set(params)))
@@ -121,14 +168,14 @@ def call_outcomes(g: FunctionModel, params: Sequence[int]) -> CallOutcomes | Non
             for m in range(len(ks))
         ]
         # a local whose address is taken may be written through a pointer: no fact of it
-        returned = _returned(node.source, pointer, safe - cfg.addr_taken) if node.kind == "return" else None
+        returned = _returned(node.source, kind, safe - cfg.addr_taken) if node.kind == "return" else None
         for combo in itertools.product(*[sorted(v, key=_order) for v in values]):
             out.add((returned, tuple((k, None if s == _KEEP else s) for k, s in zip(ks, combo, strict=True))))
             if len(out) > MAX_OUTCOMES:
                 return None
     if not out:
         return None
-    return CallOutcomes(pointer, ks, tuple(sorted(out, key=repr)))
+    return CallOutcomes(kind, ks, tuple(sorted(out, key=repr)))
 
 
 def _order(v: int | None) -> tuple[bool, int]:
@@ -181,17 +228,13 @@ def _value(e: TSNode | None) -> int | None:
     return None
 
 
-def _returned(source: str, pointer: bool, safe: frozenset[str]) -> Returned:
+def _returned(source: str, kind: str, safe: frozenset[str]) -> Returned:
     m = re.fullmatch(r"\s*return\s*(.*?)\s*;?\s*", source, re.S)
     if m is None or not m.group(1):
         return None
     text = m.group(1)
     word = re.fullmatch(r"\(?\s*([A-Za-z_]\w*)\s*\)?", text)
     if word is not None and word.group(1) != "NULL":
-        return NONNULL if pointer and word.group(1) in safe else None
+        return NONNULL if kind == "p" and word.group(1) in safe else None
     lit = _literal(text)
-    if lit is None:
-        return None
-    if pointer:
-        return 0 if lit == 0 else None
-    return lit if 0 <= lit < 128 else None
+    return lit if lit is not None and keeps(kind, lit) else None

@@ -38,6 +38,7 @@ class FunctionModel:
     end_row: int
     shift: int = 0
     marks: tuple[Mark, ...] = ()  # what the function-scope rules check (unreachable code, unused locals)
+    result: str = ""  # the declared result type's text (``unsigned long``; "" when not written), read by call_outcomes
 
     @property
     def start_row(self) -> int:
@@ -333,8 +334,10 @@ def _model(
         return None
     params = _params(fd)
     graph = prune(cfg, consts, params)
+    ty = fn.child_by_field_name("type")
+    result = " ".join(text_of(ty).split()) if ty is not None else ""
     return FunctionModel(
-        name, path, params, cfg, graph, key, fn.start_point[0] - row_base, fn.end_point[0] - row_base, 0, marks
+        name, path, params, cfg, graph, key, fn.start_point[0] - row_base, fn.end_point[0] - row_base, 0, marks, result
     )
 
 

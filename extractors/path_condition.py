@@ -521,8 +521,8 @@ class _Reader:
             del handed[k]  # ``f(&x, &x)``: what each parameter's paths stored last says nothing of x
         for target in set(targets) - set(handed.values()):
             self.havoc(target)
-        kind = "p" if known.pointer else "s32"
-        result = self.unknown(kind, "ret")
+        # a kind not known reads as an int: its alternatives name only 0..127, which every type keeps
+        result = self.unknown("s32" if known.kind == "?" else known.kind, "ret")
         after = {}
         for target in handed.values():
             self.havoc(target)

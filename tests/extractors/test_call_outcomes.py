@@ -106,3 +106,56 @@ def test_a_result_written_again_in_a_loop_still_leaks_the_first_block() -> None:
     )
     assert looped != CHECKED
     assert [rule for rule, at in _found(looped) if at == line_of(looped, "/*A*/")] != []
+
+
+MODE = """\
+static int parse_mode(const char *s, int *mode)
+{
+    if (s[0] == 'r') {
+        *mode = 1;
+        return 0;
+    }
+    if (s[0] == 'w') {
+        *mode = 2;
+        return 0;
+    }
+    return -1;
+}
+
+int buffer_size(const char *s)
+{
+    int mode, size;
+    int rc = parse_mode(s, &mode);
+    if (rc == 0 && mode == 1)
+        size = 4096;
+    if (rc == 0 && mode == 2)
+        size = 65536;
+    if (rc < 0)
+        return -1;
+    return size; /*R*/
+}
+"""
+
+
+def test_a_returned_code_stored_in_a_local_decides_what_the_callee_stored() -> None:
+    got = call_outcomes(_model(MODE, "parse_mode"), [1])
+    assert got is not None and got.kind == "s32"
+    assert set(got.alternatives) == {(0, ((1, 1),)), (0, ((1, 2),)), (-1, ((1, None),))}
+    assert _found(MODE) == []
+
+
+def test_a_mode_the_caller_does_not_handle_or_a_code_it_does_not_test_is_still_read_unset() -> None:
+    appended = "    if (s[0] == 'a') {\n        *mode = 3;\n        return 0;\n    }\n    return -1;\n}"
+    third = MODE.replace("    return -1;\n}", appended)
+    assert third != MODE
+    assert _found(third) == [("uninitialised-read", line_of(third, "/*R*/"))]
+    wrong_test = MODE.replace("if (rc < 0)", "if (rc > 0)")
+    assert _found(wrong_test) == [("uninitialised-read", line_of(wrong_test, "/*R*/"))]
+
+
+def test_an_unsigned_result_names_no_negative_code() -> None:
+    # -1 from an unsigned function is UINT_MAX, which "rc < 0" never is: the read is real
+    unsigned = MODE.replace("static int parse_mode", "static unsigned parse_mode").replace("int rc", "unsigned rc")
+    got = call_outcomes(_model(unsigned, "parse_mode"), [1])
+    assert got is not None and got.kind == "u32" and (None, ((1, None),)) in got.alternatives
+    assert _found(unsigned) == [("uninitialised-read", line_of(unsigned, "/*R*/"))]
