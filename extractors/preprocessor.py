@@ -254,9 +254,13 @@ def directives(data: bytes) -> tuple[Directive, ...]:
     """The conditional, ``#define``, ``#undef`` and ``#include`` lines of ``data`` in order: what
     decides which headers a file reads and what they define (:mod:`extractors.includes`).  A
     backslash-newline joins a line to the next; comments are left out (a directive inside a block
-    comment that spans lines still counts: rare, and only ever makes a name unknown or defined)."""
+    comment that spans lines still counts: rare, and only ever makes a name unknown or defined).
+    A ``#`` line that a backslash-newline joins to the line before is no directive: the splice
+    comes first in C, so ``#define A \\`` then ``#define B 1`` defines ``A`` only."""
     out: list[Directive] = []
     for m in _ANY_DIRECTIVE.finditer(data):
+        if continues_previous(data, m.start()):
+            continue
         end = data.find(b"\n", m.end())
         end = len(data) if end < 0 else end
         while end < len(data) and _continued(data, m.start(), end):
@@ -382,6 +386,16 @@ def _logical_lines(data: bytes) -> list[tuple[int, int]]:
         spans.append((start, end))
         start = end + 1
     return spans
+
+
+def continues_previous(data: bytes, line_start: int) -> bool:
+    """Whether the physical line at ``line_start`` is part of the line before it (that line ends in
+    a backslash, before an optional carriage return): C splices such lines before it recognises
+    directives, so a ``#`` at its start begins none.  A spliced line's own backslash does not matter
+    here: the line before decides alone."""
+    if line_start == 0:
+        return False
+    return _continued(data, data.rfind(b"\n", 0, line_start - 1) + 1, line_start - 1)
 
 
 def _continued(data: bytes, start: int, end: int) -> bool:

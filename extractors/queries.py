@@ -78,6 +78,7 @@ from extractors.preprocessor import (
     NO_DEFINES,
     Defines,
     Directive,
+    continues_previous,
     directives,
     has_conditionals,
     statement_macro_spans,
@@ -247,6 +248,7 @@ def file_items(db: Database, path: str) -> FileItems:
     noreturn: set[str] = set()
     ends_in: dict[str, str] = {}  # functions with no return statement -> the call their body ends with
     defines: list[bytes] = []
+    taken = 0  # the defines' texts so far end here: each byte of the file is in at most one of them
     functions: dict[str, FunctionItem] = {}
     parsed: dict[tuple[str, bytes], TSNode] = {}
     # where the rare texts are, found once in the file rather than once per item
@@ -279,11 +281,15 @@ def file_items(db: Database, path: str) -> FileItems:
                 item = functions[name] = FunctionItem(_padded(data, n), n.start_point[0])
                 if tree is original and _reusable(n, item):
                     parsed[(name, item.text)] = n
-            if define_at.within(start, end):
-                defines.append(data[start:end])  # a #define inside a body still defines for the file
+            if define_at.within(start, end) and taken < end:
+                # a #define inside a body still defines for the file
+                defines.append(data[max(start, taken) : end])
+                taken = end
             continue
-        if define_at.within(start, end):
-            defines.append(_define_span(data, start, end))
+        if define_at.within(start, end) and taken < end:
+            # an item inside the run-on span of the one before is that definition's text: taken once
+            begin, taken = max(start, taken), _define_span(data, start, end)
+            defines.append(data[begin:taken])
         if n.type in _SCOPE_ITEMS:
             item_consts, item_globals = file_constants([n])
             consts.update(item_consts)
@@ -355,9 +361,12 @@ def _find_all(data: bytes, word: bytes) -> Iterator[int]:
 
 
 def _starts_define(data: bytes, at: int) -> bool:
-    """Whether the ``define`` at ``at`` is the directive of its line."""
-    found = _DEFINE_LINE.match(data, data.rfind(b"\n", 0, at) + 1)
-    return found is not None and found.end() == at + len(b"define")
+    """Whether the ``define`` at ``at`` is the directive of its line, and that line is no
+    continuation of the one before (``#define A \\`` then ``#define B 1``: ``B`` is in ``A``'s
+    body, as the whole-text scans of :func:`extractors.macro_calls.renames` read it)."""
+    line = data.rfind(b"\n", 0, at) + 1
+    found = _DEFINE_LINE.match(data, line)
+    return found is not None and found.end() == at + len(b"define") and not continues_previous(data, line)
 
 
 _SCOPE_ITEMS = frozenset({"preproc_def", "declaration", "type_definition", "enum_specifier"})
@@ -392,14 +401,15 @@ def _padded(data: bytes, n: TSNode) -> bytes:
     return b" " * len(before) + data[n.start_byte : n.end_byte]  # not n.text: n may be a variant's
 
 
-def _define_span(data: bytes, start: int, end: int) -> bytes:
-    """An item's text, run on to the end of each ``#define`` line in it: tree-sitter may end a
-    definition early (at a comment inside it) and leave the rest to the next item."""
+def _define_span(data: bytes, start: int, end: int) -> int:
+    """Where an item's text ends once run on to the end of each ``#define`` line in it: tree-sitter
+    may end a definition early (at a comment inside it, at a continuation line that starts with
+    ``#``) and leave the rest to the next item."""
     at = data.rfind(b"\n", 0, start) + 1  # "^" matches at a line start, not at any search start
     while (found := _DEFINE_LINE.search(data, at, end)) is not None:
         end = max(end, _logical_line_end(data, found.start()))
         at = found.end()
-    return data[start:end]
+    return end
 
 
 def _logical_line_end(data: bytes, start: int) -> int:

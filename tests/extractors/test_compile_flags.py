@@ -104,6 +104,16 @@ def _run(
     return preprocess(main, directives(files[main].encode()), (), SearchPath((), angle), base, lookup)
 
 
+def test_a_directive_spliced_onto_the_line_before_is_none_of_its_own() -> None:
+    """C splices backslash-newlines before it sees directives: a continuation line that starts with
+    ``#`` is part of the line before, so it neither defines nor includes."""
+    text = b'#define AL(n) \\\n#define SET(k) ((k) = 0)\n#if X // a comment \\\r\n#include "a.h"\n#endif\n'
+    assert directives(text) == (("define", "AL(n)  #define SET(k) ((k) = 0)"), ("if", "X"), ("endif", ""))
+    got = _run({"/p/a.c": text.decode(), "/p/a.h": "#define FROM_A 1\n"}, "/p/a.c")
+    assert got.wanted == () and got.headers == ()
+    assert "AL" in got.defines.defined and "SET" not in got.defines.defined
+
+
 def test_a_define_under_a_conditional_nothing_decides_is_unknown() -> None:
     header = (
         "#ifndef PORT_H\n#define PORT_H\n"  # the guard is taken as passed
