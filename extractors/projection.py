@@ -24,6 +24,7 @@ from checker.graphs import closure, reach_union, strongly_connected
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm, shared_labels
 from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, copy_table
+from extractors.by_value import handed_name, handed_view, reassigning_nodes
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg
 from extractors.contents import contents_labels, contents_of, contents_values, filling_loops
@@ -195,15 +196,16 @@ MENTION = "mention"  # whether a call to the function can touch a global
 MAY_NULL = "may-null"  # whether the function may return NULL (extractors.null_returns)
 OUT_PARAM = "out-param"  # what the function leaves in *param per return (extractors.out_params)
 BY_REFERENCE = "by-reference"  # a cycle's member was kept by name while it was being built
+REASSIGNED = "reassigned"  # whether the function gives its parameter a new value (extractors.by_value)
 
 
 class Dep(NamedTuple):
     """One question a projection asked about another function while it was built, and the answer:
     the projection is reused while every answer is still the same."""
 
-    kind: str  # PROJECTION, MENTION, MAY_NULL, OUT_PARAM or BY_REFERENCE
+    kind: str  # PROJECTION, MENTION, MAY_NULL, OUT_PARAM, REASSIGNED or BY_REFERENCE
     function: str  # function id
-    # the value (PROJECTION), global root (MENTION), "" (MAY_NULL), "k|summary" (OUT_PARAM)
+    # the value (PROJECTION, REASSIGNED), global root (MENTION), "" (MAY_NULL), "k|summary" (OUT_PARAM)
     subject: str
     answer: bool
 
@@ -346,6 +348,7 @@ class Projector:
     _reach_reads: dict[str, frozenset[tuple[str, str]] | None] = field(default_factory=dict)
     _summaries: dict[tuple[str, str], ReachSummary | None] = field(default_factory=dict)
     _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
+    _reassigning: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)
 
     @cached_property
     def table_digest(self) -> str:
@@ -894,9 +897,35 @@ class Projector:
         """The answer of :meth:`component`, remembered for callers that name the function by id
         (replaying a stored projection's callees asks the same questions many times over)."""
         got = key if self.comps[key] is not None else None
+        if got is not None and handed_name(key) not in self.comps:
+            ident, value = self._owner[key]
+            cut = self.reassigning(self.scope.functions[ident], value)
+            comp = self.comps[key]
+            if cut and comp is not None:
+                view, meta = handed_view(comp, self.meta.get(key, {}), cut)
+                self.comps[handed_name(key)] = view
+                self.meta[handed_name(key)] = meta
         if isinstance(function, str):
             self._done[(function, v)] = got
         return got
+
+    def reassigning(self, fm: FunctionModel, v: str) -> frozenset[int]:
+        """The CFG nodes where ``fm`` gives its parameter ``v`` a new value (none when ``v`` is no
+        parameter): a caller's box shows nothing ``fm`` does through ``v`` after one of them
+        (:mod:`extractors.by_value`)."""
+        key = (function_id(fm), v)
+        got = self._reassigning.get(key)
+        if got is None:
+            got = self._reassigning[key] = reassigning_nodes(fm, v)
+        return got
+
+    def _handed(self, ident: str, v: str, name: str) -> str:
+        """The component a caller's box to ``ident@v`` (built, named ``name``) goes to: its
+        handed view when the callee reassigns the parameter, else itself. The answer is recorded,
+        so a stored caller is rebuilt when an edit of the callee changes it."""
+        cut = self.reassigning(self.scope.functions[ident], v)
+        self._deps[-1].append(Dep(REASSIGNED, ident, v, bool(cut)))
+        return handed_name(name) if cut else name
 
     def _name(self, fm: FunctionModel, v: str) -> str:
         got = self._names.get((function_id(fm), v))
@@ -1019,6 +1048,8 @@ class Projector:
             return None
         out = {owner}
         for kind, dep, arg, _ in deps:
+            if kind == REASSIGNED:
+                continue  # decided by the nodes of dep@arg, which its PROJECTION read stamps
             if kind != PROJECTION:
                 out.add((_MENTION, dep))
             elif (dep, arg) not in self._names and dep not in self.scope.functions:
@@ -1172,6 +1203,9 @@ class Projector:
                     g = self.scope.functions.get(ident)
                     k = int(arg.partition("|")[0])
                     got = g is not None and _out_subject(k, self.out_summary(g, k)) == arg
+                elif kind == REASSIGNED:
+                    g = self.scope.functions.get(ident)
+                    got = g is not None and bool(self.reassigning(g, arg))
                 else:
                     got = self._mentioned(ident, arg)
                 if got != answer:
@@ -1219,7 +1253,7 @@ class Projector:
                 cname = self.component(cf, cp)
                 self._deps[-1].append(Dep(PROJECTION, cf, cp, cname is not None))
                 if cname is not None:
-                    callees.append((cname, cf))
+                    callees.append((self._handed(cf, cp, cname), cf))
             if callees:
                 resolved[cid] = callees
         # what calls handed &v left in v on each way out (a value with nothing else stays empty)
