@@ -92,8 +92,14 @@ def macro_call_name(name: str, spec: CallSpec) -> str:
 
 
 def plain_name(name: str) -> str:
-    """The name as written in the source: :func:`macro_call_name`'s digest taken off (messages)."""
-    return name.split(MACRO_MARK, 1)[0]
+    """The name as written in the source: :func:`macro_call_name`'s digest taken off (messages,
+    fingerprints, comparisons with the text).  Only the digest goes: a name built on a call's name
+    keeps the rest (a discarded result ``$ret:XALLOC~1A2B...#2`` is ``$ret:XALLOC#2``, as it was
+    before macros were named per file, so two discards of one macro keep two fingerprints)."""
+    return _DIGEST.sub("", name) if MACRO_MARK in name else name
+
+
+_DIGEST = re.compile(re.escape(MACRO_MARK) + "[0-9A-F]{12}")
 
 
 def macro_call_names(macros: Mapping[str, CallSpec]) -> dict[str, str]:

@@ -30,6 +30,7 @@ from extractors.cfg import CfgNode, CondExpr, evaluate
 from extractors.contents import FILL
 from extractors.facts import Call, root_of
 from extractors.functions import FunctionModel
+from extractors.macro_calls import plain_name
 
 NONE, ALLOC, OTHER = "none", "alloc", "other"
 
@@ -126,7 +127,8 @@ def _fresh_store(g: FunctionModel, n: CfgNode, p: str, table: Mapping[str, CallS
     rhs = m.group(1)
     called = re.fullmatch(r"(\w+)\s*\(.*\)", rhs, re.S)
     if called is not None:
-        return len(n.calls) == 1 and n.calls[0].name == called.group(1) and allocates(n.calls[0])
+        # a macro's call is named NAME~digest in the model (macro_call_name); the text has NAME
+        return len(n.calls) == 1 and plain_name(n.calls[0].name or "") == called.group(1) and allocates(n.calls[0])
     if re.fullmatch(r"\w+", rhs) is None:
         return False
     return _fresh_local(g, n, rhs, table, allocates)

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from extractors.api import Project
 from extractors.calls import BUILTIN
 from extractors.config import Config
 from extractors.library import CallSpec
-from extractors.macro_calls import Rename, renames, resolved
+from extractors.macro_calls import Rename, plain_name, renames, resolved
 from server.workspace import load_headers
 from tests.extractors.helpers import check_src, line_of, of_rule
 
@@ -145,11 +143,21 @@ def test_a_dropped_result_of_a_renaming_macro_is_named_as_written() -> None:
     assert [f.fingerprint for f in other] == [f.fingerprint for f in found]  # another digest, same print
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="out_params._fresh_store compares the call's name with the text of '*p = NAME(...)'; a macro's "
-    "call is named NAME~digest in the model (macro_call_name), so it must compare plain_name(call.name)",
-)
+def test_two_dropped_results_of_one_macro_keep_two_fingerprints() -> None:
+    """The discard values are ``$ret:ALLOC~digest#1`` and ``#2``: only the digest comes off for the
+    fingerprint, so two identical statements keep the distinct prints a direct call gets (and had
+    before macros were named per file), still the same under another definition's digest."""
+    assert plain_name("$ret:ALLOC~0123456789AB#2") == "$ret:ALLOC#2" and plain_name("f#1") == "f#1"
+    src = "#include <stdlib.h>\n#define ALLOC(n) malloc(n)\nvoid g(int n)\n{\n    ALLOC(n);\n    ALLOC(n);\n}\n"
+    found = of_rule(check_src(src), "unchecked-return")
+    assert [f.location.start_line for f in found] == [4, 5]
+    assert len({f.fingerprint for f in found}) == 2
+    direct = of_rule(check_src(src.replace("    ALLOC(n);", "    malloc(n);")), "unchecked-return")
+    assert len({f.fingerprint for f in direct}) == 2
+    other = of_rule(check_src(src.replace("malloc(n)\n", "calloc(n, 1)\n", 1)), "unchecked-return")
+    assert [f.fingerprint for f in other] == [f.fingerprint for f in found]
+
+
 def test_a_macro_allocator_stored_into_an_out_param_is_a_fresh_block() -> None:
     """As ``test_out_params.test_direct_allocation_into_out_param``, through a renaming macro."""
     src = """\
