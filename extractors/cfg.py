@@ -15,6 +15,7 @@ from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
 from extractors.conditional_takes import defer_conditional_takes
+from extractors.count_macros import NO_COUNT_MACROS, CountMacro, CountMacros, expansion
 from extractors.cursors import drop_cursor_escapes
 from extractors.error_codes import resolve_resets
 from extractors.facts import (
@@ -30,7 +31,7 @@ from extractors.facts import (
     root_of,
 )
 from extractors.formats import dereferenced
-from extractors.parse import short, strip_parens, text_of
+from extractors.parse import parse_c, short, strip_parens, text_of
 from extractors.preprocessor import NO_DEFINES, Defines, condition
 from extractors.user_atoms import UserAtoms, user_events
 
@@ -132,6 +133,7 @@ class CfgBuilder:
         row_base: int = 0,
         defines: Defines = NO_DEFINES,
         atoms: UserAtoms = (),
+        counts: CountMacros = NO_COUNT_MACROS,
     ) -> None:
         self.lines = lines  # the function's own lines: row 0 is ``row_base`` of the parse tree
         self.defines = defines  # what decides preprocessor conditionals
@@ -146,6 +148,7 @@ class CfgBuilder:
         self.frame: dict[str, bool] = {}  # automatic locals declared so far -> whether an array
         self.atoms = atoms  # the user's [[atoms]]: queries whose matches label nodes (user_atoms.py)
         self.spans: dict[int, tuple[int, int]] = {}  # byte range of each node that has facts
+        self.counts = counts  # macros a condition reads through when they make a count (count_macros.py)
 
     def col(self, row: int, byte_col: int) -> int:
         if 0 <= row < len(self.lines):
@@ -415,7 +418,7 @@ class CfgBuilder:
                         w.ev(RETURNED, "null")  # the callers' may-NULL source (extractors.null_returns)
                     self.cfg.returns.append((path_of(v), None))
             n = self.new("return", s, facts=w.f)
-            if value is not None and (known := evaluate(cond_expr(value), self.consts)) is not None:
+            if value is not None and (known := evaluate(cond_expr(value, self.counts), self.consts)) is not None:
                 self.cfg.nodes[n].cond = ("lit", known)  # the constant returned (extractors.out_params)
             self.link(preds, n)
             self.link([(n, None)], self.cfg.exit)
@@ -493,7 +496,7 @@ class CfgBuilder:
     def switch(self, s: TSNode, preds: list[Pred]) -> list[Pred]:
         cond = s.child_by_field_name("condition")
         sw = self.new("switch", cond, facts=self.facts(cond))
-        self.cfg.nodes[sw].cond = cond_expr(cond)  # prune.py follows the one case a known value takes
+        self.cfg.nodes[sw].cond = cond_expr(cond, self.counts)  # prune.py follows the one case a known value takes
         self.link(preds, sw)
         self.breaks.append([])
         body = s.child_by_field_name("body")
@@ -507,7 +510,7 @@ class CfgBuilder:
             value = item.child_by_field_name("value")
             has_default = has_default or value is None
             case = self.new("case", value or item.children[0])
-            self.cfg.nodes[case].cond = cond_expr(value) if value is not None else ("default",)
+            self.cfg.nodes[case].cond = cond_expr(value, self.counts) if value is not None else ("default",)
             self.link([(sw, None)] + fall, case)
             fall = [(case, None)]
             for i, c in enumerate(item.children):
@@ -544,7 +547,7 @@ class CfgBuilder:
         n = self.new("cond", e, facts=self.facts(e))
         node = self.cfg.nodes[n]
         node.null_test = null_test(e)
-        node.cond = cond_expr(e)
+        node.cond = cond_expr(e, self.counts)
         self.link(preds, n)
         return [(n, True)], [(n, False)]
 
@@ -585,8 +588,11 @@ def directive_condition(s: TSNode, defines: Defines) -> bool | None:
     return condition(kind, text_of(arg), defines)
 
 
-def cond_expr(e: TSNode | None) -> CondExpr:
-    """A small evaluable form of a condition over names and integer literals (None if not one)."""
+def cond_expr(e: TSNode | None, counts: CountMacros = NO_COUNT_MACROS, depth: int = 0) -> CondExpr:
+    """A small evaluable form of a condition over names and integer literals (None if not one).
+    A call of one of ``counts`` (``ARRAY_SIZE(tab)``) is read through its expansion when that is
+    ``POSITIVE`` (a size, an element count): only then, so a macro that may be 0 stays unknown;
+    macros in the expansion are followed :data:`MAX_EXPANSION` deep (a cycle of defines ends)."""
     e = strip_parens(e)
     if e is None:
         return None
@@ -604,18 +610,42 @@ def cond_expr(e: TSNode | None) -> CondExpr:
         return POSITIVE  # never 0: a loop ``for (i = 0; i < sizeof buf; i++)`` runs at least once
     if t == "call_expression":  # known only when the callee returns one constant: ``name()``
         callee = e.child_by_field_name("function")
-        return ("var", f"{text_of(callee)}()") if callee is not None and callee.type == "identifier" else None
+        if callee is None or callee.type != "identifier":
+            return None
+        macro = counts.get(text_of(callee))
+        if macro is not None and depth < MAX_EXPANSION and _expanded(e, macro, counts, depth) == POSITIVE:
+            return POSITIVE
+        return ("var", f"{text_of(callee)}()")
     if t == "unary_expression":
         op = text_of(e.child_by_field_name("operator"))
-        inner = cond_expr(e.child_by_field_name("argument"))
+        inner = cond_expr(e.child_by_field_name("argument"), counts, depth)
         return ("un", op, inner) if inner is not None and op in ("!", "-") else None
     if t == "binary_expression":
         op = text_of(e.child_by_field_name("operator"))
-        left = cond_expr(e.child_by_field_name("left"))
-        right = cond_expr(e.child_by_field_name("right"))
+        left = cond_expr(e.child_by_field_name("left"), counts, depth)
+        right = cond_expr(e.child_by_field_name("right"), counts, depth)
         if op in _BINOPS and left is not None and right is not None:
             return ("bin", op, left, right)
     return None
+
+
+MAX_EXPANSION = 8  # macros of macros a condition is read through at most
+
+
+def _expanded(call: TSNode, macro: CountMacro, counts: CountMacros, depth: int) -> CondExpr:
+    """The form of macro call ``call`` read as the expression it expands to (None when the
+    arguments do not fit the macro or the expansion is no expression)."""
+    args = call.child_by_field_name("arguments")
+    texts = [text_of(a) for a in (args.named_children if args is not None else []) if a.type != "comment"]
+    text = expansion(macro, texts)
+    if text is None:
+        return None
+    tree = parse_c(f"int __ctlsp_count = ({text});".encode())
+    decl = tree.root_node.named_children[0] if tree.root_node.named_children else None
+    init = decl.child_by_field_name("declarator") if decl is not None else None
+    if tree.root_node.has_error or init is None or init.type != "init_declarator":
+        return None
+    return cond_expr(init.child_by_field_name("value"), counts, depth + 1)
 
 
 def _element_count(e: TSNode) -> bool:

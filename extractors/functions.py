@@ -17,6 +17,7 @@ from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgBuilder, choice_of
+from extractors.count_macros import NO_COUNT_MACROS, CountMacros
 from extractors.facts import const_value
 from extractors.function_marks import marks_of
 from extractors.marks import Mark
@@ -295,18 +296,20 @@ def build_function(
     defines: Defines = NO_DEFINES,
     facts: frozenset[str] = frozenset(),
     atoms: UserAtoms = (),
+    counts: CountMacros = NO_COUNT_MACROS,
 ) -> FunctionModel | None:
     """The model of definition ``fn``, whose first row in its parse tree is ``row_base`` and
-    ``lines[0]`` (rows of the model count from there)."""
+    ``lines[0]`` (rows of the model count from there).  ``counts``: the macros the file sees that
+    may be a size or a count (:mod:`extractors.count_macros`), which its conditions read through."""
     name = function_name(fn)
     if name is None or fn.child_by_field_name("body") is None:
         return None
     fd = _declarator_name(fn.child_by_field_name("declarator"))
     consts = _unshadowed(consts, facts, _params(fd) if fd is not None else ())
-    cfg = CfgBuilder(lines, table, consts, row_base, defines, atoms).build(fn)
+    cfg = CfgBuilder(lines, table, consts, row_base, defines, atoms, counts).build(fn)
     if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
         consts = hidden
-        cfg = CfgBuilder(lines, table, consts, row_base, defines, atoms).build(fn)
+        cfg = CfgBuilder(lines, table, consts, row_base, defines, atoms, counts).build(fn)
     marks = marks_of([fn], cfg, fn.text or b"", fn.start_byte, lines, row_base)
     return _model(name, path, fn, cfg, consts, key, row_base, marks)
 
@@ -351,6 +354,7 @@ def build_variants(
     defines: Defines = NO_DEFINES,
     facts: frozenset[str] = frozenset(),
     atoms: UserAtoms = (),
+    counts: CountMacros = NO_COUNT_MACROS,
 ) -> FunctionModel | None:
     """The model of function ``name`` whose text ``text`` does not parse as written because of
     preprocessor conditionals: the choice of the models of its variants (see
@@ -370,10 +374,10 @@ def build_variants(
         return None
     fd = _declarator_name(fns[0].child_by_field_name("declarator"))
     consts = _unshadowed(consts, facts, _params(fd) if fd is not None else ())
-    cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines, atoms).build(fn) for fn in fns])
+    cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines, atoms, counts).build(fn) for fn in fns])
     if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
         consts = hidden
-        cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines, atoms).build(fn) for fn in fns])
+        cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines, atoms, counts).build(fn) for fn in fns])
     return _model(name, path, fns[0], cfg, consts, key, 0, marks_of(fns, cfg, text, 0, lines, 0))
 
 

@@ -19,6 +19,8 @@ Derived, each a pure function of what it reads:
     header_macros(header)        assigning macros of one header
     header_renames(header)       macros of one header that rename a function
     file_macros(path)            the assigning and renaming macros the file's functions see
+    header_counts(header)        macros of one header that may be a size or a count (ARRAY_SIZE)
+    file_counts(path)            those the file's conditions read through (count_macros.py)
     function_context(path)       what reading any function of the file depends on besides its text
     file_facts(path)             what the file adds to the project's facts (project_facts.py)
     project_facts(())            constant globals and helper results of the whole project
@@ -54,6 +56,7 @@ from extractors.attributes import KINDS, declared_with, markers
 from extractors.calls import NORETURN, CallSpec
 from extractors.cfg import Cfg
 from extractors.compile_flags import NO_FLAGS, FileFlags
+from extractors.count_macros import CountMacro, CountMacros, count_macros, count_macros_key, counting
 from extractors.findings import Location, Unmodelled
 from extractors.functions import (
     FileModel,
@@ -456,6 +459,27 @@ def header_renames(db: Database, header: str) -> tuple[tuple[str, Rename], ...]:
     return tuple(sorted(renames(text).items())) if text else ()
 
 
+@derived("header_counts")
+def header_counts(db: Database, header: str) -> tuple[tuple[str, CountMacro], ...]:
+    text = db.get(HEADER, header)
+    return tuple(sorted(count_macros(text).items())) if text else ()
+
+
+@derived("file_counts")
+def file_counts(db: Database, path: str) -> tuple[tuple[str, CountMacro], ...]:
+    """The macros the file's conditions read through when they make a size or a count
+    (:mod:`extractors.count_macros`): the file's own over those of the headers it reads.  From the
+    defines' texts alone, so an edit inside a body does not run it; backdated when equal."""
+    found: dict[str, CountMacro] = {}
+    for header in db.get(file_preprocessor, path).headers:
+        got: tuple[tuple[str, CountMacro], ...] = db.get(header_counts, header)
+        found.update(got)
+    defines = db.get(file_defines, path)
+    if defines:
+        found.update(count_macros(b"\n\n".join(defines).decode("utf-8", "surrogateescape")))
+    return tuple(sorted(counting(found).items()))
+
+
 @derived("header_directives")
 def header_directives(db: Database, header: str) -> tuple[Directive, ...]:
     text = db.get(HEADER, header)
@@ -557,6 +581,7 @@ class Context:
     atoms: UserAtoms = field(default=(), compare=False)  # the configuration's [[atoms]]
     # each of ``macros`` to the name the models give its calls (``macro_calls.macro_call_name``)
     call_names: dict[str, str] = field(default_factory=dict, compare=False)
+    counts: CountMacros = field(default_factory=dict, compare=False)  # what loop bounds read through
 
 
 @derived("function_context")
@@ -573,6 +598,9 @@ def function_context(db: Database, path: str) -> Context:
     text = consts_digest(consts) + ",".join(sorted(scope.noreturn)) + repr(list(macros)) + defines.key()
     text += "|must:" + ",".join(sorted(must)) if must else ""
     text += "|stops:" + ",".join(sorted(stops)) if stops else ""
+    counted: tuple[tuple[str, CountMacro], ...] = db.get(file_counts, path)
+    counts = dict(counted)
+    text += "|counts:" + count_macros_key(counts) if counts else ""
     digest = hashlib.sha256(f"{settings.config_digest}|{text}".encode()).hexdigest()[:32]
     table = {**settings.table, **dict(macros)} if macros else settings.table
     if scope.noreturn:
@@ -583,7 +611,14 @@ def function_context(db: Database, path: str) -> Context:
         table = {**table, **{n: replace(table.get(n, CallSpec()), must_check=True) for n in must}}
     own_macros = dict(macros)
     return Context(
-        digest, consts, table, own_macros, defines, atoms=settings.atoms, call_names=macro_call_names(own_macros)
+        digest,
+        consts,
+        table,
+        own_macros,
+        defines,
+        atoms=settings.atoms,
+        call_names=macro_call_names(own_macros),
+        counts=counts,
     )
 
 
@@ -672,6 +707,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
                 context.defines,
                 context.facts,
                 context.atoms,
+                context.counts,
             )
         except _BUILD_ERRORS:
             chosen = None
@@ -696,6 +732,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
             context.defines,
             context.facts,
             context.atoms,
+            context.counts,
         )
     except _BUILD_ERRORS as e:
         # too deep to read, or a syntax shape the builder does not expect: say so, check the rest

@@ -5,6 +5,11 @@ nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from extractors.api import Project
+from extractors.config import Config
+from server.workspace import load_headers
 from tests.extractors.helpers import check_src, line_of, of_rule
 
 ELEMENT_COUNT = """\
@@ -67,3 +72,74 @@ def test_a_negative_counter_is_converted_to_unsigned_so_the_loop_may_not_run() -
     # -1 < sizeof word is false in C (-1 becomes SIZE_MAX): the read of an unset word is real
     starts_negative = SIZEOF_BOUND.replace("for (i = 0;", "for (i = -1;").replace("i == 0", "i == -1")
     assert _reads(starts_negative) == [line_of(starts_negative, "/*R*/")]
+
+
+# ----- a bound written with a function-like macro: ``ARRAY_SIZE(tab)`` --------------------------
+
+ARRAY_SIZE = """\
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct rule {
+    const char *name;
+    int weight;
+};
+
+static const struct rule rules[] = { { "alpha", 3 }, { "beta", 5 }, { "gamma", 7 } };
+
+int heaviest_rule(void)
+{
+    size_t i;
+    int best;
+    for (i = 0; i < ARRAY_SIZE(rules); i++) {
+        if (i == 0 || rules[i].weight > best)
+            best = rules[i].weight;
+    }
+    return best; /*R*/
+}
+"""
+
+
+def test_a_loop_over_a_macro_element_count_runs_at_least_once() -> None:
+    """The macro's expansion is the idiom the builder knows (``count_macros``): the loop runs."""
+    assert _reads(ARRAY_SIZE) == []
+    deref = ARRAY_SIZE.replace("sizeof((a)[0])", "sizeof(*(a))")
+    assert _reads(deref) == []
+    # a cast around the count, a continuation line; a call of another macro that counts
+    cast = ARRAY_SIZE.replace(
+        "#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))",
+        "#define ARRAY_SIZE(a) \\\n    ((int)(sizeof(a) / sizeof((a)[0])))",
+    )
+    assert _reads(cast) == []
+    nested = ARRAY_SIZE.replace(
+        "#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))",
+        "#define NELEM(a, t) (sizeof(a) / sizeof(t))\n#define ARRAY_SIZE(a) NELEM(a, (a)[0])",
+    )
+    assert _reads(nested) == []
+
+
+def test_a_macro_bound_that_may_be_zero_still_reads_unset() -> None:
+    """Only a count the expansion shows to be at least 1 runs the loop: ``COUNT(n)`` of an unknown
+    ``n``, a quotient of unrelated sizes, a macro the file does not define, are read as before."""
+    count = ARRAY_SIZE.replace("(sizeof(a) / sizeof((a)[0]))", "(n)").replace("ARRAY_SIZE(a)", "COUNT(n)")
+    count = count.replace("int heaviest_rule(void)", "int heaviest_rule(size_t n)")
+    count = count.replace("ARRAY_SIZE(rules)", "COUNT(n)")
+    assert _reads(count) == [line_of(count, "/*R*/")]
+    unrelated = ARRAY_SIZE.replace("sizeof((a)[0])", "sizeof(long long)").replace("sizeof(a)", "sizeof(int)")
+    assert _reads(unrelated) == [line_of(unrelated, "/*R*/")]
+    undefined = ARRAY_SIZE.replace("#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))\n", "")
+    assert _reads(undefined) == [line_of(undefined, "/*R*/")]
+    # the file's own later definition wins over one that would count
+    again = "#undef ARRAY_SIZE\n#define ARRAY_SIZE(a) (a##_count)\nstruct rule"
+    redefined = ARRAY_SIZE.replace("\nstruct rule", again, 1)
+    assert _reads(redefined) == [line_of(redefined, "/*R*/")]
+
+
+def test_an_element_count_macro_of_a_local_header_counts(tmp_path: Path) -> None:
+    header, body = ARRAY_SIZE.split("\n", 1)
+    (tmp_path / "util.h").write_text(f"#ifndef UTIL_H\n#define UTIL_H\n{header}\n#endif\n")
+    path = str(tmp_path / "rules.c")
+    project = Project(Config())
+    project.update_file(path, '#include "util.h"\n' + body)
+    assert [f.rule_id for f in project.check()[path]] == ["uninitialised-read"]  # the header is unread
+    load_headers(project)
+    assert project.check()[path] == []
