@@ -26,7 +26,7 @@ from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, copy_table
 from extractors.by_value import handed_name, handed_view, reassigning_nodes
 from extractors.calls import CallSpec
-from extractors.cfg import Cfg
+from extractors.cfg import Cfg, CondExpr
 from extractors.contents import contents_labels, contents_of, contents_values, filling_loops
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
@@ -34,6 +34,17 @@ from extractors.kept_graph import Base, base_of, contract
 from extractors.lasting import lasting_labels, lasting_nodes, lasting_of, lasting_values
 from extractors.null_returns import returns_null
 from extractors.out_params import Summary, labels_after, out_summary
+from extractors.return_exits import (
+    Returned,
+    allows,
+    constant_name,
+    exit_name,
+    exit_names,
+    exit_values,
+    named_values,
+    returned_value,
+    value_of,
+)
 from extractors.sinks import Folded, fold_sinks, unfold
 from extractors.struct_fields import FIELDS, part_labels
 
@@ -197,15 +208,17 @@ MAY_NULL = "may-null"  # whether the function may return NULL (extractors.null_r
 OUT_PARAM = "out-param"  # what the function leaves in *param per return (extractors.out_params)
 BY_REFERENCE = "by-reference"  # a cycle's member was kept by name while it was being built
 REASSIGNED = "reassigned"  # whether the function gives its parameter a new value (extractors.by_value)
+EXITS = "exits"  # the returned literals with exits of their own (extractors.return_exits)
 
 
 class Dep(NamedTuple):
     """One question a projection asked about another function while it was built, and the answer:
     the projection is reused while every answer is still the same."""
 
-    kind: str  # PROJECTION, MENTION, MAY_NULL, OUT_PARAM, REASSIGNED or BY_REFERENCE
+    kind: str  # PROJECTION, MENTION, MAY_NULL, OUT_PARAM, REASSIGNED, EXITS or BY_REFERENCE
     function: str  # function id
-    # the value (PROJECTION, REASSIGNED), global root (MENTION), "" (MAY_NULL), "k|summary" (OUT_PARAM)
+    # the value (PROJECTION, REASSIGNED), global root (MENTION), "" (MAY_NULL), "k|summary" (OUT_PARAM),
+    # the literals (EXITS)
     subject: str
     answer: bool
 
@@ -349,6 +362,7 @@ class Projector:
     _summaries: dict[tuple[str, str], ReachSummary | None] = field(default_factory=dict)
     _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
     _reassigning: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)
+    _exits: dict[str, tuple[Returned, ...]] = field(default_factory=dict)
 
     @cached_property
     def table_digest(self) -> str:
@@ -909,6 +923,35 @@ class Projector:
             self._done[(function, v)] = got
         return got
 
+    def exit_values(self, fm: FunctionModel) -> tuple[Returned, ...]:
+        """The returned constants with an exit of their own in ``fm``'s components
+        (:func:`extractors.return_exits.exit_values`), kept per function."""
+        got = self._exits.get(function_id(fm))
+        if got is None:
+            got = self._exits[function_id(fm)] = exit_values(fm, self.scope.globals)
+        return got
+
+    def _exits_subject(self, g: FunctionModel) -> str:
+        """The subject of an :data:`EXITS` answer: what a caller's box and test read of ``g``'s
+        returns (its exits, and the values of the constants it returns by name)."""
+        return repr((self.exit_values(g), sorted(named_values(g, self.scope.globals).items())))
+
+    def _decided(self, fm: FunctionModel, cid: int) -> tuple[CondExpr, set[str], dict[str, int]] | None:
+        """The test of CFG node ``cid`` and the constants it names, when it tests the result of
+        its one call, to a project function with exits of its own per returned constant."""
+        node = fm.cfg.nodes[cid]
+        if node.kind != "cond" or node.cond is None:
+            return None
+        called = [c for c in node.calls if self._project_call(fm, c)]
+        if len(called) != 1 or len(node.calls) != 1:
+            return None
+        g = self.scope.resolve(fm, called[0].name)
+        if g is None or g.name != called[0].name or not self.exit_values(g):
+            return None
+        names = set(re.findall(r"[A-Za-z_]\w*", node.source or node.text))
+        constant = {n for n in names if constant_name(fm, n, self.scope.globals)}
+        return node.cond, constant, named_values(g, self.scope.globals)
+
     def reassigning(self, fm: FunctionModel, v: str) -> frozenset[int]:
         """The CFG nodes where ``fm`` gives its parameter ``v`` a new value (none when ``v`` is no
         parameter): a caller's box shows nothing ``fm`` does through ``v`` after one of them
@@ -1048,8 +1091,8 @@ class Projector:
             return None
         out = {owner}
         for kind, dep, arg, _ in deps:
-            if kind == REASSIGNED:
-                continue  # decided by the nodes of dep@arg, which its PROJECTION read stamps
+            if kind in (REASSIGNED, EXITS):
+                continue  # decided by the nodes of dep@arg (its returns are kept), which its read stamps
             if kind != PROJECTION:
                 out.add((_MENTION, dep))
             elif (dep, arg) not in self._names and dep not in self.scope.functions:
@@ -1178,6 +1221,11 @@ class Projector:
             text = repr((g.cfg_of, g.succ, g.entry, g.exit, [n.kind for n in cfg.nodes], fm.params))
             # which locals there are, and which of them copies are followed through
             text += repr((sorted(cfg.declared), sorted(cfg.addr_taken), sorted(cfg.static_locals)))
+            # the exit each return leads to, and the tests of calls' results (extractors.return_exits)
+            gl = self.scope.globals
+            if exit_values(fm, gl):
+                text += repr([(n.id, returned_value(fm, n.id, gl)) for n in cfg.nodes if n.kind == "return"])
+            text += repr([(n.id, n.cond) for n in cfg.nodes if n.kind == "cond" and n.calls])
             shape = hashlib.sha256(text.encode()).hexdigest()[:32]
             tokens = tuple(f"{n.id}:{(n.events, n.calls, n.null_test, n.copies, n.takes)!r}" for n in cfg.nodes)
             got = self.store.shapes[fm.key] = (shape, tokens)
@@ -1206,6 +1254,9 @@ class Projector:
                 elif kind == REASSIGNED:
                     g = self.scope.functions.get(ident)
                     got = g is not None and bool(self.reassigning(g, arg))
+                elif kind == EXITS:
+                    g = self.scope.functions.get(ident)
+                    got = g is not None and self._exits_subject(g) == arg
                 else:
                     got = self._mentioned(ident, arg)
                 if got != answer:
@@ -1296,6 +1347,12 @@ class Projector:
         for i in sorted(i for c in after for i in sk.nodes_of.get(c, ())):
             _split_after(fm, i, after[cfg_of[i]], names, labels, succ, way_of, branch_of)
             kept[i] = True
+        # tests of a callee's result, whose branches its exits decide (extractors.return_exits)
+        decided = {c: d for c in resolved if c not in tested | taken | after.keys() if (d := self._decided(fm, c))}
+        for i in sorted(i for c in decided for i in sk.nodes_of.get(c, ())):
+            _split_after(fm, i, _no_labels, names, labels, succ, way_of, branch_of)
+            kept[i] = True
+        own_exits = self.exit_values(fm)
         total = len(names)
         kept += [True] * (total - n_base)
         nodes_ = cfg.nodes
@@ -1306,6 +1363,7 @@ class Projector:
         meta: dict[str, NodeMeta] = {}
         for k, i in enumerate(compress(range(total), kept)):
             names[i] = ENTRY if i == g.entry else EXIT if i == g.exit else sys.intern(f"k{k}")
+        way_name = {names[i]: way_of[i] for i in way_of if kept[i]}
         for i in compress(range(total), kept):
             name = names[i]
             own = shared_labels(labels[i])
@@ -1320,18 +1378,37 @@ class Projector:
                 c, br = branch_of[i] if i in branch_of else way_of[i]
                 meta[name] = NodeMeta(function_id(fm), c, "branch", own, v, br)
             if i == g.exit:
+                for value in own_exits:  # one exit per returned literal (extractors.return_exits)
+                    nodes.append(Node(exit_name(value), shared_labels(shown), False, True))
+                    meta[exit_name(value)] = meta[name]
                 continue
             outs = [names[t] for t in targets[i]] or [name]
+            if own_exits and i < n_base and (ret := returned_value(fm, cfg_of[i], self.scope.globals)) is not None:
+                outs = [exit_name(ret) if t == EXIT else t for t in outs]
             calls = resolved.get(g.cfg_of[i], []) if i < n_base else []
-            src: Ref = name
+            ends: list[Ref] = [name]
+            exits: tuple[str, ...] = ()
+            callee = ""
             for m, (cname, cf) in enumerate(calls):
                 bname = f"{name}#{m}"
-                boxes.append(Box(bname, cname, (ENTRY,), (EXIT,)))
+                values = self.exit_values(self.scope.functions[cf])
+                self._deps[-1].append(Dep(EXITS, cf, self._exits_subject(self.scope.functions[cf]), True))
+                exits = exit_names(values)
+                callee = self.scope.functions[cf].name
+                boxes.append(Box(bname, cname, (ENTRY,), exits))
                 meta[bname] = NodeMeta(function_id(fm), g.cfg_of[i], "call", frozenset(), v, callee=c_name(cf))
-                edges.append((src, (bname, ENTRY)))
-                src = (bname, EXIT)
-            for t in outs:
-                edges.append((src, t))
+                edges.extend((src, (bname, ENTRY)) for src in ends)
+                ends = [(bname, e) for e in exits]
+            tested_by = decided.get(cfg_of[i]) if i < n_base else None
+            for src in ends:
+                returned = value_of(src[1]) if tested_by is not None and not isinstance(src, str) else None
+                for t in outs:
+                    way = way_name.get(t)
+                    if returned is not None and way is not None and tested_by is not None:
+                        test, constant, named = tested_by
+                        if way[0] == cfg_of[i] and not allows(test, callee, returned, way[1], constant, named):
+                            continue  # the value the callee returned rules this branch out
+                    edges.append((src, t))
         self.meta[key] = meta
         return Component(key, tuple(nodes), tuple(boxes), tuple(edges))
 
@@ -1366,7 +1443,8 @@ class Projector:
         got = self._rsms.get(name)
         if got is not None and not validate:
             return got
-        root = _root(name)
+        checked = self.comps.get(name)
+        root = _root(name, checked.exits if checked is not None else (EXIT,))
         closure = self.closure(name)
         if validate:
             got = build_rsm((root, *closure), root.name, "start")
@@ -1390,20 +1468,27 @@ class Projector:
             assert comp is not None
             flat = comp.without_boxes
             skey = (key, (flat,))
-            got = self.store.rsms.get(skey) or RSM((_root(name), flat), f"{name}!root", "start")
+            got = self.store.rsms.get(skey) or RSM((_root(name, comp.exits), flat), f"{name}!root", "start")
             self.store.rsms[skey] = got
             self._rsms[key] = got
         return got
 
 
-def _root(name: str) -> Component:
-    """The component that calls the checked one and labels its return ``end``."""
+def _root(name: str, exits: tuple[str, ...] = (EXIT,)) -> Component:
+    """The component that calls the checked one (whose exits are ``exits``) and labels its return
+    ``end``."""
     return Component(
         f"{name}!root",
         (Node("start", frozenset(), True, False), Node("end", frozenset({"end"}), False, True)),
-        (Box("call", name, (ENTRY,), (EXIT,)),),
-        (("start", ("call", ENTRY)), (("call", EXIT), "end")),
+        (Box("call", name, (ENTRY,), exits),),
+        (("start", ("call", ENTRY)), *((("call", e), "end") for e in exits)),
     )
+
+
+def _no_labels(br: bool | None) -> frozenset[str]:
+    """The labels of the ways out of a test of a callee's result: none (the ways are split only so
+    that each exit of the callee leads to the branches its value allows)."""
+    return frozenset()
 
 
 @dataclass(frozen=True)
