@@ -471,6 +471,23 @@ class Database:
             table.memos.clear()
             self._bump()
 
+    def evict(self, query: Derived[Any, Any]) -> int:
+        """Drop the values of ``query``'s memos as the bound's eviction would; returns how many.
+
+        Nothing changed, so there is no new revision: a reader that needs one runs it again.  For an
+        owner that knows a value holds much and will not be read again soon, which the least
+        recently used order cannot know (a batch worker between two work units).
+        """
+        dropped = 0
+        with self.write():
+            table = self._table(query)
+            for memo in list(table.memos.values()):
+                if memo.has_value:
+                    self._unlist(memo)
+                    self._drop_value(memo)
+                    dropped += 1
+        return dropped
+
     def collect(self, before: int) -> int:
         """Forget derived memos and input removals not read since revision ``before``; returns how many.
 

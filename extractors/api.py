@@ -486,6 +486,19 @@ class Project:
                 out[ident] = list(check(fm.file, [fm], proj, None, PARTIAL_EVERY, self.db.check_cancelled))
             return out
 
+    def bound_checks(self, weight: int) -> None:
+        """Let the database hold at most ``weight`` more than it holds now: the models extracted so
+        far stay, and the projections, models and verdicts that checks add are evicted beyond it."""
+        self.db.max_weight = self.db.weight + weight
+
+    def forget_projector(self) -> None:
+        """Let go of the project's projector, which keeps every projection it built for as long as
+        it lives; the next check makes a new one.  Between two batches of :meth:`check_functions`
+        this bounds memory by the database's bound plus one batch, where no edit ever replaces the
+        projector: what a later batch can reuse is still in the projection store, which is part of
+        the database, and found there by its content key."""
+        self.db.evict(projector)
+
     def assemble(self, path: str, per_function: Iterable[Iterable[Finding]]) -> list[Finding]:
         """``check([path])[path]`` from the unplaced findings of each function of ``path``, given in
         :meth:`call_graph` order: the first of equal (rule, location) kept, placed, suppressed."""

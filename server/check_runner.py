@@ -178,6 +178,21 @@ def hand_in_headers(project: Project, sources: Mapping[str, str]) -> Payload:
     return Payload(config, dict(sources), recording.read, compile_commands, tool_digest())
 
 
+UNIT_WEIGHT = 300_000
+"""What a worker's database may hold beyond its extracted project, for the projections, models and
+verdicts later units may reuse (in the units of the database's weight, about one small record each).
+Reuse across units is what units of neighbouring functions are for, but kept without bound it made
+a worker's memory the sum of all its units (2 GB on sqlite3.c)."""
+
+
+def prepare_worker(project: Project) -> Project:
+    """``project``, every model extracted, with its checks bounded by :data:`UNIT_WEIGHT` (see
+    :func:`check_unit`)."""
+    project.call_graph()  # extracts every model, which the bound must not count
+    project.bound_checks(UNIT_WEIGHT)
+    return project
+
+
 def build_project(payload: Payload, cache_root: str | None) -> Project:
     """A worker's project: the client's, rebuilt from the payload (no file of the tree is read)."""
     cache: MutableMapping[str, bytes] | None = None
@@ -194,7 +209,7 @@ def build_project(payload: Payload, cache_root: str | None) -> Project:
         project.set_compile_commands(where, database, base)
     for path, header in payload.headers.items():
         project.set_header(path, header)
-    return project
+    return prepare_worker(project)
 
 
 class UnitOutput(NamedTuple):
@@ -209,10 +224,13 @@ class UnitOutput(NamedTuple):
 
 
 def check_unit(project: Project, functions: tuple[str, ...]) -> UnitOutput:
+    """A unit checked on a worker's project (:func:`prepare_worker`); the projector goes after it,
+    so that a worker holds the projections of one unit and what its bounded database keeps."""
     start = time.perf_counter()
     before = _check_counters(project.counters)
     spent = project.seconds
     found = project.check_functions(functions)
+    project.forget_projector()
     dicts = {ident: [f.to_dict() for f in fs] for ident, fs in found.items()}
     phases = phases_between(spent, project.seconds)
     return UnitOutput(dicts, _delta(before, _check_counters(project.counters)), time.perf_counter() - start, phases)
@@ -464,7 +482,7 @@ def _make_pool(project: Project, payload: Payload, cache_root: str | None, worke
     Forked children never print or draw, so the parent's progress thread cannot deadlock them."""
     global _WORKER
     if fork_workers():
-        _WORKER = project
+        _WORKER = prepare_worker(project)  # this process only checks again if the pool breaks
         return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
     return ProcessPoolExecutor(
         max_workers=workers,

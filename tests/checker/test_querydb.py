@@ -620,6 +620,36 @@ def test_invalidate_reruns_a_query_and_its_readers() -> None:
     assert db.get(shown, 0) == "63"
 
 
+def test_evict_drops_values_without_a_revision_and_readers_stay_green() -> None:
+    x = Input[int, int]("x")
+    runs = {"made": 0}
+
+    @derived("made", weight=lambda _v: 7)
+    def made(db: Database, key: int) -> list[int]:
+        runs["made"] += 1
+        return [db.get(x, key)] * 3
+
+    @derived("size")
+    def size(db: Database, key: int) -> int:
+        return len(db.get(made, key))
+
+    db = Database()
+    db.set(x, 0, 1)
+    db.set(x, 1, 2)
+    first = db.get(made, 0)
+    assert db.get(size, 0) == 3 and db.get(made, 1) == [2, 2, 2]
+    revision, weight = db.revision, db.weight
+    assert db.evict(made) == 2
+    assert (db.revision, db.weight) == (revision, weight - 14)  # nothing changed, the values went
+    db.reset_counters()
+    assert db.get(size, 0) == 3  # current at this revision: its evicted input is not read again
+    assert executed(db) == {}
+    again = db.get(made, 0)
+    assert again == first and again is not first and runs["made"] == 3
+    db.set(x, 0, 5)
+    assert db.get(size, 0) == 3 and db.get(made, 0) == [5, 5, 5]
+
+
 def test_long_chain_verifies_without_recursion() -> None:
     base = Input[int, int]("base")
     other = Input[int, int]("other")

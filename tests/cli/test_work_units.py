@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from extractors.api import Config, Finding, Project
-from server.check_runner import RunResult, run_check
+from server.check_runner import RunResult, check_unit, run_check
 from server.disk_cache import DiskCache
 from server.work_units import Assembly, plan
 from server.workspace import collect, read_sources
@@ -78,6 +78,27 @@ def test_assembly_completes_a_file_only_with_all_its_functions(tree: Path) -> No
         got.update(done)
         assert assembly.add(project.check_functions(u.functions)) == {}  # a unit run twice adds nothing
     expected = project.check()
+    assert got == expected and _witnesses(got) == _witnesses(expected)
+
+
+def test_a_worker_that_forgets_between_units_assembles_the_same_findings(tree: Path) -> None:
+    """A worker drops its projector after each unit and may keep nothing checks add (a zero bound
+    evicts each projection, model and verdict as soon as it is stored): the units still assemble
+    exactly what one check of the whole project finds, witnesses included."""
+    worker = _project(tree)
+    graph = worker.call_graph()
+    worker.bound_checks(0)
+    paths = sorted({n.path for n in graph})
+    units = plan(graph, set(paths), target=40)
+    assembly = Assembly(graph, paths, worker.assemble)
+    got: dict[str, list[Finding]] = {}
+    for u in units:
+        out = check_unit(worker, u.functions)
+        got.update(assembly.add({i: [Finding.from_dict(d) for d in ds] for i, ds in out.found.items()}))
+    assert worker.db.counters()["projector"].executed == len(units)  # a new projector per unit
+    assert worker.db.counters()["projection"].evicted > 0
+    expected = _project(tree).check()
+    assert sum(map(len, expected.values())) > 50
     assert got == expected and _witnesses(got) == _witnesses(expected)
 
 
