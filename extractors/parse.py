@@ -23,9 +23,10 @@ def parse_c(text: str | bytes, old_tree: tree_sitter.Tree | None = None) -> tree
 
 
 def text_of(node: tree_sitter.Node | None) -> str:
-    if node is None or node.text is None:
+    if node is None:
         return ""
-    return node.text.decode("utf-8", "replace")
+    data = node.text  # a new slice of the source at each read
+    return "" if data is None else data.decode("utf-8", "replace")
 
 
 def strip_parens(node: tree_sitter.Node | None) -> tree_sitter.Node | None:

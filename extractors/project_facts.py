@@ -61,7 +61,7 @@ _WRITES = re.compile(
     + _NAME  # ++x, --(x)
     + r"|(?<!&)&(?!&)[\s(]*"
     + _NAME  # &x (also a & x: more writes only lose facts)
-    + r"|"
+    + r"|(?<!\w)"  # a whole token: never the tail of one (``0x0200 --``, ``8_3_names=``)
     + _NAME
     + r"[\s)]*(?:\+\+|--|(?:<<|>>|[-+*/%&|^])?=(?!=))"  # x++, x =, (x) += ...
     # a bare argument (a macro may assign it): after a callee's name or a comma, not after a keyword

@@ -230,6 +230,7 @@ def _product(
     states = [start]
     succ: list[list[tuple[int, bool | None]]] = [[]]
     exit_id: int | None = None
+    cleared_at: dict[int, tuple[int, ...]] = {}  # node -> positions of the flags it may write
     queue = deque([0])
     while queue:
         i = queue.popleft()
@@ -257,9 +258,11 @@ def _product(
                 targets = _switch_targets(cfg, node, decided, env) if decided is not None else None
                 decided = None
         after: list[int | None] = list(vals)
-        for name in _written(node) if flags else ():
-            if name in index:
-                after[index[name]] = None
+        cleared = cleared_at.get(c)
+        if cleared is None:  # per node, not per state: a node is reached in many states
+            cleared = cleared_at[c] = tuple(index[n] for n in _written(node) if n in index) if flags else ()
+        for k in cleared:
+            after[k] = None
         for name, value in node.flag_sets:
             if name in index:
                 after[index[name]] = value
