@@ -487,9 +487,10 @@ class Project:
             return out
 
     def bound_checks(self, weight: int) -> None:
-        """Let the database hold at most ``weight`` more than it holds now: the models extracted so
-        far stay, and the projections, models and verdicts that checks add are evicted beyond it."""
-        self.db.max_weight = self.db.weight + weight
+        """Let the database hold at most ``weight`` more than it holds now (never more than its
+        bound already allows): the models extracted so far stay, and the projections, models and
+        verdicts that checks add are evicted beyond it."""
+        self.db.max_weight = min(self.db.max_weight, self.db.weight + weight)
 
     def forget_projector(self) -> None:
         """Let go of the project's projector, which keeps every projection it built for as long as

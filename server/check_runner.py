@@ -248,6 +248,12 @@ def _init_worker(payload: Payload, cache_root: str | None) -> None:
     _WORKER = build_project(payload, cache_root)
 
 
+def _bound_forked() -> None:
+    """A forked worker's bound, set in the child: the client's own project keeps its bound."""
+    assert _WORKER is not None, "forked without a project"
+    prepare_worker(_WORKER)
+
+
 def _check_unit_in_worker(functions: tuple[str, ...]) -> UnitOutput:
     assert _WORKER is not None, "worker not initialised"
     return check_unit(_WORKER, functions)
@@ -482,8 +488,11 @@ def _make_pool(project: Project, payload: Payload, cache_root: str | None, worke
     Forked children never print or draw, so the parent's progress thread cannot deadlock them."""
     global _WORKER
     if fork_workers():
-        _WORKER = prepare_worker(project)  # this process only checks again if the pool breaks
-        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        project.call_graph()  # every model, extracted once here rather than in each child
+        _WORKER = project
+        return ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_bound_forked
+        )
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),

@@ -102,6 +102,18 @@ def test_a_worker_that_forgets_between_units_assembles_the_same_findings(tree: P
     assert got == expected and _witnesses(got) == _witnesses(expected)
 
 
+def test_a_bound_for_checks_never_raises_the_configured_one(tree: Path) -> None:
+    project = Project(Config(), max_weight=50_000)
+    for path, text in _sources(tree).items():
+        project.update_file(path, text)
+    project.call_graph()
+    held = project.db.weight
+    project.bound_checks(10**9)
+    assert project.db.max_weight == 50_000
+    project.bound_checks(100)
+    assert project.db.max_weight == held + 100
+
+
 def test_units_on_two_processes_give_the_one_process_findings_and_witnesses(tree: Path) -> None:
     serial = _run(tree, jobs=1)
     pooled = _run(tree, jobs=2, target=60)
