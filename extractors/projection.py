@@ -24,7 +24,7 @@ from checker.graphs import closure, reach_union, strongly_connected
 from checker.model import RSM, Box, Component, Node, Ref, build_rsm, shared_labels
 from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, copy_table
-from extractors.by_value import handed_name, handed_view, reassigning_nodes
+from extractors.by_value import handed_name, handed_view, moving_nodes, reassigning_nodes
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CondExpr
 from extractors.contents import contents_labels, contents_of, contents_values, filling_loops
@@ -916,7 +916,8 @@ class Projector:
             cut = self.reassigning(self.scope.functions[ident], value)
             comp = self.comps[key]
             if cut and comp is not None:
-                view, meta = handed_view(comp, self.meta.get(key, {}), cut)
+                moves = moving_nodes(self.scope.functions[ident], value)
+                view, meta = handed_view(comp, self.meta.get(key, {}), cut, moves)
                 self.comps[handed_name(key)] = view
                 self.meta[handed_name(key)] = meta
         if isinstance(function, str):

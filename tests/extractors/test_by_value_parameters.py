@@ -182,3 +182,54 @@ def test_a_list_walk_that_frees_the_head_first_still_frees_the_callers_pointer()
     late = "    free_all(list);\n    return list->value; /*U*/\n"
     fixed = LIST.replace(late, "    int v = list->value;\n    free_all(list);\n    return v;\n")
     assert _found(fixed) == []
+
+
+MOVING_USE = """\
+#include <stdlib.h>
+
+static int parse(const char *p)
+{
+    p += 4;
+    return p[0];
+}
+
+int header(void)
+{
+    char *b = malloc(8);
+    if (b == NULL)
+        return -1;
+    b[4] = 1;
+    free(b);
+    return parse(b); /*F*/
+}
+"""
+
+
+def test_a_callee_reading_through_its_moved_parameter_is_a_use_after_free_in_the_caller() -> None:
+    # p += 4 keeps p inside the caller's block: the read of p[0] is a read of the freed block
+    for move in ("p += 4;", "p++;", "++p;", "p = p + 4;", "p -= -4;"):
+        src = MOVING_USE.replace("p += 4;", move)
+        assert _found(src) == [("use-after-free", line_of(src, "/*F*/"))], move
+
+
+def test_a_replaced_parameter_read_afterwards_is_not_the_callers_block() -> None:
+    # p = other() (or p = p->next-like replacements) hands the caller nothing read afterwards
+    declared = "const char *other(void);\n\nstatic int parse"
+    src = MOVING_USE.replace("static int parse", declared)
+    assert _found(src.replace("p += 4;", "p = other();")) == []
+
+
+def test_a_callee_moving_then_freeing_and_reading_frees_nothing_of_the_callers() -> None:
+    # the moved copy keeps reads but not the free of the moved pointer (g's own free-non-heap)
+    src = MOVING_USE.replace("    return p[0];\n", "    free((void *)p); /*M*/\n    return 0;\n")
+    src = src.replace("    free(b);\n    return parse(b); /*F*/\n", "    parse(b);\n    free(b);\n    return 0;\n")
+    assert _found(src) == [("free-non-heap", line_of(src, "/*M*/"))]
+
+
+def test_which_nodes_only_move_the_parameter() -> None:
+    from extractors.by_value import _is_move
+
+    for text in ("p++;", "--p;", "s += *p++;", "p += n;", "p -= 2;", "p = p + n * 4;", "*p++ = c;", "q->p = 0, p++;"):
+        assert _is_move(text, "p"), text
+    for text in ("p = other();", "p = p->next;", "p = p[1];", "p++, p = q;", "reset(&p), p++;", "p = q + 1;"):
+        assert not _is_move(text, "p"), text
