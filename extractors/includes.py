@@ -46,6 +46,11 @@ class Unread:
 
 UNREAD = Unread()
 Lookup = Callable[[str], "tuple[Directive, ...] | None | Unread"]
+Elsewhere = Callable[[str], "str | None"]
+
+
+def _nowhere(name: str) -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -81,12 +86,15 @@ def preprocess(
     base: Defines,
     lookup: Lookup,
     pinned: Defines = NO_DEFINES,
+    elsewhere: Elsewhere = _nowhere,
 ) -> Preprocessed:
     """The run over file ``path`` whose directives are ``own``, after the ``-include`` headers
     ``forced``, starting from the defines ``base``; the names ``pinned`` defines or undefines
     (the command line's ``-D``/``-U``, the user's last word) keep their state whatever a
-    ``#define`` or ``#undef`` says."""
-    run = _Run(search, base.overlaid(pinned), lookup, pinned)
+    ``#define`` or ``#undef`` says.  ``elsewhere(name)``: where a quoted include found nowhere on
+    the search path is, if anywhere (the project's one file of that name: a build's ``-I`` that
+    nobody told ctlsp about)."""
+    run = _Run(search, base.overlaid(pinned), lookup, pinned, elsewhere)
     for header in forced:
         found = run.find(header)
         if found is not None:
@@ -101,10 +109,13 @@ _GUARD = re.compile(r"!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?")
 
 
 class _Run:
-    def __init__(self, search: SearchPath, base: Defines, lookup: Lookup, pinned: Defines) -> None:
+    def __init__(
+        self, search: SearchPath, base: Defines, lookup: Lookup, pinned: Defines, elsewhere: Elsewhere
+    ) -> None:
         self.pinned = pinned.defined.keys() | pinned.undefined
         self.search = search
         self.lookup = lookup
+        self.elsewhere = elsewhere
         self.defined: dict[str, int | None] = dict(base.defined)
         self.undefined: set[str] = set(base.undefined)
         self._undefined: frozenset[str] | None = None  # ``undefined`` frozen, until it changes
@@ -141,6 +152,11 @@ class _Run:
             found = self.find(path)
             if found is not None:
                 return path, found
+        other = self.elsewhere(name) if quoted else None
+        if other is not None:
+            found = self.find(other)
+            if found is not None:
+                return other, found
         return None
 
     def header(self, path: str, lines: tuple[Directive, ...], certain: bool, depth: int) -> None:

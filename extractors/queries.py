@@ -16,6 +16,7 @@ Derived, each a pure function of what it reads:
     file_defines(path)           the text of the file's function-like ``#define`` lines
     header_directives(header)    a header's conditionals, defines and includes
     file_preprocessor(path)      the headers the file reads and what they and it define
+    project_header(name)         the project's one file a quoted include found nowhere else names
     header_macros(header)        assigning macros of one header
     header_renames(header)       macros of one header that rename a function
     file_macros(path)            the assigning and renaming macros the file's functions see
@@ -44,6 +45,7 @@ cannot depend on anything outside the definition but its file's context and the 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -503,6 +505,10 @@ def file_preprocessor(db: Database, path: str) -> Preprocessed:
         found: tuple[Directive, ...] = db.get(header_directives, header)
         return found
 
+    def elsewhere(name: str) -> str | None:
+        found: str | None = db.get(project_header, name)
+        return found
+
     return preprocess(
         path,
         db.get(file_scope, path).directives,
@@ -511,7 +517,25 @@ def file_preprocessor(db: Database, path: str) -> Preprocessed:
         _flag_defines(db, path),
         lookup,
         settings.command,
+        elsewhere,
     )
+
+
+@derived("project_header")
+def project_header(db: Database, name: str) -> str | None:
+    """The one file of the project whose path ends with the quoted include ``name``, for an include
+    found neither next to its file nor on the search path (``#include "zlib.h"`` in ``test/``,
+    built with ``-I..``); None when no file or more than one does, where ctlsp cannot tell which
+    the build means.  Reads only the project's paths, and is backdated while its answer stays, so
+    adding or removing an unrelated file runs no file's preprocessor again."""
+    tail = os.path.normpath(name)
+    if tail.startswith(("/", "..")):
+        return None
+    found = [
+        p for p in db.get_or(PROJECT_FILES, (), frozenset())
+        if (q := os.path.normpath(p)) == tail or q.endswith(os.sep + tail)
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 @derived("file_macros")

@@ -271,6 +271,45 @@ def test_a_macro_from_a_header_in_an_include_folder_decides_a_branch(tmp_path: P
     assert found == [("lock-not-released", line_of(LOCKS, "/*L*/"))]
 
 
+QUOTED_LOCKS = LOCKS.replace("#include <config.h>", '#include "features.h"')
+
+
+def test_a_quoted_include_nobody_said_where_is_the_projects_one_file_of_that_name(tmp_path: Path) -> None:
+    """``test/counter.c`` includes ``"features.h"``, which is in the folder above (the build says
+    ``-I..``); the project holds one file of that name, so it is the one read, as with the flag.
+    Two files of that name (``features.h`` in two folders): ctlsp cannot tell which the build
+    means, reads neither, and each conditional stays a choice of its own."""
+    files = ["test/counter.c", "features.h"]
+    _tree(tmp_path, {"test/counter.c": QUOTED_LOCKS, "features.h": FEATURES_H})
+    alone = _check(tmp_path, files[:1])["test/counter.c"]
+    assert sorted(r for r, _ in alone) == ["lock-not-released", "unlock-without-lock"]
+    assert _check(tmp_path, files)["test/counter.c"] == []
+    with_flag = Config(command_include=(str(tmp_path),))
+    assert _check(tmp_path, files[:1], with_flag)["test/counter.c"] == []
+    # the twin: the early return while locked is still found once the header is read
+    early = QUOTED_LOCKS.replace("    counter += n;\n", "    if (n < 0)\n        return -1;\n    counter += n;\n")
+    _tree(tmp_path, {"test/counter.c": early})
+    assert _check(tmp_path, files)["test/counter.c"] == [("lock-not-released", line_of(LOCKS, "/*L*/"))]
+    _tree(tmp_path, {"test/counter.c": QUOTED_LOCKS, "other/features.h": "#define USE_LOCKS 0\n"})
+    twice = _check(tmp_path, [*files, "other/features.h"])["test/counter.c"]
+    assert sorted(r for r, _ in twice) == ["lock-not-released", "unlock-without-lock"]
+
+
+def test_a_file_added_elsewhere_runs_no_preprocessor_again_while_the_include_resolves_the_same() -> None:
+    project = Project()
+    project.update_file("lib/features.h", FEATURES_H)
+    project.update_file("test/counter.c", QUOTED_LOCKS)
+    load_headers(project, {"lib/features.h": FEATURES_H})
+    assert project.check()["test/counter.c"] == []
+    project.db.reset_counters()
+    project.update_file("lib/other.c", "int other(void) { return 0; }\n")
+    load_headers(project, {"lib/features.h": FEATURES_H})
+    assert project.check()["test/counter.c"] == []
+    counters = project.db.counters()
+    assert counters["project_header"].backdated >= 1
+    assert counters["file_preprocessor"].executed == 1  # the new file's own run, no other
+
+
 def test_a_header_constant_prunes_a_plain_if_and_an_include_by_configuration(tmp_path: Path) -> None:
     """``if (USE_LOCKS)`` in C, with the value from the header: the branch that never runs is gone.
     ``[preprocessor] include`` is relative to ctlsp.toml's folder."""
