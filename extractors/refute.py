@@ -386,8 +386,11 @@ class Refuter:
         """The rule checked on ``first``'s function with the NULL-ness of ``var`` made a branch
         (:func:`with_null_test`) after the one node that writes it, a call of a pointer function
         with known outcomes not on a loop; None when there is no such node or nothing is
-        concluded."""
+        concluded.  A local whose address is taken may get its value through the address, which
+        is no node's write: the one-write premise cannot be known for it."""
         fm = first.fm
+        if var in fm.cfg.addr_taken:
+            return None
         writes = [
             n.id
             for n in fm.cfg.nodes
