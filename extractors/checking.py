@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -33,7 +33,7 @@ from extractors.mark_check import SCOPE as MARK_SCOPE
 from extractors.mark_check import mark_findings
 from extractors.phase_clock import MODEL_CHECKING, PROJECTION, PhaseClock
 from extractors.projection import DISCARD, Projector, function_id, locals_of
-from extractors.refute import Refuter, semantics
+from extractors.refute import Refuter, Undecided, semantics
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule, rules_key
 from extractors.struct_fields import tracked_field
@@ -47,44 +47,11 @@ class Withheld(Exception):
     pass, which then stores nothing of it."""
 
 
-class _CachedOnly(MutableMapping[str, bytes]):
-    """The verdict cache as the first pass's refuter sees it: a verdict it holds is read, a miss
-    (the refuter would decide it now, with the solver) raises :class:`Withheld` instead.  This
-    relies on :meth:`Refuter.finding` looking its verdict up in the cache it is given before it
-    decides one (its contract: verdicts cached by the witness's content); a ``Refuter.known``
-    asking the same without a wrapper would say it directly."""
-
-    def __init__(self, cache: MutableMapping[str, bytes]) -> None:
-        self.cache = cache
-
-    def get(self, key: str, default: object = None) -> bytes:
-        got = self.cache.get(key)
-        if got is None:
-            raise Withheld(key)
-        return got
-
-    def __getitem__(self, key: str) -> bytes:
-        return self.get(key)
-
-    def __setitem__(self, key: str, value: bytes) -> None:
-        self.cache[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.cache[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.cache)
-
-    def __len__(self) -> int:
-        return len(self.cache)
-
-
 @dataclass
 class _FirstPass:
-    """What a first pass may refute: verdicts in the cache (``cached``, a refuter that reads only
-    them), and others with the real refuter while ``spent`` is under ``budget`` seconds."""
+    """What a first pass may refute: verdicts in the cache, and others while ``spent`` is under
+    ``budget`` seconds."""
 
-    cached: Refuter
     budget: float
     spent: float = 0.0
 
@@ -190,7 +157,7 @@ class FunctionChecker:
         records of values checked before it was stopped)."""
         findings: dict[tuple[str, Location], Finding] = {}
         withheld = False
-        self._first = _FirstPass(Refuter(_CachedOnly(self.cache), self.counts, clock=self.clock), budget)
+        self._first = _FirstPass(budget)
         try:
             for fm in functions:
                 check_cancelled()
@@ -223,10 +190,10 @@ class FunctionChecker:
         if first is None:
             return self.refuter.finding(proj, reporter, rule, fm, var, rsm, model, steps)
         try:
-            return first.cached.finding(proj, reporter, rule, fm, var, rsm, model, steps)
-        except Withheld:
+            return self.refuter.finding(proj, reporter, rule, fm, var, rsm, model, steps, decide=False)
+        except Undecided as e:
             if semantics(proj, fm).kinds and first.spent >= first.budget:
-                raise
+                raise Withheld(str(e)) from None
         start = time.perf_counter()
         try:
             return self.refuter.finding(proj, reporter, rule, fm, var, rsm, model, steps)

@@ -301,6 +301,10 @@ class Attempt:
         return frozenset(m.cfg_id for name in names if (m := meta.get(name)) is not None)
 
 
+
+class Undecided(Exception):
+    """A finding whose refutation verdict is not cached, asked for without deciding one."""
+
 class Refuter:
     """Refutes findings for one :class:`~extractors.checking.FunctionChecker` (its verdict cache and
     counters: ``refuted`` findings dropped, ``refutation_kept`` kept after an infeasible witness,
@@ -331,9 +335,11 @@ class Refuter:
         rsm: RSM,
         model: RSM,
         steps: tuple[Step, ...],
+        decide: bool = True,
     ) -> Finding | None:
         """The finding of ``rule`` on ``var`` with witness ``steps`` (read off ``model``, the
-        contraction of ``rsm``), or None when refutation removes it."""
+        contraction of ``rsm``), or None when refutation removes it.  With ``decide`` False only a
+        verdict already cached is used, and :class:`Undecided` is raised where the solver would run."""
         with self.clock(REFUTATION):
             digest = model.deep_digests_seeing(rule.atoms)[model.initial_component]
             callees = outcomes_digest(outcomes_of(proj, fm))
@@ -348,6 +354,8 @@ class Refuter:
                 except ValueError:
                     verdict = None
             if not isinstance(verdict, dict) or verdict.get("verdict") not in ("keep", "drop", "refined"):
+                if not decide:
+                    raise Undecided(key)
                 verdict = self._decide(first, rule, var)
                 self.cache[key] = json.dumps(verdict).encode()
             if verdict["verdict"] == "drop":
