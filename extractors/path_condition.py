@@ -20,8 +20,22 @@ guessed:
   arithmetic, mixed signedness, shifts, division, bit operations give unknown values.  A local of a
   typedef this module does not know (``lua_Integer``, or ``lua_Number``, a double) is a z3 *real*:
   the integers are among the reals, so every run is still a model.
-- Pointers are integers with NULL as 0: ``p == NULL``, ``!p``, ``p = q``, ``p = NULL`` are exact, an
-  address of a local or a string literal is not 0, everything else is unknown.
+- Pointers are integers with NULL as 0: ``p == NULL``, ``!p``, ``p = q``, ``p = NULL``, ``p == q``
+  are exact; everything not below is unknown (parameters, globals, fields, results of calls).
+- Frame addresses: the address of an automatic local or parameter ``x`` of the function (``&x``, and
+  an array ``a`` read as a value) is a *constant* of its own, a distinct negative integer (``-1``,
+  ``-2``, ... by name), so it is not NULL, not another local's address, and equal to itself on
+  every path (``char *buf = small; ... if (buf != small)``).  One frame suffices: the path
+  condition speaks of one run of the checked function, a callee's steps are unconstrained.  Only
+  names declared once (the tracked locals' rule: one name is one object) that are not ``static``
+  or ``extern`` (their address outlives the frame and is shared across calls) have one; the
+  address of a part (``&a[i]``, ``&s.f``, whose address may be the whole's) and of a string
+  literal is only not 0.
+- Heap addresses: a non-NULL result of a call the table says ``returns = "alloc"`` (``malloc``) is
+  positive (never a frame address: a fresh block is no local's storage), a NULL one 0, as the
+  node's ``post`` (``r >= 0``, ``r > 0`` for a ``nonnull`` allocator).  Unknown pointers stay
+  unconstrained integers: a parameter may hold any address, a frame's included, so a comparison
+  with one decides nothing.
 - A write this module did not read itself (a macro that assigns a local by name, a library
   function given a local to define) makes the local unknown: the node's events (``def``, ``write``)
   and calls are a second, independent account of what it writes, and both are honoured.
@@ -44,6 +58,7 @@ from tree_sitter import Node as TSNode
 from extractors.call_outcomes import NONNULL, CallOutcomes
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgNode
+from extractors.macro_calls import plain_name
 from extractors.parse import parse_c, strip_parens, text_of
 
 # kinds of values: "s<w>" signed, "u<w>" unsigned, "p" pointer, "b" 0/1 of a test, "lit" an integer
@@ -79,8 +94,9 @@ class Effect:
     """What one execution of a node does: values after it (``env``), the condition's truth for a
     test node (None when not understood or not a test), the tracked locals it may write, facts
     every execution satisfies (``side``: a string literal's address is not NULL), and facts of the
-    values it computes that come from what its calls do (``post``: a callee's outcomes), which the
-    refutation tracks with the node's assignments."""
+    values it computes that come from what its calls do (``post``: a callee's outcomes, an
+    allocator's result being NULL or a heap address), which the refutation tracks with the node's
+    assignments."""
 
     env: dict[str, z3.ExprRef]
     cond: z3.BoolRef | None
@@ -200,6 +216,33 @@ def _declarators(decl: TSNode) -> Iterable[tuple[str, str | None]]:
         yield text_of(inner), kind if ok else None
 
 
+def _objects(decl: TSNode) -> Iterable[tuple[str, bool | None]]:
+    """(name, whether an array) of each object a declaration (or parameter) gives automatic storage
+    in the frame; None instead of the flag for a name that is no frame object (``static`` or
+    ``extern`` storage, a local prototype).  The declarator nearest the name decides its type
+    (``char *a[4]`` is an array, ``char (*p)[4]`` a pointer); a parameter is never an array (C
+    adjusts ``char b[]`` to a pointer)."""
+    storage = {text_of(c) for c in decl.children if c.type == "storage_class_specifier"}
+    parameter = decl.type == "parameter_declaration"
+    for d in decl.children_by_field_name("declarator"):
+        inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+        nearest: str | None = None
+        while inner is not None and inner.type != "identifier":
+            if inner.type != "parenthesized_declarator":
+                nearest = inner.type
+            inner = (
+                inner.child_by_field_name("declarator")
+                if inner.type != "parenthesized_declarator"
+                else (inner.named_children[0] if inner.named_children else None)
+            )
+        if inner is None:
+            continue
+        if storage & {"static", "extern"} or nearest == "function_declarator":
+            yield text_of(inner), None
+        else:
+            yield text_of(inner), nearest == "array_declarator" and not parameter
+
+
 def _sort(kind: str) -> z3.SortRef:
     return z3.RealSort() if kind.startswith("t:") else z3.IntSort()
 
@@ -234,11 +277,16 @@ class FunctionSemantics:
         self.table = table
         self.outcomes: Mapping[str, CallOutcomes] = outcomes or {}
         self._trees: dict[int, TSNode | None] = {}
+        # the frame's objects that have an address of their own: name -> (address, whether an array)
+        self.frame: dict[str, tuple[int, bool]] = {}
         self.kinds = self._tracked(params)
 
     def _tracked(self, params: tuple[str, ...]) -> dict[str, str]:
+        """The tracked locals and their kinds; fills :attr:`frame` by the same rule of one
+        declaration per name."""
         seen: dict[str, int] = {}
         kinds: dict[str, str | None] = {}
+        shapes: dict[str, bool | None] = {}
         entry = self.cfg.nodes[self.cfg.entry]
         proto = _parse_statement(f"int {entry.source};") if entry.source else None
         fdecl = proto.child_by_field_name("declarator") if proto is not None else None
@@ -250,6 +298,7 @@ class FunctionSemantics:
                 for name, kind in _declarators(p):
                     seen[name] = seen.get(name, 0) + 1
                     kinds[name] = kind
+                shapes.update(_objects(p))
         for n in self.cfg.nodes:
             if n.kind != "decl":
                 continue
@@ -261,12 +310,22 @@ class FunctionSemantics:
             for name, kind in _declarators(tree):
                 seen[name] = seen.get(name, 0) + 1
                 kinds[name] = kind
+            shapes.update(_objects(tree))
         bad = (self.cfg.addr_taken - self._handed_to_outcomes()) | self.cfg.static_locals
         out = {}
         for name, kind in kinds.items():
             known = name in params or name in self.cfg.declared
             if kind is not None and seen.get(name) == 1 and name not in bad and known:
                 out[name] = kind
+        objects = sorted(
+            (name, array)
+            for name, array in shapes.items()
+            if array is not None
+            and seen.get(name) == 1
+            and name not in self.cfg.static_locals
+            and (name in params or name in self.cfg.declared)
+        )
+        self.frame = {name: (-(k + 1), array) for k, (name, array) in enumerate(objects)}
         return out
 
     def _handed_to_outcomes(self) -> set[str]:
@@ -292,6 +351,19 @@ class FunctionSemantics:
                     handed[name] = False
         return {name for name, ok in handed.items() if ok}
 
+    def _allocators(self, n: CfgNode) -> dict[str, bool]:
+        """The names, as the node's text spells them, of the allocators it calls (the table's
+        ``returns = "alloc"``), each with whether it never returns NULL.  The table is read under
+        the calls' own names (a file's macro is named with its digest); a name that two calls of the
+        node read two ways is left out."""
+        got: dict[str, set[tuple[bool, bool]]] = {}
+        for c in n.calls:
+            if c.name is not None:
+                spec = self.table.get(c.name)
+                alloc = spec is not None and spec.returns == "alloc"
+                got.setdefault(plain_name(c.name), set()).add((alloc, spec is not None and spec.nonnull))
+        return {name: ways.pop()[1] for name, ways in got.items() if len(ways) == 1 and next(iter(ways))[0]}
+
     def tree(self, n: CfgNode) -> TSNode | None:
         if n.id not in self._trees:
             self._trees[n.id] = _parse_statement(n.source) if n.source else None
@@ -310,7 +382,7 @@ class FunctionSemantics:
         if n.kind in ("entry", "exit", "join", "label", "goto", "sink", "case") or not n.source:
             return Effect(dict(env), None, frozenset())
         tree = self.tree(n)
-        reader = _Reader(self, dict(env), fresh)
+        reader = _Reader(self, dict(env), fresh, self._allocators(n))
         cond: z3.BoolRef | None = None
         if tree is None:
             reader.havoc_mentioned(n.source)
@@ -334,8 +406,11 @@ class FunctionSemantics:
 class _Reader:
     """Reads one node's syntax against an environment, in C's evaluation order."""
 
-    def __init__(self, sem: FunctionSemantics, env: dict[str, z3.ExprRef], fresh: Fresh) -> None:
+    def __init__(
+        self, sem: FunctionSemantics, env: dict[str, z3.ExprRef], fresh: Fresh, allocators: Mapping[str, bool]
+    ) -> None:
         self.sem = sem
+        self.allocators = allocators
         self.kinds = sem.kinds
         self.env = env
         self.fresh = fresh
@@ -445,6 +520,9 @@ class _Reader:
                 return Value(self.env[name], self.kinds[name])
             if name == "NULL":
                 return Value(z3.IntVal(0), "lit", 0)
+            frame = self.sem.frame.get(name)
+            if frame is not None and frame[1]:
+                return Value(z3.IntVal(frame[0]), "p")  # an array read as a value: its address
             return self.unknown()
         if t in ("string_literal", "concatenated_string"):
             return self.nonnull()
@@ -468,7 +546,9 @@ class _Reader:
                 if arg is not None and arg.type == "identifier" and text_of(arg) in self.kinds:
                     self.havoc(text_of(arg))  # not tracked when its address is taken; never reached
                 self.lvalue_parts(arg)
-                return self.nonnull()
+                whole = strip_parens(arg) if arg is not None else None
+                frame = self.sem.frame.get(text_of(whole)) if whole is not None and whole.type == "identifier" else None
+                return Value(z3.IntVal(frame[0]), "p") if frame is not None else self.nonnull()
             self.value(arg)
             return self.unknown()
         if t == "cast_expression":
@@ -489,7 +569,12 @@ class _Reader:
             for a in args.named_children if args is not None else []:
                 if a.type != "comment":
                     self.value(a)
-            return self.unknown()
+            nonnull = self.allocators.get(text_of(fn)) if fn is not None and fn.type == "identifier" else None
+            if nonnull is None:
+                return self.unknown()
+            block = self.unknown("p", "heap")  # NULL, or a fresh block: no frame's address
+            self.post.append(block.term > 0 if nonnull else block.term >= 0)
+            return block
         if t in ("sizeof_expression", "alignof_expression", "offsetof_expression"):
             return self.unknown()
         if t in ("field_expression", "subscript_expression"):

@@ -67,7 +67,7 @@ from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
-VERSION = "f3"  # the refinement changed (f3: every copy of the trigger): older verdicts are not reused
+VERSION = "f4"  # the refinement changed (f4: frame and heap addresses): older verdicts are not reused
 
 
 def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:
