@@ -9,6 +9,7 @@ Code the builder cannot read (ERROR nodes, odd macros) is skipped, never raised 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node as TSNode
@@ -149,6 +150,8 @@ class CfgBuilder:
         self.atoms = atoms  # the user's [[atoms]]: queries whose matches label nodes (user_atoms.py)
         self.spans: dict[int, tuple[int, int]] = {}  # byte range of each node that has facts
         self.counts = counts  # macros a condition reads through when they make a count (count_macros.py)
+        self.params: frozenset[str] = frozenset()  # the names in the parameter list (build)
+        self.local_arrays: set[str] = set()  # locals declared as arrays so far, static ones too
 
     def col(self, row: int, byte_col: int) -> int:
         if 0 <= row < len(self.lines):
@@ -215,8 +218,24 @@ class CfgBuilder:
         w.walk(ts, discarded=discarded)
         return w.f
 
+    def cond_form(self, e: TSNode | None) -> CondExpr:
+        """:func:`cond_expr` of ``e`` with the file's count macros and this function's arrays."""
+        return cond_expr(e, self.counts, arrays=self.sized_array)
+
+    def sized_array(self, name: str) -> bool:
+        """Whether ``name`` may be taken for an array of known size, whose element count
+        ``sizeof name / sizeof name[0]`` is at least 1 (:func:`cond_expr`): a local declared as an
+        array, or a name the function neither declares nor takes as a parameter (file scope).
+        Never a parameter (``int a[]`` in a parameter list is a pointer) nor a local pointer, for
+        which the idiom may give 0. A file-scope pointer cannot be told from a file-scope array
+        here (a model is built from the function's own text), so one is still taken for an array."""
+        if name in self.cfg.declared:
+            return name in self.local_arrays
+        return name not in self.params
+
     def build(self, fn: TSNode) -> Cfg:
         decl = fn.child_by_field_name("declarator")
+        self.params = _parameter_names(decl)
         self.cfg.entry = self.new("entry", decl)
         body = fn.child_by_field_name("body")
         close = body.children[-1] if body is not None and body.children else body
@@ -325,6 +344,10 @@ class CfgBuilder:
             )
             for name, uninit in w.declaration(s):
                 self.cfg.declared[name] = uninit
+                if name in w.f.arrays:
+                    self.local_arrays.add(name)
+                else:
+                    self.local_arrays.discard(name)
                 if static:
                     self.cfg.static_locals.add(name)
                     self.frame.pop(name, None)
@@ -418,7 +441,7 @@ class CfgBuilder:
                         w.ev(RETURNED, "null")  # the callers' may-NULL source (extractors.null_returns)
                     self.cfg.returns.append((path_of(v), None))
             n = self.new("return", s, facts=w.f)
-            if value is not None and (known := evaluate(cond_expr(value, self.counts), self.consts)) is not None:
+            if value is not None and (known := evaluate(self.cond_form(value), self.consts)) is not None:
                 self.cfg.nodes[n].cond = ("lit", known)  # the constant returned (extractors.out_params)
             self.link(preds, n)
             self.link([(n, None)], self.cfg.exit)
@@ -496,7 +519,7 @@ class CfgBuilder:
     def switch(self, s: TSNode, preds: list[Pred]) -> list[Pred]:
         cond = s.child_by_field_name("condition")
         sw = self.new("switch", cond, facts=self.facts(cond))
-        self.cfg.nodes[sw].cond = cond_expr(cond, self.counts)  # prune.py follows the one case a known value takes
+        self.cfg.nodes[sw].cond = self.cond_form(cond)  # prune.py follows the one case a known value takes
         self.link(preds, sw)
         self.breaks.append([])
         body = s.child_by_field_name("body")
@@ -510,7 +533,7 @@ class CfgBuilder:
             value = item.child_by_field_name("value")
             has_default = has_default or value is None
             case = self.new("case", value or item.children[0])
-            self.cfg.nodes[case].cond = cond_expr(value, self.counts) if value is not None else ("default",)
+            self.cfg.nodes[case].cond = self.cond_form(value) if value is not None else ("default",)
             self.link([(sw, None)] + fall, case)
             fall = [(case, None)]
             for i, c in enumerate(item.children):
@@ -547,7 +570,7 @@ class CfgBuilder:
         n = self.new("cond", e, facts=self.facts(e))
         node = self.cfg.nodes[n]
         node.null_test = null_test(e)
-        node.cond = cond_expr(e, self.counts)
+        node.cond = self.cond_form(e)
         self.link(preds, n)
         return [(n, True)], [(n, False)]
 
@@ -588,11 +611,23 @@ def directive_condition(s: TSNode, defines: Defines) -> bool | None:
     return condition(kind, text_of(arg), defines)
 
 
-def cond_expr(e: TSNode | None, counts: CountMacros = NO_COUNT_MACROS, depth: int = 0) -> CondExpr:
+def _no_arrays(name: str) -> bool:
+    """Without a function's declarations no name is known to be an array."""
+    return False
+
+
+def cond_expr(
+    e: TSNode | None,
+    counts: CountMacros = NO_COUNT_MACROS,
+    depth: int = 0,
+    arrays: Callable[[str], bool] = _no_arrays,
+) -> CondExpr:
     """A small evaluable form of a condition over names and integer literals (None if not one).
     A call of one of ``counts`` (``ARRAY_SIZE(tab)``) is read through its expansion when that is
     ``POSITIVE`` (a size, an element count): only then, so a macro that may be 0 stays unknown;
-    macros in the expansion are followed :data:`MAX_EXPANSION` deep (a cycle of defines ends)."""
+    macros in the expansion are followed :data:`MAX_EXPANSION` deep (a cycle of defines ends).
+    ``arrays`` says which names are arrays of known size (:meth:`CfgBuilder.sized_array`): only
+    their element count ``sizeof a / sizeof a[0]`` is ``POSITIVE``; ``sizeof x`` alone always is."""
     e = strip_parens(e)
     if e is None:
         return None
@@ -606,24 +641,24 @@ def cond_expr(e: TSNode | None, counts: CountMacros = NO_COUNT_MACROS, depth: in
         return ("lit", 1 if t == "true" else 0)
     if t == "identifier":
         return ("var", text_of(e))
-    if t == "sizeof_expression" or (t == "binary_expression" and _element_count(e)):
+    if t == "sizeof_expression" or (t == "binary_expression" and _element_count(e, arrays)):
         return POSITIVE  # never 0: a loop ``for (i = 0; i < sizeof buf; i++)`` runs at least once
     if t == "call_expression":  # known only when the callee returns one constant: ``name()``
         callee = e.child_by_field_name("function")
         if callee is None or callee.type != "identifier":
             return None
         macro = counts.get(text_of(callee))
-        if macro is not None and depth < MAX_EXPANSION and _expanded(e, macro, counts, depth) == POSITIVE:
+        if macro is not None and depth < MAX_EXPANSION and _expanded(e, macro, counts, depth, arrays) == POSITIVE:
             return POSITIVE
         return ("var", f"{text_of(callee)}()")
     if t == "unary_expression":
         op = text_of(e.child_by_field_name("operator"))
-        inner = cond_expr(e.child_by_field_name("argument"), counts, depth)
+        inner = cond_expr(e.child_by_field_name("argument"), counts, depth, arrays)
         return ("un", op, inner) if inner is not None and op in ("!", "-") else None
     if t == "binary_expression":
         op = text_of(e.child_by_field_name("operator"))
-        left = cond_expr(e.child_by_field_name("left"), counts, depth)
-        right = cond_expr(e.child_by_field_name("right"), counts, depth)
+        left = cond_expr(e.child_by_field_name("left"), counts, depth, arrays)
+        right = cond_expr(e.child_by_field_name("right"), counts, depth, arrays)
         if op in _BINOPS and left is not None and right is not None:
             return ("bin", op, left, right)
     return None
@@ -632,7 +667,9 @@ def cond_expr(e: TSNode | None, counts: CountMacros = NO_COUNT_MACROS, depth: in
 MAX_EXPANSION = 8  # macros of macros a condition is read through at most
 
 
-def _expanded(call: TSNode, macro: CountMacro, counts: CountMacros, depth: int) -> CondExpr:
+def _expanded(
+    call: TSNode, macro: CountMacro, counts: CountMacros, depth: int, arrays: Callable[[str], bool]
+) -> CondExpr:
     """The form of macro call ``call`` read as the expression it expands to (None when the
     arguments do not fit the macro or the expansion is no expression)."""
     args = call.child_by_field_name("arguments")
@@ -645,13 +682,30 @@ def _expanded(call: TSNode, macro: CountMacro, counts: CountMacros, depth: int) 
     init = decl.child_by_field_name("declarator") if decl is not None else None
     if tree.root_node.has_error or init is None or init.type != "init_declarator":
         return None
-    return cond_expr(init.child_by_field_name("value"), counts, depth + 1)
+    return cond_expr(init.child_by_field_name("value"), counts, depth + 1, arrays)
 
 
-def _element_count(e: TSNode) -> bool:
+def _parameter_names(decl: TSNode | None) -> frozenset[str]:
+    """Every identifier in the parameter list of function declarator ``decl`` (K&R names too;
+    a type name among them is harmless: it is no array anyone counts)."""
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    params = decl.child_by_field_name("parameters") if decl is not None else None
+    out: set[str] = set()
+    todo = [params] if params is not None else []
+    while todo:
+        n = todo.pop()
+        if n.type == "identifier":
+            out.add(text_of(n))
+        todo.extend(n.named_children)
+    return frozenset(out)
+
+
+def _element_count(e: TSNode, arrays: Callable[[str], bool]) -> bool:
     """Whether binary expression ``e`` is ``sizeof a / sizeof a[0]`` (or ``/ sizeof *a``), the
-    element count of array ``a``, which C makes at least 1 (no zero-length arrays; applied to a
-    pointer the idiom is itself the bug it is known for, and may give 0)."""
+    element count of array ``a`` (``arrays(a)``), which C makes at least 1 (no zero-length arrays;
+    applied to a pointer, a parameter declared ``int a[]`` included, the idiom is itself the bug
+    it is known for, and may give 0)."""
     if text_of(e.child_by_field_name("operator")) != "/":
         return False
     left, right = strip_parens(e.child_by_field_name("left")), strip_parens(e.child_by_field_name("right"))
@@ -659,7 +713,7 @@ def _element_count(e: TSNode) -> bool:
         return False
     whole = _sizeof_operand(left)
     part = _sizeof_operand(right)
-    if whole is None or part is None or whole.type != "identifier":
+    if whole is None or part is None or whole.type != "identifier" or not arrays(text_of(whole)):
         return False
     if part.type == "subscript_expression":
         index = strip_parens(part.child_by_field_name("index"))

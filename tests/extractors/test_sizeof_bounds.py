@@ -74,6 +74,52 @@ def test_a_negative_counter_is_converted_to_unsigned_so_the_loop_may_not_run() -
     assert _reads(starts_negative) == [line_of(starts_negative, "/*R*/")]
 
 
+# ----- only an array's element count is at least 1: not a pointer's, not an array parameter's -----
+
+POINTER_COUNT = """\
+struct span {
+    char text[64];
+    int weight;
+};
+
+int heaviest_span(const struct span *spans)
+{
+    unsigned i;
+    int best;
+    for (i = 0; i < sizeof spans / sizeof spans[0]; i++) {
+        if (i == 0 || spans[i].weight > best)
+            best = spans[i].weight;
+    }
+    return best; /*R*/
+}
+"""
+
+
+def test_a_pointers_element_count_may_be_zero_so_the_unset_read_stays() -> None:
+    # sizeof spans / sizeof spans[0] is 8 / 68 == 0: the loop never runs and best is read unset
+    assert _reads(POINTER_COUNT) == [line_of(POINTER_COUNT, "/*R*/")]
+    # the same of a local pointer to a local array
+    local = POINTER_COUNT.replace("(const struct span *spans)", "(const struct span *all)")
+    local = local.replace("    unsigned i;\n", "    const struct span *spans = all;\n    unsigned i;\n", 1)
+    assert _reads(local) == [line_of(local, "/*R*/")]
+
+
+def test_an_array_parameter_is_a_pointer_so_its_count_may_be_zero() -> None:
+    # int a[] in a parameter list declares a pointer: the idiom gives sizeof(pointer) / sizeof *a
+    param = POINTER_COUNT.replace("const struct span *spans", "const struct span spans[]")
+    assert _reads(param) == [line_of(param, "/*R*/")]
+    sized = POINTER_COUNT.replace("const struct span *spans", "const struct span spans[4]")
+    assert _reads(sized) == [line_of(sized, "/*R*/")]
+
+
+def test_a_local_arrays_element_count_is_still_at_least_one() -> None:
+    # the twin: a local array (static or not) of known size runs the loop, best is set
+    local = POINTER_COUNT.replace("(const struct span *spans)", "(void)")
+    local = local.replace("    unsigned i;\n", '    struct span spans[3] = { { "a", 1 } };\n    unsigned i;\n', 1)
+    assert _reads(local) == []
+    assert _reads(local.replace("    struct span spans[3]", "    static struct span spans[3]")) == []
+
+
 # ----- a bound written with a function-like macro: ``ARRAY_SIZE(tab)`` --------------------------
 
 ARRAY_SIZE = """\
@@ -115,6 +161,14 @@ def test_a_loop_over_a_macro_element_count_runs_at_least_once() -> None:
         "#define NELEM(a, t) (sizeof(a) / sizeof(t))\n#define ARRAY_SIZE(a) NELEM(a, (a)[0])",
     )
     assert _reads(nested) == []
+
+
+def test_a_macro_count_of_a_parameter_or_pointer_may_be_zero() -> None:
+    """ARRAY_SIZE of an array parameter or a pointer is the idiom misapplied: it may be 0."""
+    param = ARRAY_SIZE.replace("int heaviest_rule(void)", "int heaviest_rule(const struct rule rules[])")
+    assert _reads(param) == [line_of(param, "/*R*/")]
+    pointer = param.replace("const struct rule rules[])", "const struct rule *rules)")
+    assert _reads(pointer) == [line_of(pointer, "/*R*/")]
 
 
 def test_a_macro_bound_that_may_be_zero_still_reads_unset() -> None:
