@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from checker.compiled import CompiledMemo
 from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, normalize, parse, subformulas
 from checker.engine import Engine
 from checker.formulas import FormulaTable, flatten
@@ -48,8 +49,10 @@ def _prepare(formula: Formula) -> tuple[Formula, FormulaTable, frozenset[str], b
     return phi, flatten(phi), atoms, any(isinstance(g, EX) for g in subs)
 
 
-def _run(rsm: RSM, table: FormulaTable, strategy: str, kb: KnowledgeBase | None) -> Engine:
-    engine = Engine(rsm, table, kb if strategy == "kb" else None)
+def _run(
+    rsm: RSM, table: FormulaTable, strategy: str, kb: KnowledgeBase | None, shared: CompiledMemo | None
+) -> Engine:
+    engine = Engine(rsm, table, kb if strategy == "kb" else None, shared)
     if strategy == "exhaustive":
         run_exhaustive(engine)
     else:
@@ -59,13 +62,14 @@ def _run(rsm: RSM, table: FormulaTable, strategy: str, kb: KnowledgeBase | None)
 
 
 def check(rsm: RSM, formula: Formula | str, strategy: str = "lazy", kb: KnowledgeBase | None = None,
-          witness: bool = False, reduce: bool = True) -> CheckResult:
+          witness: bool = False, reduce: bool = True, shared: CompiledMemo | None = None) -> CheckResult:
     """Decide ``formula`` at the initial node of ``rsm`` (empty call stack).
 
     With ``witness``, a true formula with an existential top gets the path proving it, and a false
     one whose negation has an existential top gets a counterexample (the path proving the negation).
     With ``reduce``, a formula without EX is checked on the model with its atom-free callees
-    collapsed (see :mod:`checker.reduction`); witnesses always walk the full model.
+    collapsed (see :mod:`checker.reduction`); witnesses always walk the full model.  ``shared``:
+    compiled components kept across models by the caller (:func:`checker.compiled.compile_shared`).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
@@ -77,7 +81,7 @@ def check(rsm: RSM, formula: Formula | str, strategy: str = "lazy", kb: Knowledg
     model = rsm
     if reduce and not witness and not has_ex:
         model = reduce_for_atoms(rsm, atoms)
-    engine = _run(model, table, strategy, kb)
+    engine = _run(model, table, strategy, kb, shared)
     value = engine.root_value()
     assert value != UNKNOWN
     holds = value == TT
@@ -91,21 +95,21 @@ def check(rsm: RSM, formula: Formula | str, strategy: str = "lazy", kb: Knowledg
     if witness:
         target = phi if holds else normalize(Not(phi))
         if _has_existential_top(target):
-            w = _witness_for(rsm, target, engine if holds else None)
+            w = _witness_for(rsm, target, engine if holds else None, shared)
             if w is not None:
                 steps, loop = w.steps, w.loop_start
                 kind = "witness" if holds else "counterexample"
     return CheckResult(holds, original, steps, loop, kind, stats)
 
 
-def _witness_for(rsm: RSM, target: Formula, engine: Engine | None) -> Witness | None:
+def _witness_for(rsm: RSM, target: Formula, engine: Engine | None, shared: CompiledMemo | None) -> Witness | None:
     """Read the path off the lazy labelling if it is complete enough, else off a full one."""
     if engine is not None:
         try:
             return find_witness(engine, engine.table.root)
         except NoWitness:
             pass
-    full = Engine(rsm, flatten(target))
+    full = Engine(rsm, flatten(target), shared=shared)
     run_exhaustive(full)
     if full.root_value() != TT:
         return None

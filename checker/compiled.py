@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Protocol
 
-from checker.bounded import drop_oldest
 from checker.model import RSM, Component, Ref
 
 NORMAL, CALL, RETURN = 0, 1, 2
@@ -53,24 +53,35 @@ def _picker(positions: tuple[int, ...]) -> Callable[[list[int]], object]:
     return itemgetter(*positions)
 
 
-_SHARED_LIMIT = 20_000
-_shared: dict[tuple[Component, ...], Compiled] = {}
+CompiledKey = tuple[Component, ...]
 
 
-def compile_shared(comp: Component, rsm: RSM) -> Compiled:
-    """``compile_component``, reused for equal components calling equal callees.
+class CompiledMemo(Protocol):
+    """Where compiled components are kept across models: the owner's bounded store (a project's
+    query database), read and written by the checking thread only."""
+
+    def get(self, key: CompiledKey) -> Compiled | None: ...
+
+    def __setitem__(self, key: CompiledKey, value: Compiled) -> None: ...
+
+
+def compile_shared(comp: Component, rsm: RSM, shared: CompiledMemo | None = None) -> Compiled:
+    """``compile_component``, reused through ``shared`` for equal components calling equal callees.
 
     A compiled component depends on nothing else, and after an edit most components of a changed
     model are those of the model before it. Keyed by the components themselves (equal and hashed
     by content; the hash is computed once per component, and equal objects compare by identity
-    first), so an entry is right for as long as it exists.
+    first), so an entry is right for as long as it exists.  Without ``shared`` each model compiles
+    its own (the engine still compiles each component of a model once).
     """
+    if shared is None:
+        return compile_component(comp, rsm)
     key = (comp, *(rsm.component(b.component) for b in comp.boxes))
-    hit = _shared.get(key)
+    hit = shared.get(key)
     if hit is not None:
         return hit
-    compiled = _shared[key] = compile_component(comp, rsm)
-    drop_oldest(_shared, _SHARED_LIMIT)
+    compiled = compile_component(comp, rsm)
+    shared[key] = compiled
     return compiled
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from checker.compiled import Compiled, compile_shared
+from checker.compiled import Compiled, CompiledMemo, compile_shared
 from checker.formulas import AND, ATOM, EGOP, EUOP, EXOP, NOT, OR, TRUE_OP, FormulaTable
 from checker.knowledge import KnowledgeBase
 from checker.model import RSM
@@ -63,10 +63,13 @@ class Instance:
 
 
 class Engine:
-    def __init__(self, rsm: RSM, table: FormulaTable, kb: KnowledgeBase | None = None) -> None:
+    def __init__(
+        self, rsm: RSM, table: FormulaTable, kb: KnowledgeBase | None = None, shared: CompiledMemo | None = None
+    ) -> None:
         self.rsm = rsm
         self.table = table
         self.kb = kb
+        self.shared = shared  # compiled components kept across models (compile_shared)
         # shared by every check of this model: compiling is the same whatever the formula
         self.compiled: dict[str, Compiled] = rsm.memo.setdefault("compiled", {})  # type: ignore[assignment]
         self.instances: dict[tuple[str, CtxKey], Instance] = {}
@@ -89,7 +92,7 @@ class Engine:
     def comp(self, name: str) -> Compiled:
         c = self.compiled.get(name)
         if c is None:
-            c = self.compiled[name] = compile_shared(self.rsm.component(name), self.rsm)
+            c = self.compiled[name] = compile_shared(self.rsm.component(name), self.rsm, self.shared)
         return c
 
     def loop_values(self, comp: Compiled) -> dict[tuple[str, int], int]:

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from checker import KnowledgeBase, check
 from checker.canonical import canonical
+from checker.compiled import Compiled, CompiledKey
 from checker.contraction import contract, contractible
 from checker.model import RSM, ModelError
 from checker.querydb import Content, Database
@@ -63,6 +64,7 @@ _RULE_FINDINGS = Content[str, dict[str, list[Finding]]](
 _VALUE_RECORDS = Content[tuple[str, str, str], "_ValueRecord"](
     "value_record", weight=lambda record: 2 + len(record.findings)
 )
+_COMPILED = Content[CompiledKey, Compiled]("compiled_component", weight=lambda c: 1 + c.n // 8)
 
 
 class FunctionChecker:
@@ -98,13 +100,15 @@ class FunctionChecker:
         self.clock = PhaseClock()
         # witness refutation (extractors.refute): findings whose witnesses cannot run are checked again
         self.refute = True
-        self.refuter = Refuter(cache, self.counts, clock=self.clock)
         self._first: _FirstPass | None = None  # set while a first pass runs (first_findings)
         self._rules_key = rules_key(rules)
         self._fn_results = db.content(_FUNCTION_FINDINGS)  # by positional key and rule set
         self._rule_results = db.content(_RULE_FINDINGS)  # by positional key: per rule key
         # per value: the projections it read, the functions asked about a global, their stamp, findings
         self._value_results = db.content(_VALUE_RECORDS)
+        # compiled components by content, across models and edits (checker.compiled.compile_shared)
+        self._compiled = db.content(_COMPILED)
+        self.refuter = Refuter(cache, self.counts, clock=self.clock, shared=self._compiled)
 
     def check_file(
         self,
@@ -385,9 +389,9 @@ class FunctionChecker:
                     return holds
         self.counts["checks_run"] += 1
         if self.strategy == "kb":
-            res = check(view, rule.parsed, strategy="kb", kb=self.kb)
+            res = check(view, rule.parsed, strategy="kb", kb=self.kb, shared=self._compiled)
         else:
-            res = check(view, rule.parsed, strategy=self.strategy)
+            res = check(view, rule.parsed, strategy=self.strategy, shared=self._compiled)
         self.cache[key] = json.dumps({"holds": res.holds}).encode()
         return res.holds
 
@@ -406,7 +410,7 @@ class FunctionChecker:
                 )
             except (ValueError, KeyError, TypeError, IndexError):
                 pass
-        res = check(model, rule.parsed, strategy="lazy", witness=True)
+        res = check(model, rule.parsed, strategy="lazy", witness=True, shared=self._compiled)
         if not res.holds:
             raise AssertionError(f"{rule.id}: the canonical view and the model disagree")
         found: tuple[Step, ...] = res.witness or ()

@@ -49,6 +49,7 @@ from functools import cache
 import z3
 
 from checker import check
+from checker.compiled import CompiledMemo
 from checker.contraction import contract, contractible
 from checker.ctl import AF, AG, AU, AW, AX, EF, EG, EU, EW, EX, And, Atom, FalseF, Formula, Implies, Not, Or, TrueF
 from checker.model import RSM
@@ -317,9 +318,11 @@ class Refuter:
         counts: dict[str, int],
         rlimit: int = 2_000_000,
         clock: PhaseClock | None = None,
+        shared: CompiledMemo | None = None,
     ) -> None:
         self.cache = cache
         self.counts = counts
+        self.shared = shared  # compiled components of the owner's checks (checker.compiled)
         self.rlimit = rlimit
         self.clock = clock if clock is not None else PhaseClock()
         for name in ("refuted", "refutation_kept", "witness_refined"):
@@ -469,10 +472,10 @@ class Refuter:
         if cname is None:
             return None
         rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
-        if not check(rsm, existential_part(rule.parsed), strategy="lazy").holds:
+        if not check(rsm, existential_part(rule.parsed), strategy="lazy", shared=self.shared).holds:
             return "drop"
         model = contract(rsm, rule.atoms | WITNESS_LABELS) if contractible(rule.parsed) else rsm
-        res = check(model, rule.parsed, strategy="lazy", witness=True)
+        res = check(model, rule.parsed, strategy="lazy", witness=True, shared=self.shared)
         if not res.holds or not res.witness:
             return None
         return Attempt(proj, refined, rsm, model, tuple(res.witness))

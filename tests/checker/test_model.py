@@ -132,7 +132,7 @@ def test_without_boxes_leads_each_call_straight_to_where_its_returns_lead() -> N
 def test_components_are_memo_keys_by_content_not_identity() -> None:
     """The compiled-component memo is keyed by the components themselves: an equal component built
     again (another object) finds the same entry, and a different one does not."""
-    from checker.compiled import compile_shared
+    from checker.compiled import Compiled, compile_shared
     from checker.model import RSM, Component, Node
 
     def build(label: str) -> RSM:
@@ -143,5 +143,8 @@ def test_components_are_memo_keys_by_content_not_identity() -> None:
     a, b, c = build("p"), build("p"), build("q")
     assert a.component("f") is not b.component("f")
     assert hash(a.component("f")) == hash(b.component("f"))
-    assert compile_shared(a.component("f"), a) is compile_shared(b.component("f"), b)
-    assert compile_shared(c.component("f"), c) is not compile_shared(a.component("f"), a)
+    shared: dict[tuple[Component, ...], Compiled] = {}
+    assert compile_shared(a.component("f"), a, shared) is compile_shared(b.component("f"), b, shared)
+    assert compile_shared(c.component("f"), c, shared) is not compile_shared(a.component("f"), a, shared)
+    assert len(shared) == 2
+    assert compile_shared(a.component("f"), a) is not compile_shared(b.component("f"), b)  # none kept
