@@ -46,7 +46,7 @@ Outcome = tuple[Returned, tuple[tuple[int, int | None], ...]]
 
 MAX_OUTCOMES = 32  # alternatives per callee; more and the callee is not summarised
 
-_WRITES = frozenset({"def", "write", "null", "alloc", "open", "stack", "nonheap"})
+WRITES = frozenset({"def", "write", "null", "alloc", "open", "stack", "nonheap"})  # events that set a name
 _KEEP = -(2**70)  # "no store on the path": the caller's value before the call (never a C literal here)
 
 
@@ -66,7 +66,16 @@ class CallOutcomes:
         return self.kind == "p"
 
 
-_FIXED = {"size_t": "u64", "uintptr_t": "u64", "ssize_t": "s64", "ptrdiff_t": "s64", "intptr_t": "s64", "off_t": "s64"}
+FIXED_TYPES = {  # integer typedefs whose width the platforms ctlsp models agree on
+    "size_t": "u64",
+    "uintptr_t": "u64",
+    "uintmax_t": "u64",
+    "ssize_t": "s64",
+    "ptrdiff_t": "s64",
+    "intptr_t": "s64",
+    "intmax_t": "s64",
+    "off_t": "s64",
+}
 _NOT_TYPE = frozenset({"static", "inline", "__inline", "__inline__", "extern", "const", "volatile", "register"})
 
 
@@ -80,8 +89,8 @@ def result_kind(g: FunctionModel) -> str | None:
         return "p"
     words = [w for w in g.result.split() if w not in _NOT_TYPE]
     text = " ".join(words)
-    if text in _FIXED:
-        return _FIXED[text]
+    if text in FIXED_TYPES:
+        return FIXED_TYPES[text]
     fixed = re.fullmatch(r"(u?)int(8|16|32|64)_t", text)
     if fixed:
         return f"{'u' if fixed.group(1) else 's'}{fixed.group(2)}"
@@ -140,7 +149,7 @@ def call_outcomes(g: FunctionModel, params: Sequence[int]) -> CallOutcomes | Non
             frozenset({stores[c][m]}) if c in stores and stores[c][m] != _UNSTORED else held[m]
             for m in range(len(ks))
         )
-        written = {p for p, atom in node.events if atom in _WRITES} | {x.result for x in node.calls if x.result}
+        written = {p for p, atom in node.events if atom in WRITES} | {x.result for x in node.calls if x.result}
         after_safe = safe - written
         for j, br in graph.succ[i]:
             safe_j = after_safe
@@ -217,15 +226,21 @@ def _value(e: TSNode | None) -> int | None:
     if t == "null" or (t == "identifier" and text_of(e) == "NULL"):
         return 0
     if t == "number_literal":
-        s = text_of(e).rstrip("uUlL")
-        try:
-            return int(s, 8) if len(s) > 1 and s[0] == "0" and s[1].isdigit() else int(s, 0)
-        except ValueError:
-            return None
+        return number_value(text_of(e))
     if t == "unary_expression" and text_of(e.child_by_field_name("operator")) == "-":
         inner = _value(strip_parens(e.child_by_field_name("argument")))
         return -inner if inner is not None else None
     return None
+
+
+def number_value(text: str) -> int | None:
+    """The integer a C number literal's text is (decimal, octal, hex; suffixes dropped), None for
+    a float or a malformed one."""
+    t = text.strip().rstrip("uUlL")
+    try:
+        return int(t, 8) if len(t) > 1 and t[0] == "0" and t[1].isdigit() else int(t, 0)
+    except ValueError:
+        return None
 
 
 def _returned(source: str, kind: str, safe: frozenset[str]) -> Returned:

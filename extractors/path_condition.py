@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 import z3
 from tree_sitter import Node as TSNode
 
-from extractors.call_outcomes import NONNULL, CallOutcomes
+from extractors.call_outcomes import FIXED_TYPES, NONNULL, WRITES, CallOutcomes, number_value
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgNode
 from extractors.macro_calls import plain_name
@@ -64,17 +64,6 @@ from extractors.parse import parse_c, strip_parens, text_of
 # kinds of values: "s<w>" signed, "u<w>" unsigned, "p" pointer, "b" 0/1 of a test, "lit" an integer
 # literal, "t:<type>" a typedef this module does not know (a real), "?" unknown (no exact operation)
 _SIGNED = {"int": 32, "long": 64, "short": 16, "signed": 32}
-_FIXED = {
-    "size_t": "u64",
-    "uintptr_t": "u64",
-    "uintmax_t": "u64",
-    "ssize_t": "s64",
-    "ptrdiff_t": "s64",
-    "intptr_t": "s64",
-    "intmax_t": "s64",
-    "off_t": "s64",
-}
-WRITES = frozenset({"def", "write", "null", "alloc", "open", "stack", "nonheap"})
 _ARITH = frozenset({"+", "-", "*"})
 _CMP = frozenset({"==", "!=", "<", ">", "<=", ">="})
 
@@ -144,13 +133,7 @@ def constants(e: z3.ExprRef) -> frozenset[str]:
 
 
 def _literal(text: str) -> int | None:
-    t = text.strip().rstrip("uUlL")
-    try:
-        if len(t) > 1 and t[0] == "0" and t[1].isdigit():
-            return int(t, 8)
-        return int(t, 0)
-    except ValueError:
-        return None
+    return number_value(text)
 
 
 def _char_literal(text: str) -> int | None:
@@ -166,8 +149,8 @@ def _kind_of_type(type_node: TSNode | None) -> str | None:
         return None
     t, text = type_node.type, " ".join(text_of(type_node).split())
     if t in ("primitive_type", "type_identifier"):
-        if text in _FIXED:
-            return _FIXED[text]
+        if text in FIXED_TYPES:
+            return FIXED_TYPES[text]
         m = re.fullmatch(r"(u?)int(8|16|32|64)_t", text)
         if m:
             return f"{'u' if m.group(1) else 's'}{m.group(2)}"

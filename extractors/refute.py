@@ -54,11 +54,11 @@ from checker.contraction import contract, contractible
 from checker.ctl import AF, AG, AU, AW, AX, EF, EG, EU, EW, EX, And, Atom, FalseF, Formula, Implies, Not, Or, TrueF
 from checker.model import RSM
 from checker.witness import Step
-from extractors.call_outcomes import CallOutcomes, call_outcomes
+from extractors.call_outcomes import WRITES, CallOutcomes, call_outcomes
 from extractors.every_copy import live_copy
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
-from extractors.path_condition import WRITES, FunctionSemantics
+from extractors.path_condition import FunctionSemantics
 from extractors.phase_clock import REFUTATION, PhaseClock
 from extractors.projection import Projector, Scope, function_id
 from extractors.prune import Graph
