@@ -285,6 +285,22 @@ def function_name_node(fn: TSNode) -> TSNode | None:
     return name
 
 
+def _result_text(fn: TSNode) -> str:
+    """The declared result type of definition ``fn`` as written: its type, then the words
+    tree-sitter could not place before the declarator (``local int f(...)``, with zlib's ``local``
+    a macro for ``static``, parses as type ``local`` and an ERROR ``int``): the words after the
+    macro are the type (extractors.return_exits reads ``int`` there)."""
+    ty = fn.child_by_field_name("type")
+    decl = fn.child_by_field_name("declarator")
+    words = [text_of(ty)] if ty is not None else []
+    for c in fn.children:
+        if decl is not None and c.start_byte >= decl.start_byte:
+            break
+        if c.type == "ERROR" and ty is not None and c.start_byte > ty.start_byte:
+            words.append(text_of(c))
+    return " ".join(" ".join(words).split())
+
+
 def build_function(
     fn: TSNode,
     path: str,
@@ -337,8 +353,7 @@ def _model(
         return None
     params = _params(fd)
     graph = prune(cfg, consts, params)
-    ty = fn.child_by_field_name("type")
-    result = " ".join(text_of(ty).split()) if ty is not None else ""
+    result = _result_text(fn)
     return FunctionModel(
         name, path, params, cfg, graph, key, fn.start_point[0] - row_base, fn.end_point[0] - row_base, 0, marks, result
     )

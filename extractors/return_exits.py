@@ -12,6 +12,11 @@ when the node the call is in tests the result (``g(...) == -1``, ``!g(...)``, th
 
 Sound for existential rules: every run of the callee ends at the exit of the value it returned, and
 a caller's branch the value rules out is no branch that run takes; ``n1`` allows every branch.
+That needs the value the caller sees to be the one written: ``return 2`` in a ``bool`` function
+gives 1, ``return 300`` in an ``unsigned char`` one 44, ``return -1`` in an ``unsigned short`` one
+65535. So a returned constant gets an exit of its own only when the declared result type keeps it
+exactly (:func:`kept`, by :func:`extractors.call_outcomes.result_kind` and ``keeps``); any other
+return leads to ``n1``, which decides nothing.
 
 Pure: a function's text in, exit names and a decision per branch out.
 """
@@ -19,7 +24,9 @@ Pure: a function's text in, exit names and a decision per branch out.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from extractors.call_outcomes import keeps, result_kind
 from extractors.cfg import CondExpr, evaluate
 from extractors.functions import FunctionModel
 
@@ -51,13 +58,47 @@ def returned_value(fm: FunctionModel, cid: int, globals_: frozenset[str]) -> Ret
     node = fm.cfg.nodes[cid]
     if node.kind != "return":
         return None
+    kind = declared_kind(fm)
     cond = node.cond
     if cond is not None and cond[0] == "lit" and isinstance(cond[1], int):
-        return cond[1]
+        return cond[1] if kept(kind, cond[1]) else None
     m = _NAME.fullmatch(node.source or node.text)
-    if m is not None and m.group(1) != "NULL" and constant_name(fm, m.group(1), globals_):
+    if m is not None and m.group(1) != "NULL" and constant_name(fm, m.group(1), globals_) and kept(kind, None):
         return m.group(1)
     return None
+
+
+_BASIC = frozenset({"int", "long", "short", "signed", "unsigned", "char"})
+_OTHER_TYPE = frozenset({"bool", "_Bool", "float", "double", "void", "struct", "union", "enum"})
+
+
+def declared_kind(fm: FunctionModel) -> str | None:
+    """:func:`extractors.call_outcomes.result_kind` of ``fm``, reading past macros among the
+    specifiers when a basic integer type is written: zlib's ``local int`` and ``ZEXTERN int
+    ZEXPORT`` are ``int``. A typedef name never combines with ``int``, so an unknown word next to
+    one is a storage class, qualifier or calling convention (a macro that expands to ``unsigned``
+    or ``long`` itself would be misread; none is known)."""
+    kind = result_kind(fm)
+    words = fm.result.split()
+    if kind != "?" or not _BASIC.intersection(words) or _OTHER_TYPE.intersection(words):
+        return kind
+    return result_kind(replace(fm, result=" ".join(w for w in words if w in _BASIC)))
+
+
+def kept(kind: str | None, value: int | None) -> bool:
+    """Whether a function whose result is of ``kind`` (:func:`extractors.call_outcomes.result_kind`)
+    returns literal ``value`` unchanged, so its callers' tests may read it as written; ``value``
+    None: a constant of unknown value. An undecided kind (None) keeps nothing; ``?`` (a typedef,
+    an enum, ``bool``, which may be ``_Bool`` underneath) keeps only 0 and 1, which every scalar
+    type does; an unknown value is kept only by an ``int`` at least 32 bits wide (the widths C's
+    error codes and enumerators are written for), never by a narrow type that may cut it."""
+    if kind is None:
+        return False
+    if value is None:
+        return kind in ("s32", "u32", "s64", "u64")
+    if kind == "?":
+        return value in (0, 1)
+    return keeps(kind, value)
 
 
 def named_values(fm: FunctionModel, globals_: frozenset[str]) -> dict[str, int]:

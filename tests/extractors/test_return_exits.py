@@ -124,3 +124,67 @@ def test_an_edit_of_the_callers_test_reaches_its_model() -> None:
     p.update_file("t.c", wrong)
     got = sorted((f.rule_id, f.location.start_line) for f in p.check()["t.c"])
     assert got == [("use-after-free", line_of(wrong, "/*U*/"))]
+
+
+# ----- a returned literal the result type does not keep decides nothing --------------------------
+
+NARROW = """\
+#include <stdbool.h>
+#include <stdlib.h>
+
+struct buffer {
+    char *data;
+};
+
+static bool fill(struct buffer *b, int n)
+{
+    b->data = malloc(16);
+    if (b->data == NULL)
+        return 0;
+    if (n > 16) {
+        free(b->data);
+        return 2;
+    }
+    b->data[0] = (char)n;
+    return 1;
+}
+
+int first_byte(struct buffer *b, int n)
+{
+    if (fill(b, n) == 1)
+        return b->data[0]; /*U*/
+    return -1;
+}
+"""
+
+
+def test_a_bool_returning_two_is_true_so_the_callers_test_follows_the_freeing_path() -> None:
+    # return 2 in a bool function gives 1: fill(b, n) == 1 holds after the free, a use after free
+    assert _found(NARROW) == [("use-after-free", line_of(NARROW, "/*U*/"))]
+
+
+def test_a_narrow_result_that_cuts_the_literal_decides_nothing() -> None:
+    # (unsigned char)257 == 1, (unsigned char)-255 == 1, (short)65537 == 1: each is the success code
+    for ty, lit in (("unsigned char", "257"), ("unsigned char", "-255"), ("short", "65537"), ("unsigned", "-1")):
+        src = NARROW.replace("static bool fill", f"static {ty} fill").replace("return 2;", f"return {lit};")
+        if ty == "unsigned":
+            src = src.replace("fill(b, n) == 1", "fill(b, n) == 4294967295u").replace("return 1;\n}", "return 0;\n}")
+            src = src.replace("        return 0;\n    if", "        return 1;\n    if")
+        assert _found(src) == [("use-after-free", line_of(src, "/*U*/"))], ty
+
+
+def test_a_literal_the_result_type_keeps_still_decides_the_callers_branch() -> None:
+    # the twins: bool returning 0 after the free, int returning 2 or 257, keep the caller clean
+    assert _found(NARROW.replace("return 2;", "return 0;")) == []
+    for ty, lit in (("int", "2"), ("int", "257"), ("unsigned short", "65535"), ("long", "-1")):
+        src = NARROW.replace("static bool fill", f"static {ty} fill").replace("return 2;", f"return {lit};")
+        assert _found(src) == [], ty
+
+
+def test_macros_among_the_result_specifiers_still_read_as_int() -> None:
+    # zlib's ``local int gz_init``: -1 is kept by an int, so the caller's test decides as before
+    local = "#define local static\n" + INIT.replace("static int init", "local int init")
+    assert _found(local) == []
+    # while a bool behind the same macro keeps only 0 and 1
+    narrow = "#define local static\n" + NARROW.replace("static bool fill", "local bool fill")
+    assert _found(narrow) == [("use-after-free", line_of(narrow, "/*U*/"))]
