@@ -399,10 +399,16 @@ class Project:
             scope = everything if interprocedural else (path,)
             heard = None
             if partial is not None:
-                shown = self._first_findings(path, scope, partial_every) if path in early else ()
-                heard = self._placing(partial, shown)
+                told: list[list[Finding]] = []  # the last report heard, placed
+
+                def tell(found: tuple[Finding, ...], path: str = path, told: list[list[Finding]] = told) -> None:
+                    told[:] = [self._placed(path, found)]
+                    partial(path, told[0])
+
+                shown = self._first_findings(path, scope, partial_every, tell) if path in early else ()
+                heard = self._placing(partial, shown, told)
                 if shown:
-                    heard(path, [])  # the first pass's findings, at once
+                    heard(path, [])  # the first pass's findings, unless already heard
             before = counters[file_findings.name].executed if file_findings.name in counters else 0
             self.db.partial = heard
             self.db.partial_every = partial_every
@@ -428,12 +434,16 @@ class Project:
         return ordered(f for f in placed if not suppressed(ignores, f.location.start_line, f.rule_id))
 
     def _placing(
-        self, partial: Callable[[str, list[Finding]], None], shown: tuple[Finding, ...] = ()
+        self,
+        partial: Callable[[str, list[Finding]], None],
+        shown: tuple[Finding, ...] = (),
+        last: list[list[Finding]] | None = None,
     ) -> Callable[[str, list[Finding]], None]:
         """``partial`` hearing the findings so far placed, with those of a first pass (``shown``,
-        all of them findings of the check: see :meth:`check`) kept in."""
+        all of them findings of the check: see :meth:`check`) kept in; a report equal to the last
+        one heard (``last``, the first pass's own) is not made again."""
 
-        last: list[list[Finding]] = []
+        last = last if last is not None else []
 
         def heard(path: str, found: list[Finding]) -> None:
             if shown:
@@ -449,13 +459,21 @@ class Project:
 
         return heard
 
-    def _first_findings(self, path: str, scope: tuple[str, ...], budget: float) -> tuple[Finding, ...]:
+    def _first_findings(
+        self,
+        path: str,
+        scope: tuple[str, ...],
+        budget: float,
+        report: Callable[[tuple[Finding, ...]], None],
+    ) -> tuple[Finding, ...]:
         """The first pass of :meth:`check` for ``path`` (unplaced findings; none when it withheld
-        nothing, as the check then finds the same from the memos the pass made)."""
+        nothing, as the check then finds the same from the memos the pass made); ``report`` hears
+        its findings so far on a long pass."""
         with self.db.snapshot():
             proj = self.db.get(projector, scope)  # the projector the check's file_findings reads
             functions = [fm for fm in proj.scope.functions.values() if fm.file == path]
-            found, withheld = self.checker.first_findings(path, functions, proj, self.db.check_cancelled, budget)
+            check = self.checker.first_findings
+            found, withheld = check(path, functions, proj, self.db.check_cancelled, budget, report)
         if not withheld:
             return ()
         return found

@@ -144,6 +144,7 @@ class FunctionChecker:
         projector: Projector,
         check_cancelled: Callable[[], None],
         budget: float,
+        report: Callable[[tuple[Finding, ...]], None] | None = None,
     ) -> tuple[tuple[Finding, ...], bool]:
         """What :meth:`check_file` finds, less the functions with a finding whose refutation is
         not yet known, and whether there were any (``True``: some were withheld).
@@ -155,13 +156,16 @@ class FunctionChecker:
         while the pass has spent less than ``budget`` seconds refuting, by refuting it now (the
         verdict goes into the cache). Any other finding raises :class:`Withheld` and its whole
         function is left out: a finding of the same function could be hidden by it
-        (``shadowed_by``) in the full check. Invariant: every finding returned is a finding of the
-        full check, since each was decided exactly as the full check decides it; and the memos a
-        pass stores are the full check's (a withheld function stores nothing but the complete
-        records of values checked before it was stopped)."""
+        (``shadowed_by``) in the full check. ``report`` hears the findings so far, when they grew,
+        at most once per ``budget`` seconds, as the check's own reports do: on a large file the
+        first ones come as early as without a pass. Invariant: every finding returned or reported
+        is a finding of the full check, since each was decided exactly as the full check decides
+        it; and the memos a pass stores are the full check's (a withheld function stores nothing
+        but the complete records of values checked before it was stopped)."""
         findings: dict[tuple[str, Location], Finding] = {}
         withheld = False
         self._first = _FirstPass(budget)
+        last, reported = time.perf_counter(), 0
         try:
             for fm in functions:
                 check_cancelled()
@@ -173,6 +177,10 @@ class FunctionChecker:
                     continue
                 for f in found:
                     findings.setdefault((f.rule_id, f.location), f)
+                now = time.perf_counter()
+                if report is not None and len(findings) > reported and now - last >= budget:
+                    report(tuple(findings.values()))
+                    last, reported = now, len(findings)
         finally:
             self._first = None
         return tuple(findings.values()), withheld

@@ -69,8 +69,22 @@ def test_verdicts_in_the_cache_are_known() -> None:
     )
     heard, found = checked(SOURCE + leak, budget=0.0, cache=cache)
     assert found == plain(SOURCE + leak)
-    assert [shown(h) for h in heard][0] == [("double-free", "pack_bad", 11), ("double-free", "twice", 28)]
+    # pack_bad's cached verdict makes it the pass's first report (budget 0: one per growth)
+    assert [shown(h) for h in heard][:2] == [
+        [("double-free", "pack_bad", 11)],
+        [("double-free", "pack_bad", 11), ("double-free", "twice", 28)],
+    ]
     assert ("memory-leak", "leak") in {(f.rule_id, f.function) for f in found}
+
+
+def test_a_long_first_pass_reports_as_it_goes() -> None:
+    """A pass over many functions reports its findings so far once they grow and ``partial_every``
+    has passed, as the check's own reports do, instead of all at its end: the first report holds
+    the first function's finding only."""
+    many = "".join(CHEAP.replace("twice", f"twice{i}") for i in range(40))
+    heard, found = checked(HEAD + many, budget=0.0)
+    assert found == plain(HEAD + many) and len(found) == 40
+    assert [len(h) for h in heard[:3]] == [1, 2, 3]
 
 
 def test_within_its_budget_the_first_pass_refutes_and_then_shows_nothing_early() -> None:
