@@ -188,15 +188,18 @@ def _declarators(decl: TSNode) -> Iterable[tuple[str, str | None]]:
                     ok = False
             elif inner.type != "parenthesized_declarator":
                 ok = False  # arrays, function declarators
-            inner = (
-                inner.child_by_field_name("declarator")
-                if inner.type != "parenthesized_declarator"
-                else (inner.named_children[0] if inner.named_children else None)
-            )
+            inner = _inside(inner)
         if inner is None:
             continue
         kind = ("p" if not (quals & {"volatile"}) else None) if pointer else base
         yield text_of(inner), kind if ok else None
+
+
+def _inside(declarator: TSNode) -> TSNode | None:
+    """The declarator one level nearer the name (through parentheses too)."""
+    if declarator.type == "parenthesized_declarator":
+        return declarator.named_children[0] if declarator.named_children else None
+    return declarator.child_by_field_name("declarator")
 
 
 def _objects(decl: TSNode) -> Iterable[tuple[str, bool | None]]:
@@ -213,11 +216,7 @@ def _objects(decl: TSNode) -> Iterable[tuple[str, bool | None]]:
         while inner is not None and inner.type != "identifier":
             if inner.type != "parenthesized_declarator":
                 nearest = inner.type
-            inner = (
-                inner.child_by_field_name("declarator")
-                if inner.type != "parenthesized_declarator"
-                else (inner.named_children[0] if inner.named_children else None)
-            )
+            inner = _inside(inner)
         if inner is None:
             continue
         if storage & {"static", "extern"} or nearest == "function_declarator":
