@@ -399,14 +399,11 @@ class Project:
             scope = everything if interprocedural else (path,)
             heard = None
             if partial is not None:
-                told: list[list[Finding]] = []  # the last report heard, placed
-
-                def tell(found: tuple[Finding, ...], path: str = path, told: list[list[Finding]] = told) -> None:
-                    told[:] = [self._placed(path, found)]
-                    partial(path, told[0])
-
-                shown = self._first_findings(path, scope, partial_every, tell) if path in early else ()
-                heard = self._placing(partial, shown, told)
+                last: list[list[Finding]] = []  # the last report made, placed: the pass's or the check's
+                shown: tuple[Finding, ...] = ()
+                if path in early:
+                    shown = self._first_findings(path, scope, partial_every, self._placing(partial, (), last))
+                heard = self._placing(partial, shown, last)
                 if shown:
                     heard(path, [])  # the first pass's findings, unless already heard
             before = counters[file_findings.name].executed if file_findings.name in counters else 0
@@ -441,7 +438,7 @@ class Project:
     ) -> Callable[[str, list[Finding]], None]:
         """``partial`` hearing the findings so far placed, with those of a first pass (``shown``,
         all of them findings of the check: see :meth:`check`) kept in; a report equal to the last
-        one heard (``last``, the first pass's own) is not made again."""
+        one made (``last``, shared with the first pass's reports) is not made again."""
 
         last = last if last is not None else []
 
@@ -464,7 +461,7 @@ class Project:
         path: str,
         scope: tuple[str, ...],
         budget: float,
-        report: Callable[[tuple[Finding, ...]], None],
+        report: Callable[[str, list[Finding]], None],
     ) -> tuple[Finding, ...]:
         """The first pass of :meth:`check` for ``path`` (unplaced findings; none when it withheld
         nothing, as the check then finds the same from the memos the pass made); ``report`` hears

@@ -144,7 +144,7 @@ class FunctionChecker:
         projector: Projector,
         check_cancelled: Callable[[], None],
         budget: float,
-        report: Callable[[tuple[Finding, ...]], None] | None = None,
+        report: Callable[[str, list[Finding]], None] | None = None,
     ) -> tuple[tuple[Finding, ...], bool]:
         """What :meth:`check_file` finds, less the functions with a finding whose refutation is
         not yet known, and whether there were any (``True``: some were withheld).
@@ -179,7 +179,7 @@ class FunctionChecker:
                     findings.setdefault((f.rule_id, f.location), f)
                 now = time.perf_counter()
                 if report is not None and len(findings) > reported and now - last >= budget:
-                    report(tuple(findings.values()))
+                    report(path, list(findings.values()))
                     last, reported = now, len(findings)
         finally:
             self._first = None

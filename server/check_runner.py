@@ -488,8 +488,7 @@ def _make_pool(project: Project, payload: Payload, cache_root: str | None, worke
     Forked children never print or draw, so the parent's progress thread cannot deadlock them."""
     global _WORKER
     if fork_workers():
-        project.call_graph()  # every model, extracted once here rather than in each child
-        _WORKER = project
+        _WORKER = project  # planning extracted every model: the children inherit them
         return ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_bound_forked
         )
