@@ -9,6 +9,7 @@ Code the builder cannot read (ERROR nodes, odd macros) is skipped, never raised 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -72,6 +73,9 @@ class Cfg:
     declared: dict[str, bool] = field(default_factory=dict)  # local name -> declared without initialiser
     static_locals: set[str] = field(default_factory=set)
     returns: list[tuple[str | None, str | None]] = field(default_factory=list)  # (path, call name)
+    # a node of a later preprocessor variant -> the node of the first variant that has the same
+    # statement (see :func:`choice_of`); empty for a function read as written
+    twins: dict[int, int] = field(default_factory=dict)
 
     def successors(self, n: int) -> list[int]:
         return [t for t, _ in self.succ[n]]
@@ -79,7 +83,14 @@ class Cfg:
 
 def choice_of(cfgs: list[Cfg]) -> Cfg:
     """One CFG that runs one of ``cfgs`` (the models of one function's preprocessor variants): their
-    entries and exits are shared, their other nodes renumbered after the first's."""
+    entries and exits are shared, their other nodes renumbered after the first's.
+
+    ``twins`` maps each node of a later variant that is the same statement as a node of an earlier
+    one (same kind, place and text; the variants keep every position) to the first such
+    node: the statement is one in the source, compiled in every configuration that keeps it, and a
+    claim about the statement (a dead store) must hold at each of its variants' copies
+    (:mod:`extractors.every_copy`).  Only a statement met once in each of the two variants is
+    paired: two nodes of one variant at one place are not taken for each other."""
     out = Cfg(
         list(cfgs[0].nodes),
         [list(s) for s in cfgs[0].succ],
@@ -90,6 +101,9 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
         set(cfgs[0].static_locals),
         list(cfgs[0].returns),
     )
+    seen: dict[_Statement, int] = {}  # statement -> its first node in ``out``
+    for i, key in _statements(cfgs[0]).items():
+        seen.setdefault(key, i)
     for other in cfgs[1:]:
         offset = len(out.nodes) - 2
 
@@ -106,7 +120,27 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
             out.declared[name] = out.declared.get(name, False) or bare
         out.static_locals |= other.static_locals
         out.returns += [r for r in other.returns if r not in out.returns]
+        for i, key in _statements(other).items():
+            first = seen.setdefault(key, at(i))
+            if first != at(i):
+                out.twins[at(i)] = first
     return out
+
+
+_Statement = tuple[str, int, int, int, int, str]
+
+
+def _statements(cfg: Cfg) -> dict[int, _Statement]:
+    """The nodes of ``cfg`` (but its entry and exit) that are the only one of their kind at their
+    place with their text, by id, with that identity.  Not the events: what a variant's other code
+    does changes them (an address taken further on makes a read an ``escape`` too)."""
+    keys = {
+        n.id: (n.kind, n.row, n.col, n.end_row, n.end_col, n.source or n.text)
+        for n in cfg.nodes
+        if n.id not in (cfg.entry, cfg.exit)
+    }
+    counts = Counter(keys.values())
+    return {i: k for i, k in keys.items() if counts[k] == 1}
 
 
 _LOOPS = ("while_statement", "do_statement", "for_statement")

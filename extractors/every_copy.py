@@ -8,6 +8,14 @@ where it is not known is. The rule's claim is about the statement (a dead store:
 on no path), so a finding whose trigger step has a reachable copy where the formula's part after
 ``E F`` fails is dropped.
 
+The same holds of the copies of a statement in the variants of a function read per preprocessor
+variant (:func:`extractors.cfg.choice_of`, ``Cfg.twins``): each variant is a configuration of the
+conditionals the defines leave open, and a store read in one of them is needed there (zlib's
+``n = wsize;`` before ``#ifndef FASTEST``, read inside the block).  A dead store is reported only
+when it is dead in every variant that has it; defines that pick an arm make the variants agree on
+it, and the store dead in the picked configuration is reported.  Within one variant a conditional
+the parse reads whole is a branch of the CFG, where ``A X A`` already asks for every arm.
+
 Only for rules whose formula is ``E F φ`` with a universal part in φ (dead-store,
 known-null-dereference): a purely existential φ holds at one copy exactly when the statement has a
 run that shows the bug, which is the claim. Dropping a finding this way removes no statement that
@@ -49,10 +57,15 @@ def live_copy(proj: Projector, formula: Formula, fm: FunctionModel, rsm: RSM, st
     if frames or meta is None or meta.kind == "branch" or meta.function != function_id(fm):
         return False
     comp = rsm.component(step.component)
+    twins = fm.cfg.twins
+    statement = twins.get(meta.cfg_id, meta.cfg_id)
     copies = {
         n.name
         for n in comp.nodes
-        if (m := metas.get(n.name)) is not None and m.cfg_id == meta.cfg_id and m.kind != "branch"
+        if (m := metas.get(n.name)) is not None
+        and m.function == meta.function
+        and twins.get(m.cfg_id, m.cfg_id) == statement
+        and m.kind != "branch"
     }
     if len(copies) < 2:
         return False

@@ -68,7 +68,7 @@ from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
-VERSION = "f4"  # the refinement changed (f4: frame and heap addresses): older verdicts are not reused
+VERSION = "f5"  # the verdicts changed (f5: every variant's copy of a statement counts): older ones are not reused
 
 
 def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:
