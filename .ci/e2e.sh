@@ -32,3 +32,5 @@ npx --no-install vsce package --no-dependencies --no-rewrite-relative-links --ta
 export CTLSP_VSIX="$EXT_DIR/dist/ctlsp.vsix"
 echo "== end-to-end (code-server + headless chromium)"
 node test/e2e/run.mjs
+echo "== the other platforms' packages (their bundles checked by scripts/check_bundle.py; not started here)"
+bash scripts/package-all.sh linux-arm64 darwin-x64 darwin-arm64 win32-x64 | grep -E "^(check_bundle|bundle-server|-rw)"

@@ -117,12 +117,13 @@ export class ServerClient implements vscode.Disposable {
       workspaceFolder: folder?.uri.fsPath,
       homeDir: os.homedir(),
       env: process.env,
+      platform: process.platform,
     });
     const { source, wheel, cwd: ownCwd } = this.serverSource(config.get<string>("importStrategy"));
     const cwd = ownCwd ?? (folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined);
     const from = source.kind === "bundled" ? "the server bundled with the extension" : "ctlsp installed in it";
     this.output.info(`ctlsp: using ${describeInterpreter(interpreter)} with ${from}`);
-    const problem = diagnoseProbe(interpreter, await probeInterpreter(interpreter, source, cwd), source, wheel);
+    const problem = diagnoseProbe(interpreter, await probeInterpreter(interpreter, source, cwd), source, wheel, process.platform);
     if (problem) {
       this.fail(problem);
       return;

@@ -1,7 +1,9 @@
 /**
  * Which Python runs the server, decided in a fixed order so that users can predict it:
- * the `ctlsp.interpreter` setting, then the Python extension's selected interpreter, then `python3`
- * on PATH. Pure: the caller gathers the inputs (settings, extension API, environment).
+ * the `ctlsp.interpreter` setting, then the Python extension's selected interpreter, then the
+ * platform's Python on PATH (`python3`; `python` on Windows, where the python.org and Store
+ * installers put no `python3`). Pure: the caller gathers the inputs (settings, extension API,
+ * environment, platform).
  */
 
 export type InterpreterSource = "setting" | "python-extension" | "path";
@@ -20,10 +22,12 @@ export interface InterpreterInputs {
   workspaceFolder: string | undefined;
   homeDir: string;
   env: Record<string, string | undefined>;
+  /** `process.platform`; absent means a POSIX system. */
+  platform?: string;
 }
 
 /** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and a leading `~`, as VS Code settings users expect. */
-export function expandVariables(value: string, inputs: Pick<InterpreterInputs, "workspaceFolder" | "homeDir" | "env">): string {
+export function expandVariables(value: string, inputs: Pick<InterpreterInputs, "workspaceFolder" | "homeDir" | "env" | "platform">): string {
   let out = value.replace(/\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*))\}/g, (match, name: string, envName?: string) => {
     if (name === "workspaceFolder") {
       return inputs.workspaceFolder ?? match;
@@ -33,7 +37,7 @@ export function expandVariables(value: string, inputs: Pick<InterpreterInputs, "
     }
     return envName !== undefined ? (inputs.env[envName] ?? "") : match;
   });
-  if (out === "~" || out.startsWith("~/")) {
+  if (out === "~" || out.startsWith("~/") || (inputs.platform === "win32" && out.startsWith("~\\"))) {
     out = inputs.homeDir + out.slice(1);
   }
   return out;
@@ -48,7 +52,12 @@ export function resolveInterpreter(inputs: InterpreterInputs): Interpreter {
   if (exec.length > 0) {
     return { command: exec[0], prefixArgs: exec.slice(1), source: "python-extension" };
   }
-  return { command: "python3", prefixArgs: [], source: "path" };
+  return { command: pathPython(inputs.platform), prefixArgs: [], source: "path" };
+}
+
+/** The Python a plain install puts on PATH: `python3` on POSIX systems, `python` on Windows. */
+export function pathPython(platform: string | undefined): string {
+  return platform === "win32" ? "python" : "python3";
 }
 
 /**

@@ -43,15 +43,22 @@ export function probeArgs(interpreter: Interpreter, source: ServerSource = FROM_
 
 /**
  * How to install ctlsp into `interpreter`'s environment: the wheel the extension carries when it
- * has one (ctlsp is on no public package index), else a checkout of the ctlsp repository.
+ * has one (ctlsp is on no public package index), else a checkout of the ctlsp repository. Quoted
+ * for the platform's shell: POSIX single quotes, or on Windows double quotes, which both cmd.exe
+ * and PowerShell read, around paths that hold spaces.
  */
-export function installCommand(interpreter: Interpreter, wheel?: string): string {
-  const what = wheel ? quote(wheel) : "<path to a ctlsp checkout>";
-  return `${[interpreter.command, ...interpreter.prefixArgs].map(quote).join(" ")} -m pip install ${what}`;
+export function installCommand(interpreter: Interpreter, wheel?: string, platform?: string): string {
+  const q = platform === "win32" ? quoteWindows : quote;
+  const what = wheel ? q(wheel) : "<path to a ctlsp checkout>";
+  return `${[interpreter.command, ...interpreter.prefixArgs].map(q).join(" ")} -m pip install ${what}`;
 }
 
 function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+function quoteWindows(word: string): string {
+  return /^[\w@%+=:,./\\-]+$/.test(word) ? word : `"${word.replace(/"/g, '\\"')}"`;
 }
 
 /** `undefined` when the probe shows a usable server; otherwise what went wrong and the fixes to offer. */
@@ -60,9 +67,10 @@ export function diagnoseProbe(
   probe: ProbeResult,
   source: ServerSource = FROM_ENVIRONMENT,
   wheel?: string,
+  platform?: string,
 ): StartupProblem | undefined {
   const who = describeInterpreter(interpreter);
-  const install = installCommand(interpreter, wheel);
+  const install = installCommand(interpreter, wheel, platform);
   if (probe.spawnError !== undefined) {
     const why = probe.spawnError === "ENOENT" ? "does not exist" : `cannot be started (${probe.spawnError})`;
     return {

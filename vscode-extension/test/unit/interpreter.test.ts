@@ -32,6 +32,15 @@ describe("resolveInterpreter", () => {
     assert.deepEqual(serverArgs(i), ["-P", "-m", "ctlsp", "serve"]);
     assert.equal(describeInterpreter(i), "python3 (found on PATH)");
   });
+
+  it("uses python on PATH on Windows, where installers put no python3, and expands ~\\", () => {
+    const i = resolveInterpreter({ ...base, pythonExtension: [], platform: "win32" });
+    assert.deepEqual(i, { command: "python", prefixArgs: [], source: "path" });
+    assert.equal(resolveInterpreter({ ...base, pythonExtension: [], platform: "darwin" }).command, "python3");
+    const s = resolveInterpreter({ ...base, homeDir: "C:\\Users\\u", setting: "~\\venv\\Scripts\\python.exe", platform: "win32" });
+    assert.equal(s.command, "C:\\Users\\u\\venv\\Scripts\\python.exe");
+    assert.equal(resolveInterpreter({ ...base, setting: "~\\x" }).command, "~\\x");
+  });
 });
 
 describe("serverArgs", () => {

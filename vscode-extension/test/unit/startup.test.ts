@@ -47,6 +47,16 @@ describe("diagnoseProbe", () => {
     assert.equal(p?.installCommand, `/venv/bin/python -m pip install '${wheel}'`);
   });
 
+  it("quotes the install command for cmd.exe and PowerShell on Windows", () => {
+    const stderr = "ModuleNotFoundError: No module named 'ctlsp'\n";
+    const win: Interpreter = { command: "C:\\Users\\Ann Lee\\venv\\Scripts\\python.exe", prefixArgs: [], source: "setting" };
+    const wheel = "C:\\Users\\Ann Lee\\.vscode\\extensions\\ctlsp.ctlsp-0.1.0-win32-x64\\bundled\\ctlsp-0.1.0-py3-none-any.whl";
+    const p = diagnoseProbe(win, { exitCode: 1, stdout: "3 12\n", stderr }, { kind: "environment" }, wheel, "win32");
+    assert.equal(p?.installCommand, `"${win.command}" -m pip install "${wheel}"`);
+    const plain = diagnoseProbe({ ...win, command: "C:\\py\\python.exe" }, { exitCode: 1, stdout: "3 12\n", stderr }, { kind: "environment" }, "C:\\w.whl", "win32");
+    assert.equal(plain?.installCommand, "C:\\py\\python.exe -m pip install C:\\w.whl");
+  });
+
   it("says which Pythons the bundled server carries a parser for", () => {
     const bundled = { kind: "bundled", launcher: "/ext/bundled/tool/ctlsp_serve.py" } as const;
     assert.deepEqual(probeArgs(py, bundled), ["-I", "/ext/bundled/tool/ctlsp_serve.py", "--probe"]);
