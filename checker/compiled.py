@@ -90,11 +90,17 @@ def compile_component(comp: Component, rsm: RSM) -> Compiled:
     labels: list[frozenset[str]] = []
     kind: list[int] = []
     is_exit: list[bool] = []
-    for node in comp.nodes:
+    entry_pos: dict[str, int] = {}
+    exit_pos: dict[str, int] = {}
+    for i, node in enumerate(comp.nodes):
         refs.append(node.name)
         labels.append(node.labels)
-        kind.append(NORMAL)
         is_exit.append(node.is_exit)
+        if node.is_entry:
+            entry_pos[node.name] = i
+        if node.is_exit:
+            exit_pos[node.name] = i
+    kind += [NORMAL] * len(refs)
     calls: list[tuple[int, int, str]] = []
     ret_pos: list[dict[Ref, int]] = []
     for bi, box in enumerate(comp.boxes):
@@ -113,7 +119,7 @@ def compile_component(comp: Component, rsm: RSM) -> Compiled:
             kind.append(RETURN)
             is_exit.append(False)
         ret_pos.append(rp)
-    pos_of = {r: i for i, r in enumerate(refs)}
+    pos_of = dict(zip(refs, range(len(refs)), strict=True))
     succ: list[list[int]] = [[] for _ in refs]
     for s, t in comp.edges:
         si, ti = pos_of[s], pos_of[t]
@@ -137,8 +143,8 @@ def compile_component(comp: Component, rsm: RSM) -> Compiled:
         is_exit=tuple(is_exit),
         succ=tuple(tuple(s) for s in succ),
         pred=tuple(tuple(p) for p in pred),
-        entry_pos={n.name: i for i, n in enumerate(comp.nodes) if n.is_entry},
-        exit_pos={n.name: i for i, n in enumerate(comp.nodes) if n.is_exit},
+        entry_pos=entry_pos,
+        exit_pos=exit_pos,
         box_names=tuple(b.name for b in comp.boxes),
         box_callee=tuple(b.component for b in comp.boxes),
         calls=tuple(calls),

@@ -130,7 +130,7 @@ class Engine:
         self._serial += 1
         inst = Instance(comp, ctx, self._serial)
         if template is not None:
-            inst.vals = [list(v) for v in template.vals]
+            inst.vals = list(map(list.copy, template.vals))
         else:
             self._init_values(inst)
         for (ex, f), v in ctx.items():

@@ -18,14 +18,14 @@ Pure: successor lists and flags in, targets out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import is_not, ne, or_
 
 from checker.graphs import through_passable
 
 Targets = dict[int, Sequence[int]]
-Lookup = Callable[[int], tuple[int, ...] | None]
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def base_of(succ: Sequence[list[int]], kept: Sequence[bool]) -> Base:
             preds[j].append(i)
     memo: dict[int, tuple[int, ...]] = {}
     starts = [j for i in compress(range(n), kept) for j in succ[i]]  # what a kept node walks
-    if any(_resolve(j, succ, kept, memo, _nothing) is None for j in starts):
+    if any(_resolve(j, succ, kept, memo, (), _NONE) is None for j in starts):
         return Base(succ, kept, tuple(map(tuple, preds)), None, {})
     reach = tuple((j,) if kept[j] else memo.get(j) for j in range(n))
     targets = {i: _union(succ[i], lambda j: reach[j] or ()) for i in compress(range(n), kept)}
@@ -61,7 +61,8 @@ def contract(succ: Sequence[list[int]], kept: Sequence[bool], base: Base | None 
     if base is None or base.reach is None:
         return contract_all(succ, kept)
     n, bsucc, bkept = len(base.succ), base.succ, base.kept
-    dirty = [i for i in range(n) if succ[i] is not bsucc[i] or kept[i] != bkept[i]]
+    # nodes past n are new (split off by the projection): only the base's own can be dirty
+    dirty = list(compress(range(n), map(or_, map(is_not, succ, bsucc), map(ne, kept, bkept))))
     stale = set(dirty)  # nodes whose walk may differ from the base's
     again: set[int] = set()  # kept nodes of the base with a dirty successor
     todo = list(dirty)
@@ -76,15 +77,12 @@ def contract(succ: Sequence[list[int]], kept: Sequence[bool], base: Base | None 
     reach = base.reach
     memo: dict[int, tuple[int, ...]] = {}
 
-    def fallback(j: int) -> tuple[int, ...] | None:
-        return reach[j] if j < n and j not in stale else None
-
     def resolved(j: int) -> tuple[int, ...]:
         if kept[j]:
             return (j,)
-        got = fallback(j)
+        got = reach[j] if j < n and j not in stale else None
         if got is None:
-            got = _resolve(j, succ, kept, memo, fallback)
+            got = memo.get(j) or _resolve(j, succ, kept, memo, reach, stale)
         if got is None:
             raise _Cyclic
         return got
@@ -111,8 +109,7 @@ class _Cyclic(Exception):
     pass
 
 
-def _nothing(j: int) -> None:
-    return None
+_NONE: frozenset[int] = frozenset()
 
 
 def _union(out: Sequence[int], resolved: Callable[[int], tuple[int, ...]]) -> tuple[int, ...]:
@@ -128,13 +125,16 @@ def _resolve(
     succ: Sequence[list[int]],
     kept: Sequence[bool],
     memo: dict[int, tuple[int, ...]],
-    known: Lookup,
+    reach: Sequence[tuple[int, ...] | None],
+    stale: Container[int],
 ) -> tuple[int, ...] | None:
-    """The kept nodes ``start`` (not kept) reaches through nodes not kept, memoised; ``known(j)``
-    may answer for a node without walking it.  None on a cycle of nodes not kept, where
-    :func:`checker.graphs.through_passable`'s answer depends on where the walk started."""
+    """The kept nodes ``start`` (not kept) reaches through nodes not kept, memoised; a node of
+    ``reach`` not in ``stale`` is answered by its entry there (when it has one) without walking it.
+    None on a cycle of nodes not kept, where :func:`checker.graphs.through_passable`'s answer
+    depends on where the walk started."""
     if kept[start]:
         return (start,)
+    n = len(reach)
     active: set[int] = set()
     stack = [start]
     while stack:
@@ -145,7 +145,7 @@ def _resolve(
         active.add(x)
         pending = []
         for y in succ[x]:
-            if kept[y] or y in memo or known(y) is not None:
+            if kept[y] or y in memo or (y < n and y not in stale and reach[y] is not None):
                 continue
             if y in active:
                 return None
@@ -159,7 +159,8 @@ def _resolve(
                 out[y] = None
                 continue
             got = memo.get(y)
-            for z in got if got is not None else known(y) or ():
+            # not kept and not walked: answered by ``reach`` (the first loop let it through)
+            for z in got if got is not None else reach[y] or ():
                 out[z] = None
         memo[x] = tuple(out)
         active.discard(x)

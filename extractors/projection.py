@@ -49,6 +49,19 @@ from extractors.sinks import Folded, fold_sinks, unfold
 from extractors.struct_fields import FIELDS, part_labels
 
 ENTRY, EXIT = "n0", "n1"
+
+
+@dataclass(frozen=True)
+class _Returns:
+    """What one function's returns give (:mod:`extractors.return_exits`): the constants with an
+    exit of their own, the constant each ``return`` node gives (only those that give one), the
+    values of the constants it returns by name, and ``subject``, what a caller's :data:`EXITS`
+    answer reads of all this."""
+
+    values: tuple[Returned, ...]
+    at: dict[int, Returned]
+    named: dict[str, int]
+    subject: str
 _KEEP_KINDS = frozenset({"join", "label", "return"})
 _EMPTY: tuple[frozenset[str], tuple[tuple[str, str], ...]] = (frozenset(), ())
 # value "$ret:g#k": the k-th statement (from 1, in CFG order) that throws away the result of a call
@@ -362,7 +375,7 @@ class Projector:
     _summaries: dict[tuple[str, str], ReachSummary | None] = field(default_factory=dict)
     _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
     _reassigning: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)
-    _exits: dict[str, tuple[Returned, ...]] = field(default_factory=dict)
+    _returns: dict[str, _Returns] = field(default_factory=dict)  # function id -> what it returns
 
     @cached_property
     def table_digest(self) -> str:
@@ -924,18 +937,29 @@ class Projector:
             self._done[(function, v)] = got
         return got
 
+    def _returns_of(self, fm: FunctionModel) -> _Returns:
+        """What ``fm``'s returns give (:mod:`extractors.return_exits`), read once per function:
+        every projection of it and every caller's box asks again."""
+        ident = function_id(fm)
+        got = self._returns.get(ident)
+        if got is None:
+            gl = self.scope.globals
+            values = exit_values(fm, gl)
+            named = named_values(fm, gl)
+            returns = (n.id for n in fm.cfg.nodes if n.kind == "return")
+            at = {c: r for c in returns if (r := returned_value(fm, c, gl)) is not None}
+            got = self._returns[ident] = _Returns(values, at, named, repr((values, sorted(named.items()))))
+        return got
+
     def exit_values(self, fm: FunctionModel) -> tuple[Returned, ...]:
         """The returned constants with an exit of their own in ``fm``'s components
-        (:func:`extractors.return_exits.exit_values`), kept per function."""
-        got = self._exits.get(function_id(fm))
-        if got is None:
-            got = self._exits[function_id(fm)] = exit_values(fm, self.scope.globals)
-        return got
+        (:func:`extractors.return_exits.exit_values`)."""
+        return self._returns_of(fm).values
 
     def _exits_subject(self, g: FunctionModel) -> str:
         """The subject of an :data:`EXITS` answer: what a caller's box and test read of ``g``'s
         returns (its exits, and the values of the constants it returns by name)."""
-        return repr((self.exit_values(g), sorted(named_values(g, self.scope.globals).items())))
+        return self._returns_of(g).subject
 
     def _decided(self, fm: FunctionModel, cid: int) -> tuple[CondExpr, set[str], dict[str, int]] | None:
         """The test of CFG node ``cid`` and the constants it names, when it tests the result of
@@ -951,7 +975,7 @@ class Projector:
             return None
         names = set(re.findall(r"[A-Za-z_]\w*", node.source or node.text))
         constant = {n for n in names if constant_name(fm, n, self.scope.globals)}
-        return node.cond, constant, named_values(g, self.scope.globals)
+        return node.cond, constant, self._returns_of(g).named
 
     def reassigning(self, fm: FunctionModel, v: str) -> frozenset[int]:
         """The CFG nodes where ``fm`` gives its parameter ``v`` a new value (none when ``v`` is no
@@ -1354,6 +1378,7 @@ class Projector:
             _split_after(fm, i, _no_labels, names, labels, succ, way_of, branch_of)
             kept[i] = True
         own_exits = self.exit_values(fm)
+        returned_at = self._returns_of(fm).at
         total = len(names)
         kept += [True] * (total - n_base)
         nodes_ = cfg.nodes
@@ -1384,7 +1409,7 @@ class Projector:
                     meta[exit_name(value)] = meta[name]
                 continue
             outs = [names[t] for t in targets[i]] or [name]
-            if own_exits and i < n_base and (ret := returned_value(fm, cfg_of[i], self.scope.globals)) is not None:
+            if own_exits and i < n_base and (ret := returned_at.get(cfg_of[i])) is not None:
                 outs = [exit_name(ret) if t == EXIT else t for t in outs]
             calls = resolved.get(g.cfg_of[i], []) if i < n_base else []
             ends: list[Ref] = [name]
