@@ -9,15 +9,26 @@ Code the builder cannot read (ERROR nodes, odd macros) is skipped, never raised 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node as TSNode
+from tree_sitter import Tree
 
 from extractors.calls import CallSpec
 from extractors.conditional_takes import defer_conditional_takes
-from extractors.count_macros import NO_COUNT_MACROS, CountMacro, CountMacros, expansion
+from extractors.count_macros import (
+    NO_COUNT_MACROS,
+    CountMacro,
+    CountMacros,
+    Expanded,
+    called_at,
+    expand_call,
+    expansion,
+    statement_macro,
+)
 from extractors.cursors import drop_cursor_escapes
 from extractors.error_codes import resolve_resets
 from extractors.facts import (
@@ -41,6 +52,36 @@ Pred = tuple[int, bool | None]
 CondExpr = tuple[object, ...] | None
 # an integer known only to be at least 1: ``sizeof`` of anything, an array's element count
 POSITIVE: CondExpr = ("pos",)
+
+_WRAPPER = b"void __ctlsp_expansion(void) {\n"  # what a statement macro's expansion is parsed in
+EXPANSION_BUDGET = 1 << 16  # bytes of statement-macro expansions one function is read through at most
+
+
+@dataclass(frozen=True)
+class _Expansion:
+    """A statement macro's call being read through its expansion (:meth:`CfgBuilder.expanded`):
+    the tree the expansion was parsed into (``data``, the expansion at ``prefix``), the ranges
+    of it copied from the enclosing text (``Expanded.pieces``, at offsets of the enclosing
+    tree), and the call's own range there (``whole``), where everything else of it is placed."""
+
+    tree: Tree
+    data: bytes
+    prefix: int
+    pieces: tuple[tuple[int, int, int], ...]
+    whole: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A statement macro's call expanded (:meth:`CfgBuilder.statement_expansion`): the expansion,
+    the tree and text it was parsed in, the block it parses as there, and where the call ends
+    (past its ``;``) in the text of the statement's own tree."""
+
+    got: Expanded
+    tree: Tree
+    data: bytes
+    block: TSNode
+    end: int
 
 
 @dataclass
@@ -74,7 +115,8 @@ class Cfg:
     static_locals: set[str] = field(default_factory=set)
     returns: list[tuple[str | None, str | None]] = field(default_factory=list)  # (path, call name)
     # a node of a later preprocessor variant -> the node of the first variant that has the same
-    # statement (see :func:`choice_of`); empty for a function read as written
+    # statement (see :func:`choice_of`), and a later copy of a statement macro's argument -> its
+    # first copy (:meth:`CfgBuilder.expanded`); a node that is no copy is in no pair
     twins: dict[int, int] = field(default_factory=dict)
 
     def successors(self, n: int) -> list[int]:
@@ -90,7 +132,9 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
     node: the statement is one in the source, compiled in every configuration that keeps it, and a
     claim about the statement (a dead store) must hold at each of its variants' copies
     (:mod:`extractors.every_copy`).  Only a statement met once in each of the two variants is
-    paired: two nodes of one variant at one place are not taken for each other."""
+    paired: two nodes of one variant at one place are not taken for each other.  A variant's own
+    twins (the copies of a statement macro's argument, :meth:`CfgBuilder.expanded`) are kept, each
+    to the statement its first copy is."""
     out = Cfg(
         list(cfgs[0].nodes),
         [list(s) for s in cfgs[0].succ],
@@ -100,6 +144,7 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
         dict(cfgs[0].declared),
         set(cfgs[0].static_locals),
         list(cfgs[0].returns),
+        dict(cfgs[0].twins),
     )
     seen: dict[_Statement, int] = {}  # statement -> its first node in ``out``
     for i, key in _statements(cfgs[0]).items():
@@ -124,6 +169,8 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
             first = seen.setdefault(key, at(i))
             if first != at(i):
                 out.twins[at(i)] = first
+        for i, j in other.twins.items():
+            out.twins[at(i)] = out.twins.get(at(j), at(j))
     return out
 
 
@@ -137,7 +184,7 @@ def _statements(cfg: Cfg) -> dict[int, _Statement]:
     keys = {
         n.id: (n.kind, n.row, n.col, n.end_row, n.end_col, n.source or n.text)
         for n in cfg.nodes
-        if n.id not in (cfg.entry, cfg.exit)
+        if n.id not in (cfg.entry, cfg.exit) and n.id not in cfg.twins  # a copy is its first's
     }
     counts = Counter(keys.values())
     return {i: k for i, k in keys.items() if counts[k] == 1}
@@ -180,12 +227,19 @@ class CfgBuilder:
         self.continues: list[list[Pred]] = []
         self.labels: dict[str, int] = {}
         self.gotos: list[tuple[int, str]] = []
+        self.jumps: list[tuple[int, str]] = []  # (node, label) an ``asm goto`` may jump to, besides going on
         self.frame: dict[str, bool] = {}  # automatic locals declared so far -> whether an array
         self.atoms = atoms  # the user's [[atoms]]: queries whose matches label nodes (user_atoms.py)
         self.spans: dict[int, tuple[int, int]] = {}  # byte range of each node that has facts
         self.counts = counts  # macros a condition reads through when they make a count (count_macros.py)
         self.params: frozenset[str] = frozenset()  # the names in the parameter list (build)
         self.local_arrays: set[str] = set()  # locals declared as arrays so far, static ones too
+        # the text of the function's tree, its offset there and its first point (build)
+        self.root: tuple[bytes, int, tuple[int, int]] = (b"", 0, (0, 0))
+        self.newlines: list[int] | None = None  # offsets of the line ends in ``root``'s text
+        self.expansions: list[_Expansion] = []  # the statement macros being read, innermost last
+        self.expanded_bytes = 0  # bytes of expansions read so far (at most EXPANSION_BUDGET)
+        self.copied: dict[tuple[str, int, int, str], int] = {}  # an argument's statement -> its first copy
 
     def col(self, row: int, byte_col: int) -> int:
         if 0 <= row < len(self.lines):
@@ -195,8 +249,19 @@ class CfgBuilder:
     def new(self, kind: str, ts: TSNode | None, at: TSNode | None = None, facts: Facts | None = None) -> int:
         pos = at or ts
         n = len(self.cfg.nodes)
+        span: tuple[int, int] | None = None
         if pos is not None:
-            (r0, c0), (r1, c1) = pos.start_point, pos.end_point
+            if self.expansions:  # a node of a macro's expansion: placed where its text comes from
+                start, end, exact = self.placed(pos)
+                (r0, c0), (r1, c1) = self.point(start), self.point(end)
+                span = (start, end) if exact else None
+                if exact:  # a copy of an argument's statement: the twin of its first copy
+                    first = self.copied.setdefault((kind, start, end, text_of(pos)), n)
+                    if first != n:
+                        self.cfg.twins[n] = first
+            else:
+                (r0, c0), (r1, c1) = pos.start_point, pos.end_point
+                span = (pos.start_byte, pos.end_byte)
             r0 -= self.row_base
             r1 -= self.row_base
             whole = text_of(pos)
@@ -204,8 +269,8 @@ class CfgBuilder:
         else:
             node = CfgNode(n, kind, 0, 0, 0, 0, "")
         if facts is not None:
-            if pos is not None:
-                self.spans[n] = (pos.start_byte, pos.end_byte)
+            if span is not None:
+                self.spans[n] = span
             self.cfg.addr_taken |= facts.addr_taken
             node.events = tuple(dict.fromkeys(facts.events + self.call_events(facts.calls)))
             node.calls = tuple(self.marked(c) for c in facts.calls)
@@ -214,6 +279,98 @@ class CfgBuilder:
         self.cfg.nodes.append(node)
         self.cfg.succ.append([])
         return n
+
+    def placed(self, pos: TSNode) -> tuple[int, int, bool]:
+        """The bytes of the function's tree where expansion node ``pos`` comes from, and whether
+        exactly: a copy of an argument is at the argument (a statement ``X;`` of the body whose
+        ``X`` is a whole argument too), anything else of a macro's body at the whole call (of the
+        outermost call whose argument does not hold it)."""
+        start, end, exact = pos.start_byte, pos.end_byte, True
+        for x in reversed(self.expansions):
+            start, end = start - x.prefix, end - x.prefix
+            for s0, s1, at in x.pieces:
+                if s0 <= start < s1 < end and not x.data[x.prefix + s1 : x.prefix + end].strip(b" \t\r\n;"):
+                    end = s1  # ``X;`` of an argument ``s++``: the statement is the argument's
+                if s0 <= start and end <= s1:
+                    start, end = at + start - s0, at + end - s0
+                    break
+            else:
+                (start, end), exact = x.whole, False
+        return start, end, exact
+
+    def point(self, offset: int) -> tuple[int, int]:
+        """The (row, byte column) of byte ``offset`` of the function's tree."""
+        data, base, (row, col) = self.root
+        if self.newlines is None:
+            self.newlines = [i for i, b in enumerate(data) if b == 0x0A]
+        rel = min(max(offset - base, 0), len(data))
+        k = bisect_left(self.newlines, rel)  # line ends before ``rel``
+        if k == 0:
+            return row, col + rel
+        return row + k, rel - self.newlines[k - 1] - 1
+
+    def text_at(self) -> tuple[bytes, int]:
+        """The text of the tree being read (the function's, or the innermost expansion's) and the
+        offset of its first byte in that tree."""
+        if self.expansions:
+            return self.expansions[-1].data, 0
+        return self.root[0], self.root[1]
+
+    def statement_expansion(self, s: TSNode) -> _Found | None:
+        """When statement ``s`` starts with a call of a statement macro of the file
+        (:func:`extractors.count_macros.statement_macro`), the call expanded, the block its
+        expansion parses as, and where the call ends (past its ``;``) in ``s``'s tree; None when
+        it is no such call, the expansion does not parse whole, or the function's budget of
+        expansions is spent."""
+        if not self.counts or s.type in ("comment", "compound_statement") or len(self.expansions) >= MAX_EXPANSION:
+            return None
+        data, base = self.text_at()
+        call = called_at(data, s.start_byte - base)
+        macro = self.counts.get(call[0]) if call is not None else None
+        if call is None or macro is None or not statement_macro(macro):
+            return None
+        got = expand_call(macro, data, call[1])
+        if got is None or self.expanded_bytes + len(got.text) > EXPANSION_BUDGET:
+            return None
+        self.expanded_bytes += len(got.text)
+        text = _WRAPPER + b"{" + got.text + b";}\n}\n"
+        tree = parse_c(text)
+        fn = tree.root_node.named_children[0] if tree.root_node.named_children else None
+        body = fn.child_by_field_name("body") if fn is not None else None
+        block = body.named_children[0] if body is not None and body.named_children else None
+        if tree.root_node.has_error or block is None or block.type != "compound_statement":
+            return None
+        return _Found(got, tree, text, block, got.end + base)
+
+    def expanded(self, s: TSNode, found: _Found, preds: list[Pred]) -> list[Pred]:
+        """The statements of a statement macro's expansion (:meth:`statement_expansion` of ``s``)
+        in order: ``BROTLI_REPEAT_5({ a; b; })`` is ``a; b;`` five times, each copy placed at
+        the argument's own text, so that the reads of one copy follow its stores, and each copy
+        after the first a twin of the first (``Cfg.twins``, :meth:`new`)."""
+        base = self.text_at()[1]
+        offset = len(_WRAPPER) + 1  # where the expansion starts in the parsed text
+        pieces = tuple((s0, s1, at + base) for s0, s1, at in found.got.pieces)
+        self.expansions.append(_Expansion(found.tree, found.data, offset, pieces, (s.start_byte, found.end)))
+        try:
+            return self.stmt(found.block, preds)
+        finally:
+            self.expansions.pop()
+
+    def statements(self, items: list[TSNode], preds: list[Pred]) -> list[Pred]:
+        """The statements ``items`` of one block in order. A statement macro's call is read
+        through its expansion, and the statements after it that its arguments hold are its own
+        (``REP(a; b;);`` parses as the call ``REP(a;`` followed by ``b;``)."""
+        done = -1
+        for c in items:
+            if c.start_byte < done:
+                continue
+            found = self.statement_expansion(c)
+            if found is not None:
+                preds = self.expanded(c, found, preds)
+                done = found.end
+                continue
+            preds = self.stmt(c, preds)
+        return preds
 
     def call_events(self, calls: list[Call]) -> list[tuple[str, str]]:
         """What calls do to the function's locals beyond their arguments' facts: a call through a
@@ -269,6 +426,7 @@ class CfgBuilder:
 
     def build(self, fn: TSNode) -> Cfg:
         decl = fn.child_by_field_name("declarator")
+        self.root = (fn.text or b"", fn.start_byte, (fn.start_point[0], fn.start_point[1]))
         self.params = _parameter_names(decl)
         self.cfg.entry = self.new("entry", decl)
         body = fn.child_by_field_name("body")
@@ -280,6 +438,9 @@ class CfgBuilder:
         for src, label in self.gotos:
             target = self.labels.get(label)
             self.link([(src, None)], target if target is not None else src)
+        for src, label in self.jumps:
+            if (target := self.labels.get(label)) is not None:
+                self.link([(src, None)], target)
         for n, event in user_events(fn, self.atoms, self.spans) if self.atoms else ():
             node = self.cfg.nodes[n]
             node.events = tuple(dict.fromkeys((*node.events, event)))
@@ -343,13 +504,14 @@ class CfgBuilder:
             return preds
         t = s.type
         if t in ("compound_statement", "translation_unit"):
-            for c in s.named_children:
-                preds = self.stmt(c, preds)
-            return preds
+            return self.statements(s.named_children, preds)
         if t == "expression_statement":
             exprs = [c for c in s.named_children if c.type != "comment"]
             if not exprs:
                 return preds
+            found = self.statement_expansion(s)
+            if found is not None and found.end <= s.end_byte:
+                return self.expanded(s, found, preds)
             e = strip_parens(exprs[0])
             if e is not None and e.type == "call_expression" and call_name(e) == "assert" and args_of(e):
                 tp, fp = self.cond(args_of(e)[0], preds)
@@ -370,6 +532,8 @@ class CfgBuilder:
             self.link(preds, n)
             if self.noreturn(f):
                 return self.sink(n)
+            if e is not None and e.type == "gnu_asm_expression":
+                self.asm_gotos(e, n)
             return [(n, None)]
         if t == "declaration":
             w = FactWalker(self.consts, self.frame)
@@ -490,11 +654,7 @@ class CfgBuilder:
             n = self.new("label", label)
             self.labels[text_of(label)] = n
             self.link(preds, n)
-            preds = [(n, None)]
-            for c in s.named_children:
-                if c != label and c.type != "comment":
-                    preds = self.stmt(c, preds)
-            return preds
+            return self.statements([c for c in s.named_children if c != label and c.type != "comment"], [(n, None)])
         if t in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_else", "preproc_elifdef"):
             return self.conditional(s, preds)
         if t in ("ERROR", "attributed_statement", "case_statement"):
@@ -503,6 +663,12 @@ class CfgBuilder:
                     preds = self.stmt(c, preds)
             return preds
         return preds
+
+    def asm_gotos(self, e: TSNode, n: int) -> None:
+        """``asm goto``: the statement may jump to each label it lists, besides going on."""
+        labels = e.child_by_field_name("goto_labels")
+        for label in labels.children_by_field_name("label") if labels is not None else ():
+            self.jumps.append((n, text_of(label)))
 
     def conditional(self, s: TSNode, preds: list[Pred]) -> list[Pred]:
         """A preprocessor conditional: the branch the defines select, or the choice of its branches
@@ -569,11 +735,12 @@ class CfgBuilder:
             case = self.new("case", value or item.children[0])
             self.cfg.nodes[case].cond = self.cond_form(value) if value is not None else ("default",)
             self.link([(sw, None)] + fall, case)
-            fall = [(case, None)]
-            for i, c in enumerate(item.children):
-                if item.field_name_for_child(i) == "value" or not c.is_named or c.type == "comment":
-                    continue
-                fall = self.stmt(c, fall)
+            body_items = [
+                c
+                for i, c in enumerate(item.children)
+                if item.field_name_for_child(i) != "value" and c.is_named and c.type != "comment"
+            ]
+            fall = self.statements(body_items, [(case, None)])
         brk = self.breaks.pop()
         return fall + brk + ([] if has_default else [(sw, None)])
 

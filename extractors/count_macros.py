@@ -18,12 +18,28 @@ Invariant: a candidate's body has no ``#`` (stringising and pasting are not expa
 applies ``sizeof`` (a value at least 1 needs one) or calls a candidate that does (:func:`counting`,
 over all the definitions a file sees); keeping only those keeps the set, which keys the file's
 models (``queries.function_context``), small and unchanged by the file's other macros.
+
+Statement macros travel with them: a function-like macro whose body places a parameter as a
+statement of its own (brotli's ``#define BROTLI_REPEAT_5(X) {X; X; X; X; X;}``, ``do { X; }
+while (0)``, ``{ lock(); X; unlock(); }``; :func:`statement_macro`).  Written as a statement,
+``BROTLI_REPEAT_5({ symbol += count[bits]; offset[bits] = symbol; bits++; });`` is one call to
+tree-sitter, whose argument is a block; read as one node, its stores and reads are a set, and
+``symbol += ...`` looks overwritten unread.  The CFG builder expands such a call
+(:func:`expand_call`, C's expansion: the arguments split at the commas outside parentheses, each
+parameter token of the body replaced by its argument's text) and builds the expansion's
+statements in order, each copy of an argument at the argument's own place in the file
+(``Expanded.pieces``), the copies of one statement twins of its first (``Cfg.twins``): a claim
+about the statement as written (a dead store) must hold at every copy (:mod:`extractors.every_copy`),
+so the last copy of ``bits++``, which no copy reads, is no dead store of the text, which every
+other copy's reads need.  A file sees few of them, and the set keys its models as the counts do.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 # a macro's parameters and body, as the definition writes them (the body's whitespace trimmed)
 CountMacro = tuple[tuple[str, ...], str]
@@ -50,6 +66,7 @@ def count_macros(text: str) -> dict[str, CountMacro]:
         name, params, body = m.group(1), m.group(2), m.group(3).strip()
         names = tuple(p.strip() for p in params.split(",")) if params.strip() else ()
         shaped = _SIZEOF.search(body) is not None or _CALLED.search(body) is not None
+        shaped = shaped or statement_macro((names, body))
         if shaped and "#" not in body and all(_NAME.match(n) for n in names):
             out[name] = (names, body)
         else:
@@ -59,8 +76,9 @@ def count_macros(text: str) -> dict[str, CountMacro]:
 
 def counting(found: Mapping[str, CountMacro]) -> dict[str, CountMacro]:
     """Of the candidates a file sees (its headers' and its own :func:`count_macros`), those whose
-    body applies ``sizeof`` or calls one that is kept: the others can never expand to a count."""
-    kept = {n: m for n, m in found.items() if _SIZEOF.search(m[1])}
+    body applies ``sizeof`` or calls one that is kept (the others can never expand to a count),
+    and the statement macros."""
+    kept = {n: m for n, m in found.items() if _SIZEOF.search(m[1]) or statement_macro(m)}
     while True:
         more = {
             n: m
@@ -86,3 +104,127 @@ def count_macros_key(macros: CountMacros) -> str:
     """What names ``macros`` in a digest: empty when there are none, so a file without any keeps
     the key it had."""
     return repr(sorted(macros.items())) if macros else ""
+
+
+# a parameter as a statement of its own: after the start, ``{``, ``;``, ``}``, ``)`` (``if (c) X;``)
+# or ``else``/``do``, and before ``;`` or ``}``
+_SLOT = r"(?:^|[{{;}})]|\belse|\bdo)\s*{p}\s*(?=[;}}]|$)"
+
+
+@lru_cache(maxsize=4096)
+def statement_macro(macro: CountMacro) -> bool:
+    """Whether ``macro``'s body places one of its parameters as a statement of its own
+    (``{X; X;}``, ``do { X; } while (0)``, ``for (...) X;``, ``X; X``): a call of it written as a
+    statement runs its argument as statements, which the CFG builder models by expanding the call."""
+    params, body = macro
+    if "#" in body or (";" not in body and "{" not in body):
+        return False  # ``#define ID(x) x`` is an expression
+    return any(_NAME.match(p) and re.search(_SLOT.format(p=re.escape(p)), body) for p in params)
+
+
+@dataclass(frozen=True)
+class Expanded:
+    """A macro call expanded: ``text`` is the body with each parameter replaced by its argument's
+    text; ``pieces`` are the ``(start, end, at)`` ranges of ``text`` copied from the call's text at
+    ``at`` (one per use of a parameter); ``end`` is where the call ends in the call's text, past
+    the ``;`` after it if there is one."""
+
+    text: bytes
+    pieces: tuple[tuple[int, int, int], ...]
+    end: int
+
+
+_CALL_AT = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+# the body's pieces: a string or character literal (copied whole: no parameter is replaced in
+# one), a word (maybe a parameter), or anything else
+_BODY_TOKEN = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|[A-Za-z_]\w*|\d[\w.]*|[^"\'\w]+|.', re.S)
+
+
+def called_at(data: bytes, at: int) -> tuple[str, int] | None:
+    """The name of the call ``NAME (`` that starts at ``data[at]``, and where its parenthesis opens."""
+    m = _CALL_AT.match(data, at)
+    return (m.group(1).decode("ascii", "replace"), m.end() - 1) if m is not None else None
+
+
+def expand_call(macro: CountMacro, data: bytes, open_at: int) -> Expanded | None:
+    """The expansion of the call of ``macro`` whose argument list opens at ``data[open_at]``
+    (None when it does not close, or the count of arguments is not the macro's).  Arguments are
+    split as the preprocessor splits them: at the commas outside nested parentheses (braces and
+    brackets do not protect a comma), string and character literals and comments skipped; each is
+    taken without the white space around it."""
+    params, body = macro
+    args = _arguments(data, open_at)
+    if args is None:
+        return None
+    ranges, close = args
+    if not params and len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+        ranges = []
+    if len(ranges) != len(params):
+        return None
+    given = dict(zip(params, ranges, strict=True))
+    out = bytearray()
+    pieces: list[tuple[int, int, int]] = []
+    for m in _BODY_TOKEN.finditer(body.encode("utf-8", "surrogateescape")):
+        word = m.group(0)
+        arg = given.get(word.decode("utf-8", "replace")) if word[:1].isalpha() or word[:1] == b"_" else None
+        if arg is None:
+            out += word
+            continue
+        start, end = arg
+        pieces.append((len(out), len(out) + end - start, start))
+        out += data[start:end]
+    end = close + 1
+    after = end
+    while after < len(data) and data[after : after + 1] in b" \t\r\n":
+        after += 1
+    if data[after : after + 1] == b";":
+        end = after + 1
+    return Expanded(bytes(out), tuple(pieces), end)
+
+
+def _arguments(data: bytes, open_at: int) -> tuple[list[tuple[int, int]], int] | None:
+    """Each argument's range (white space around it left out) of the parenthesis that opens at
+    ``data[open_at]``, and where it closes."""
+    depth, i, start = 0, open_at, open_at + 1
+    ranges: list[tuple[int, int]] = []
+    n = len(data)
+    while i < n:
+        ch = data[i : i + 1]
+        if ch in (b'"', b"'"):
+            i = _after_quote(data, i)
+            continue
+        if data.startswith(b"/*", i):
+            close = data.find(b"*/", i + 2)
+            i = n if close < 0 else close + 2
+            continue
+        if data.startswith(b"//", i):
+            close = data.find(b"\n", i)
+            i = n if close < 0 else close
+            continue
+        if ch == b"(":
+            depth += 1
+        elif ch == b")":
+            depth -= 1
+            if depth == 0:
+                ranges.append(_trimmed(data, start, i))
+                return ranges, i
+        elif ch == b"," and depth == 1:
+            ranges.append(_trimmed(data, start, i))
+            start = i + 1
+        i += 1
+    return None
+
+
+def _after_quote(data: bytes, at: int) -> int:
+    quote, i = data[at : at + 1], at + 1
+    while i < len(data) and data[i : i + 1] not in (quote, b"\n"):
+        i += 2 if data[i : i + 1] == b"\\" else 1
+    return i + 1
+
+
+def _trimmed(data: bytes, start: int, end: int) -> tuple[int, int]:
+    while start < end and data[start : start + 1] in b" \t\r\n":
+        start += 1
+    while end > start and data[end - 1 : end] in b" \t\r\n":
+        end -= 1
+    return start, end

@@ -402,6 +402,9 @@ class FactWalker:
         if t == "call_expression":
             self.call(node, None, guarded, discarded)
             return
+        if t == "gnu_asm_expression":
+            self.asm(node, guarded)
+            return
         if t == "conditional_expression":
             c = node.child_by_field_name("condition")
             self.walk(c, guarded)
@@ -438,14 +441,51 @@ class FactWalker:
         else:
             self.walk(arg, guarded)
 
+    def asm(self, node: TSNode, guarded: frozenset[str]) -> None:
+        """GNU inline assembly (``asm``/``__asm__``/``__asm``, any qualifiers): each output
+        operand's lvalue is stored by the assembly (``"=r"(out)``, ``"=&r"``, ``"=m"(*p)``) and
+        one whose constraint has ``+`` is read first; input operands are read.  A store is a
+        ``def``, not a ``write``: the assembly must name every register it sets, so an output the
+        C code never reads is no dead store.  Templates, clobbers, operand names (``[o]``) and the
+        labels of ``asm goto`` (the CFG's edges, :class:`extractors.cfg.CfgBuilder`) are read as
+        nothing."""
+        outs = node.child_by_field_name("output_operands")
+        for operand in outs.children_by_field_name("operand") if outs is not None else ():
+            value = operand.child_by_field_name("value")
+            if value is None:
+                continue
+            both = "+" in text_of(operand.child_by_field_name("constraint"))
+            self.lvalue(value, "+=" if both else "=", None, guarded)
+            lp = path_of(value)
+            if lp:
+                self.ev(lp, "def")
+                sl = strip_parens(value)
+                if sl is not None and sl.type == "identifier":
+                    self.f.flag_sets.append((lp, None))
+        ins = node.child_by_field_name("input_operands")
+        for operand in ins.children_by_field_name("operand") if ins is not None else ():
+            self.walk(operand.child_by_field_name("value"), guarded)
+
     def assignment(self, node: TSNode, guarded: frozenset[str]) -> None:
         left = node.child_by_field_name("left")
         right = node.child_by_field_name("right")
         op = text_of(node.child_by_field_name("operator"))
         lp = path_of(left)
-        sl = strip_parens(left)
         if op == "+=" and lp:
             self.ev(lp, "nonheap")
+        self.lvalue(left, op, right, guarded)
+        self.rhs(lp, right, guarded, copy=op == "=")
+        sl = strip_parens(left)
+        if sl is not None and sl.type == "identifier" and lp:
+            self.f.flag_sets.append((lp, const_value(right, self.consts) if op == "=" else None))
+
+    def lvalue(self, left: TSNode | None, op: str, right: TSNode | None, guarded: frozenset[str]) -> None:
+        """What storing into ``left`` with ``op`` reads and stores besides ``left``'s own path
+        (which the caller labels): a compound store reads it all, ``s.f = v`` sets part of ``s``,
+        ``p->f = v`` and ``*q = v`` dereference, ``a[i] = v`` fills ``a``; ``right`` is the
+        stored value (None when there is no expression for it, as for an ``asm`` output)."""
+        lp = path_of(left)
+        sl = strip_parens(left)
         if op != "=":
             self.walk(left, guarded)
         elif sl is not None and sl.type == "field_expression":
@@ -471,9 +511,6 @@ class FactWalker:
                     self.ev(stored, "def")  # the caller's x of f(&x) gets a new value
                     if is_null_pointer(right):
                         self.ev(stored, "null")
-        self.rhs(lp, right, guarded, copy=op == "=")
-        if sl is not None and sl.type == "identifier" and lp:
-            self.f.flag_sets.append((lp, const_value(right, self.consts) if op == "=" else None))
 
     def rhs(
         self,

@@ -1,0 +1,179 @@
+"""Statement macros: a function-like macro whose body places a parameter as a statement of its own
+(brotli's ``#define BROTLI_REPEAT_5(X) {X; X; X; X; X;}``, ``do { X; } while (0)``) is read
+through its expansion where it is written as a statement, each copy of an argument placed at the
+argument's own text, and the copies of one statement twins (``Cfg.twins``), so that a dead store
+is one of the statement as written: dead at every copy (:mod:`extractors.count_macros`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from extractors.api import Project
+from extractors.calls import BUILTIN
+from extractors.cfg import CfgBuilder
+from extractors.config import Config
+from extractors.count_macros import count_macros, counting, expand_call, statement_macro
+from extractors.parse import parse_c
+from server.workspace import load_headers
+from tests.extractors.helpers import check_src, line_of, of_rule
+
+REP = "#define REP3(X) {X; X; X;}\n#define ONCE(X) do { X; } while (0)\n"
+
+
+def _lines(src: str, rule: str) -> list[int]:
+    return [f.location.start_line for f in of_rule(check_src(src), rule)]
+
+
+def test_which_macros_are_statement_macros() -> None:
+    found = count_macros(
+        "#define REP5(X) {X; X; X; X; X;}\n"
+        "#define ONCE(X) do { X; } while (0)\n"
+        "#define WHEN(c, X) if (c) X;\n"
+        "#define LOCKED(m, X) { lock(&(m)); X; \\\n  unlock(&(m)); }\n"
+        "#define TWO(p) free(p); free(p)\n"  # a parameter as an argument, never a statement
+        "#define ID(x) x\n"  # an expression
+        "#define STR(X) { puts(#X); X; }\n"  # stringising is not expanded here
+        "#define XX(X) {XX; X_; }\n"
+    )
+    assert {n for n, m in counting(found).items() if statement_macro(m)} == {"REP5", "ONCE", "WHEN", "LOCKED"}
+
+
+def test_an_expansion_keeps_where_each_argument_came_from() -> None:
+    macro = (("m", "X"), "{ lock(&(m)); X; unlock(&(m)); }")
+    data = b"  LOCKED( mu , a = f(\"),\", (b, c)) /* ) */ ) ;\n  next;"
+    got = expand_call(macro, data, data.index(b"("))
+    assert got is not None
+    assert got.text == b'{ lock(&(mu)); a = f("),", (b, c)) /* ) */; unlock(&(mu)); }'
+    for start, end, at in got.pieces:
+        assert got.text[start:end] == data[at : at + end - start]
+    assert data[: got.end].endswith(b") ;")  # the call's own semicolon is the call's
+    assert expand_call(macro, b"LOCKED(a)", 6) is None  # one argument of two
+    assert expand_call(macro, b"LOCKED(a, {b, c})", 6) is None  # braces do not protect a comma
+    assert expand_call(macro, b"LOCKED(a, b", 6) is None  # never closes
+
+
+BROTLI = """\
+#define BROTLI_REPEAT_5(X) {X; X; X; X; X;}
+void BrotliBuildCodeLengthsHuffmanTable(int* count, int* offset) {
+  int symbol;
+  int bits;
+  symbol = -1;
+  bits = 1;
+  BROTLI_REPEAT_5({
+    symbol += count[bits];
+    offset[bits] = symbol;
+    bits++;
+  });
+  offset[0] = 17;
+  symbol = 18;
+  bits = 1;
+  offset[1] = symbol + bits;
+}
+"""
+
+
+def test_a_repeated_block_reads_what_it_stores() -> None:
+    """brotli 1.2.1 dec/huffman.c: read as one node, ``symbol += count[bits]`` looked overwritten
+    unread; the last copy's ``bits++`` is read by no copy either, but every other copy's is."""
+    assert _lines(BROTLI, "dead-store") == []
+
+
+def test_copies_are_placed_at_the_arguments_text() -> None:
+    src = BROTLI
+    tree = parse_c(src)
+    fn = tree.root_node.named_children[-1]
+    macros = counting(count_macros(src))
+    cfg = CfgBuilder(src.encode().split(b"\n"), BUILTIN, {}, 0, counts=macros).build(fn)
+    copies = [n for n in cfg.nodes if n.text == "bits++;"]
+    assert [(n.kind, n.row, n.col, n.end_row, n.end_col) for n in copies] == [("stmt", 9, 4, 9, 11)] * 5
+    first = copies[0].id
+    assert [cfg.twins.get(n.id) for n in copies] == [None] + [first] * 4
+    assert cfg.successors(copies[0].id) == [first - 2 + 3]  # the next copy's ``symbol += ...``
+    # a statement of the body's own text is placed at the whole call, its ';' too
+    once = "#define TRACE(X) { log_start(); X; }\nvoid f(int *p) { TRACE(*p = 1); }\n"
+    fn = parse_c(once).root_node.named_children[-1]
+    cfg = CfgBuilder(once.encode().split(b"\n"), BUILTIN, {}, 0, counts=counting(count_macros(once))).build(fn)
+    placed = {n.text: (n.row, n.col, n.end_col) for n in cfg.nodes if n.kind == "stmt"}
+    assert placed == {"log_start();": (1, 17, 31), "*p = 1;": (1, 23, 29)}
+    assert cfg.twins == {}
+
+
+def test_twins() -> None:
+    src = (
+        REP
+        + """\
+int good1(int c) {
+  int s = 0, o = 0;
+  REP3(s += c; o = s;);
+  return o;
+}
+int good2(int c) {
+  int s = 0;
+  ONCE(s += c);
+  return s;
+}
+int bad1(int c) {
+  int t, u = 0;
+  REP3({ t = c; t = 2; u += t; }); /*D*/
+  return u;
+}
+int bad2(int c) {
+  int x;
+  ONCE(if (c) x = 1);
+  return x; /*U*/
+}
+int bad3(int c) {
+  int y;
+  REP3(c += y; y = 1;); /*R*/
+  return c;
+}
+"""
+    )
+    found = check_src(src)
+    dead = of_rule(found, "dead-store")
+    assert [(f.function, f.location.start_line, f.location.start_col) for f in dead] == [
+        ("bad1", line_of(src, "/*D*/"), 9)  # t = c, inside the argument
+    ]
+    unset = of_rule(found, "uninitialised-read")
+    assert sorted((f.function, f.location.start_line) for f in unset) == [
+        ("bad2", line_of(src, "/*U*/")),
+        ("bad3", line_of(src, "/*R*/")),
+    ]
+
+
+def test_nested_macros_an_if_without_braces_and_jumps() -> None:
+    src = (
+        REP
+        + """\
+int nested(int c) {
+  int s;
+  REP3(ONCE(s = c));
+  return s;
+}
+int branch(int c) {
+  int s = 0, k;
+  if (c) REP3(k = s++);
+  return s;
+}
+int breaks(int c) {
+  int i, s = 0, last;
+  for (i = 0; i < c; i++) {
+    REP3(if (s > 10) break; last = s; s += i;);
+  }
+  return s + last; /*B*/
+}
+"""
+    )
+    assert _lines(src, "uninitialised-read") == [line_of(src, "/*B*/")]
+    assert [f.function for f in of_rule(check_src(src), "dead-store")] == ["branch"]  # k is never read
+
+
+def test_a_statement_macro_of_a_header(tmp_path: Path) -> None:
+    (tmp_path / "platform.h").write_text("#define REPEAT_3(X) \\\n  {X; X; X;}\n")
+    src = '#include "platform.h"\n' + BROTLI.split("\n", 1)[1].replace("BROTLI_REPEAT_5", "REPEAT_3")
+    path = str(tmp_path / "huffman.c")
+    project = Project(Config())
+    project.update_file(path, src)
+    assert of_rule(project.check()[path], "dead-store") != []  # the header unread: one node
+    load_headers(project)
+    assert of_rule(project.check()[path], "dead-store") == []
