@@ -71,13 +71,14 @@ import tree_sitter
 from checker import KnowledgeBase
 from checker.querydb import Cancelled
 from extractors.calls import call_table
-from extractors.check_queries import PARTIAL_EVERY, RULES, CheckDb, file_findings, projector
+from extractors.check_queries import PARTIAL_EVERY, RULES, CheckDb, file_findings, lock_contracts, projector
 from extractors.checking import RESULT_VERSION, FunctionChecker, ordered, place, positional_key
 from extractors.compile_flags import CompileCommandsError, FileFlags, compile_database
 from extractors.config import Config, ConfigError, config_from_text
 from extractors.findings import NOT_CHECKED, Finding, Location, Unmodelled, WitnessStep
 from extractors.functions import FunctionModel, function_name, top_level_functions
 from extractors.includes import MAX_DEPTH, Preprocessed
+from extractors.lock_contracts import LockContracts
 from extractors.parse import parse_c
 from extractors.phase_clock import EXTRACTION, PHASES, phases_between
 from extractors.projection import Projector
@@ -366,6 +367,10 @@ class Project:
         changed or moved."""
         return self.db.get(projector, tuple(sorted(p for p in set(paths) if p in self.files)))
 
+    def _contracts(self, paths: Iterable[str]) -> LockContracts:
+        """The lock contracts of the scope :meth:`_projector` gives for ``paths``."""
+        return self.db.get(lock_contracts, tuple(sorted(p for p in set(paths) if p in self.files)))
+
     def check(
         self,
         paths: Iterable[str] | None = None,
@@ -468,9 +473,10 @@ class Project:
         its findings so far on a long pass."""
         with self.db.snapshot():
             proj = self.db.get(projector, scope)  # the projector the check's file_findings reads
+            contracts = self.db.get(lock_contracts, scope)
             functions = [fm for fm in proj.scope.functions.values() if fm.file == path]
             check = self.checker.first_findings
-            found, withheld = check(path, functions, proj, self.db.check_cancelled, budget, report)
+            found, withheld = check(path, functions, proj, self.db.check_cancelled, budget, report, contracts)
         if not withheld:
             return ()
         return found
@@ -491,6 +497,7 @@ class Project:
         with self.db.snapshot():
             with self.checker.clock(EXTRACTION):  # a worker's first unit builds every model here
                 proj = self._projector(self.files)
+                contracts = self._contracts(self.files)
             out: dict[str, list[Finding]] = {}
             for ident in idents:
                 fm = proj.scope.functions.get(ident)
@@ -498,7 +505,8 @@ class Project:
                     out[ident] = []
                     continue
                 check = self.checker.check_file
-                out[ident] = list(check(fm.file, [fm], proj, None, PARTIAL_EVERY, self.db.check_cancelled))
+                found = check(fm.file, [fm], proj, None, PARTIAL_EVERY, self.db.check_cancelled, contracts)
+                out[ident] = list(found)
             return out
 
     def bound_checks(self, weight: int) -> None:
@@ -531,6 +539,7 @@ class Project:
         function, since witness steps inside a callee carry its lines.  Equal keys, equal findings:
         the batch runner's on-disk cache is keyed by them."""
         proj = self._projector(self.files)
+        contracts = self._contracts(self.files)
         out: dict[str, str] = {}
         models: dict[str, dict[str, FunctionModel]] = {}
 
@@ -546,6 +555,8 @@ class Project:
             parts = [RESULT_VERSION, path, text_digest, st.ignores_digest]
             own = sorted(functions_of(path).values(), key=lambda m: m.name)
             parts.extend(positional_key(proj, fm) for fm in own)
+            # what the function's callers decide of its lock contracts (none: the key as it was)
+            parts.extend(f"held:{fm.ident}:{held}" for fm in own if (held := contracts.key(fm.ident)))
             for g in sorted(proj.reachable_ids(own)):
                 file, name = g.rsplit(":", 1)
                 now = functions_of(file).get(name)

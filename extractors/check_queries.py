@@ -18,6 +18,8 @@ from extractors.calls import CallSpec
 from extractors.checking import FunctionChecker
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
+from extractors.lock_contracts import LockContracts
+from extractors.lock_contracts import lock_contracts as contracts_of
 from extractors.projection import ProjectionStore, Projector, make_scope
 from extractors.queries import FrontDb, file_items, function_context, function_model
 
@@ -110,6 +112,15 @@ def projector(db: Database, paths: tuple[str, ...]) -> Projector:
     return Projector(scope, signature=content.signature, store=store)
 
 
+@derived("lock_contracts")
+def lock_contracts(db: Database, paths: tuple[str, ...]) -> LockContracts:
+    """Which functions of the scope are called with a lock held, and the values each function's
+    check may use them for (:mod:`extractors.lock_contracts`): facts of the whole scope, which a
+    function's findings read beyond what it can reach (its callers, and its callees' other
+    callers); backdated when equal, so an edit that changes no lock or call changes none."""
+    return contracts_of(db.get(projector, paths))
+
+
 # the key of the rules the checks run (``extractors.rules.rules_key``): the function checker keeps
 # results per rule, so a new rule set re-runs only the rules it adds or changes
 RULES = Input[tuple[()], str]("rules")
@@ -124,6 +135,7 @@ def file_findings(db: Database, key: tuple[str, tuple[str, ...]]) -> tuple[Findi
     proj = db.get(projector, paths)
     owner = cast(CheckDb, db)
     functions = [fm for fm in proj.scope.functions.values() if fm.file == path]
+    contracts = db.get(lock_contracts, paths)
     return owner.checker.check_file(
-        path, functions, proj, owner.partial, owner.partial_every, owner.check_cancelled
+        path, functions, proj, owner.partial, owner.partial_every, owner.check_cancelled, contracts
     )

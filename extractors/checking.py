@@ -30,6 +30,7 @@ from extractors.findings import Finding, Location
 from extractors.functions import FunctionModel
 from extractors.handed_on import handed_on
 from extractors.lasting import lasting_of
+from extractors.lock_contracts import NO_CONTRACTS, LockContracts
 from extractors.mark_check import SCOPE as MARK_SCOPE
 from extractors.mark_check import mark_findings
 from extractors.phase_clock import MODEL_CHECKING, PROJECTION, PhaseClock
@@ -118,10 +119,12 @@ class FunctionChecker:
         partial: Callable[[str, list[Finding]], None] | None,
         every: float,
         check_cancelled: Callable[[], None],
+        contracts: LockContracts = NO_CONTRACTS,
     ) -> tuple[Finding, ...]:
         """The unplaced findings (see :func:`place`) of ``functions`` (of file ``path``), before
         suppressions.  ``check_cancelled`` is called before each function and raises to stop the
-        check; ``partial`` hears the findings so far at most every ``every`` seconds."""
+        check; ``partial`` hears the findings so far at most every ``every`` seconds; ``contracts``
+        are the lock contracts of ``projector``'s scope (:mod:`extractors.lock_contracts`)."""
         findings: dict[tuple[str, Location], Finding] = {}
         next_partial = time.perf_counter() + every
         shown = 0  # findings only grow during a check: a report that adds none is not sent
@@ -132,7 +135,7 @@ class FunctionChecker:
                 shown = len(findings)
                 next_partial = time.perf_counter() + every
             with self.clock(PROJECTION):
-                found = self._function_findings(projector, fm)
+                found = self._function_findings(projector, fm, contracts)
             for f in found:
                 findings.setdefault((f.rule_id, f.location), f)
         return tuple(findings.values())
@@ -145,6 +148,7 @@ class FunctionChecker:
         check_cancelled: Callable[[], None],
         budget: float,
         report: Callable[[str, list[Finding]], None] | None = None,
+        contracts: LockContracts = NO_CONTRACTS,
     ) -> tuple[tuple[Finding, ...], bool]:
         """What :meth:`check_file` finds, less the functions with a finding whose refutation is
         not yet known, and whether there were any (``True``: some were withheld).
@@ -171,7 +175,7 @@ class FunctionChecker:
                 check_cancelled()
                 try:
                     with self.clock(PROJECTION):
-                        found = self._function_findings(projector, fm)
+                        found = self._function_findings(projector, fm, contracts)
                 except Withheld:
                     withheld = True
                     continue
@@ -218,11 +222,15 @@ class FunctionChecker:
         self.rules = rules
         self._rules_key = rules_key(rules)
 
-    def _function_findings(self, proj: Projector, fm: FunctionModel) -> list[Finding]:
-        """A function's findings under the current rules: kept whole under its positional key and
-        the rule set, and per rule (one table per function, by :attr:`Rule.key`), so that a changed
-        rule set checks only the rules it changed."""
+    def _function_findings(self, proj: Projector, fm: FunctionModel, contracts: LockContracts) -> list[Finding]:
+        """A function's findings under the current rules: kept whole under its positional key (with
+        what its callers decide of the lock contracts) and the rule set, and per rule (one table
+        per function, by :attr:`Rule.key`), so that a changed rule set checks only the rules it
+        changed."""
+        admitted = contracts.admitted_of(function_id(fm))
         pkey = positional_key(proj, fm)
+        if admitted:
+            pkey = f"{pkey}|held:{contracts.key(function_id(fm))}"
         whole = f"{pkey}|{self._rules_key}"
         found = self._fn_results.get(whole)
         if found is not None:
@@ -231,7 +239,7 @@ class FunctionChecker:
         kept = self._rule_results.get(pkey) or {}
         missing = [r for r in self.rules if r.key not in kept]
         if missing:
-            fresh = self._check_function(proj, fm, missing)
+            fresh = self._check_function(proj, fm, missing, admitted)
             kept = dict(kept)
             for r in missing:
                 kept[r.key] = [f for f in fresh if f.rule_id == r.id]
@@ -242,14 +250,24 @@ class FunctionChecker:
         self._fn_results[whole] = found
         return found
 
-    def _check_function(self, proj: Projector, fm: FunctionModel, rules_now: list[Rule]) -> list[Finding]:
-        """The findings of ``rules_now`` (some of the current rules) in ``fm``."""
+    def _check_function(
+        self, proj: Projector, fm: FunctionModel, rules_now: list[Rule], admitted: frozenset[str] = frozenset()
+    ) -> list[Finding]:
+        """The findings of ``rules_now`` (some of the current rules) in ``fm``; ``admitted``: the
+        values a rule's ``contract_requires`` may stand for its ``requires`` on
+        (:mod:`extractors.lock_contracts`), checked even when the function does not track them
+        (a lock its callee's callee releases)."""
         reporter = Reporter(proj, proj.scope.functions)
         out: list[Finding] = []
         ident, scope = function_id(fm), f"{proj.scope_digest}|{rules_key(rules_now)}"
         handed = handed_on(proj, fm)
-        for var in proj.values(fm):
+        tracked = proj.values(fm)
+        extra = sorted(admitted.difference(tracked))
+        for var in (*tracked, *extra):
+            held = var in admitted
             key = (ident, var, f"{scope}|handed-on" if var in handed else scope)
+            if held:
+                key = (ident, var, f"{key[2]}|held")
             known = self._value_results.get(key)
             renewal = known.renewal(proj) if known is not None else None
             if known is not None and renewal is not None and not renewal.changed:
@@ -259,17 +277,19 @@ class FunctionChecker:
                     self._value_results[key] = known.renewed(renewal.reads)
                 continue
             rules = [r for r in rules_now if _in_scope(r, fm, var, proj) and not (var in handed and r.scope == "any")]
+            if var in extra:
+                rules = [r for r in rules if r.contract_requires]
             try:
                 quiet = None
                 if known is not None and renewal is not None:
-                    quiet = self._still_quiet(proj, rules, known, renewal, fm, var)
+                    quiet = self._still_quiet(proj, rules, known, renewal, fm, var, held)
                 if quiet is not None:
                     self.counts["values_quiet"] += 1
                     self._value_results[key] = quiet
                     continue
-                found = self._check_value(proj, reporter, fm, var, rules)
+                found = self._check_value(proj, reporter, fm, var, rules, held)
                 out.extend(found)
-                quiet_atoms = None if found else _quiet_atoms(proj, fm, var, rules)
+                quiet_atoms = None if found else _quiet_atoms(proj, fm, var, rules, held)
                 made_of = proj.dependencies(fm, var)
                 if made_of is None and not rules:
                     made_of = frozenset({(function_id(fm), var)}), frozenset()  # nothing was projected
@@ -290,7 +310,14 @@ class FunctionChecker:
         return out
 
     def _still_quiet(
-        self, proj: Projector, rules: list[Rule], known: _ValueRecord, renewal: Renewal, fm: FunctionModel, var: str
+        self,
+        proj: Projector,
+        rules: list[Rule],
+        known: _ValueRecord,
+        renewal: Renewal,
+        fm: FunctionModel,
+        var: str,
+        held: bool = False,
     ) -> _ValueRecord | None:
         """A value that no rule applied to, kept without projecting it again: the projections it read
         that changed can only add the atoms of their own new reach (an unchanged projection differs
@@ -321,7 +348,7 @@ class FunctionChecker:
                 for i, values in reach.reads.items():
                     wanted[i] = wanted.get(i, frozenset()) | values
         wider = frozenset(present)
-        if any(_may_apply(r, wider, proj, fm, var) for r in rules):
+        if any(_may_apply(r, wider, proj, fm, var, held) for r in rules):
             return None
         functions = proj.scope.functions
         for ident, values in wanted.items():
@@ -336,16 +363,23 @@ class FunctionChecker:
         return _ValueRecord.made(proj, groups, mentioned, [], wider)
 
     def _check_value(
-        self, proj: Projector, reporter: Reporter, fm: FunctionModel, var: str, rules: list[Rule]
+        self,
+        proj: Projector,
+        reporter: Reporter,
+        fm: FunctionModel,
+        var: str,
+        rules: list[Rule],
+        held: bool = False,
     ) -> list[Finding]:
-        """The findings of the rules in scope for the value (``rules``)."""
+        """The findings of the rules in scope for the value (``rules``); ``held``: the
+        value is admitted by the lock contracts (``contract`` of :meth:`Rule.applies`)."""
         if not rules:
             return []
         cname = proj.component(fm, var)
         if cname is None:
             return []
         present = proj.atoms(cname)
-        rules = [r for r in rules if r.applies(present)]
+        rules = [r for r in rules if r.applies(present, held)]
         if any(r.own_trigger for r in rules):
             own = proj.own_labels_and_targets(fm, var)
             if own is not None:
@@ -565,22 +599,27 @@ def _model_ids(groups: dict[str, Group]) -> frozenset[tuple[str, str]]:
     return frozenset((ident, g.model.key) for ident, g in groups.items())
 
 
-def _quiet_atoms(proj: Projector, fm: FunctionModel, var: str, rules: list[Rule]) -> frozenset[str] | None:
+def _quiet_atoms(
+    proj: Projector, fm: FunctionModel, var: str, rules: list[Rule], held: bool = False
+) -> frozenset[str] | None:
     """The atoms of a value's projection when none of the rules in scope (``rules``) applies to
     them (then it has no findings, whatever the verdicts would be), else None."""
     if not rules:
         return frozenset()
     cname = proj.component(fm, var)
     present = proj.atoms(cname) if cname is not None else frozenset()
-    return None if any(_may_apply(r, present, proj, fm, var) for r in rules) else present
+    return None if any(_may_apply(r, present, proj, fm, var, held) for r in rules) else present
 
 
-def _may_apply(rule: Rule, present: frozenset[str], proj: Projector, fm: FunctionModel, var: str) -> bool:
+def _may_apply(
+    rule: Rule, present: frozenset[str], proj: Projector, fm: FunctionModel, var: str, held: bool = False
+) -> bool:
     """Whether ``rule`` can have a finding on a value whose reach holds the atoms ``present``: it
-    needs them (``requires``), and a rule with ``own_trigger`` needs one of its triggers in the
+    needs them (``requires``, or ``contract_requires`` for a value admitted by the lock contracts:
+    ``held``), and a rule with ``own_trigger`` needs one of its triggers in the
     function's own projection too (:meth:`_check_value` checks it only then), which no edit of a
     callee changes; so a value whose callees test it for NULL stays quiet for known NULLs."""
-    if not rule.applies(present):
+    if not rule.applies(present, held):
         return False
     if not rule.own_trigger:
         return True

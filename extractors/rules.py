@@ -78,6 +78,10 @@ class Rule:
     # a rule that also checks the fields of the objects parameters point to (``s->pos``), file-scope
     # variables and static locals, whose values outlive the function (extractors.lasting)
     lasting: bool = False
+    # checked also on a value whose reach holds one of each of these groups instead of
+    # ``requires`` when the value is one the function releases through a callee that its other
+    # callers call with it held, and no caller of the function holds it (extractors.lock_contracts)
+    contract_requires: tuple[tuple[str, ...], ...] = ()
 
     @property
     def parsed(self) -> Formula:
@@ -103,8 +107,13 @@ class Rule:
         callees summarised by extractors.out_params has their stores in its own projection.)"""
         return self.scope == "local-scalar" and self.atoms <= _OWN_ATOMS
 
-    def applies(self, present: frozenset[str]) -> bool:
-        return all(any(a in present for a in group) for group in self.requires)
+    def applies(self, present: frozenset[str], contract: bool = False) -> bool:
+        """Whether a value whose reach holds the atoms ``present`` is checked; ``contract``: the
+        value is one of its function's admitted by :mod:`extractors.lock_contracts`."""
+        if all(any(a in present for a in group) for group in self.requires):
+            return True
+        groups = self.contract_requires
+        return contract and bool(groups) and all(any(a in present for a in group) for group in groups)
 
     @cached_property
     def key(self) -> str:
@@ -162,6 +171,7 @@ def builtin_rules() -> tuple[Rule, ...]:
                 enabled=r.get("enabled", True),
                 parts=r.get("parts", False),
                 lasting=r.get("lasting", False),
+                contract_requires=tuple(tuple(g) for g in r.get("contract_requires", ())),
             )
         )
     for rule in out:  # the catalogue is data: a slip in it is caught when it is read, not by a wrong check
