@@ -14,8 +14,8 @@ The facts, over a scope's functions (one walk of each CFG, no model checking):
 - ``held[g]``: the (parameter index, rest of path) pairs a project caller holds at some call of
   ``g`` (index -1: a global, the path whole). A caller holds ``v`` at a call when the call is
   reached from a lock of ``v`` in the caller without an unlock of ``v`` between (the library's
-  lock calls, or a project *lock wrapper*: a function that locks a field of its parameter or a
-  global and does not unlock it), or from the caller's entry without a lock or unlock of ``v``
+  lock calls, or a project *lock wrapper*, at any depth: a function that locks a field of its
+  parameter or a global and does not unlock it), or from the caller's entry without a lock or unlock of ``v``
   when the caller is itself called with ``v`` held (to a fixpoint: the call stack, one frame at a
   time). ``v`` maps to the callee's names through a global (the same name) or an argument that is
   a plain path (``q`` in ``finish(q)`` for ``q->mu``).
@@ -107,10 +107,27 @@ class _Walker:
         self._touches: dict[str, list[dict[str, set[str]]]] = {}
 
     def own(self, g: FunctionModel) -> frozenset[tuple[int, str, str]]:
+        """What ``g`` locks or unlocks that its caller can name, by its own calls or through its
+        project callees' (``ares_channel_lock(c)`` calls ``ares_thread_mutex_lock(c->lock)``,
+        which locks ``c->lock->mutex``); a function on a call cycle sees its own calls only."""
         ident = function_id(g)
         got = self._own.get(ident)
-        if got is None:
-            got = self._own[ident] = own_lock_paths(self.proj, g)
+        if got is not None:
+            return got
+        self._own[ident] = found = own_lock_paths(self.proj, g)  # while it is being read: a cycle
+        more = set(found)
+        locals_ = set(g.cfg.declared)
+        for n in g.cfg.nodes:
+            for h, args in self.callees(g, n.id):
+                for k, rest, atom in self.own(h):
+                    v = rest if k < 0 else _argument_path(args, k, rest)
+                    if v is None or root_of(v) in locals_:
+                        continue
+                    if k < 0 and _names_global(g, v, self.scope.globals):
+                        more.add((-1, v, atom))
+                    elif (mine := _as_held(g, v, self.scope.globals)) is not None and mine[0] >= 0:
+                        more.add((mine[0], mine[1], atom))
+        got = self._own[ident] = frozenset(more)
         return got
 
     def callees(self, fm: FunctionModel, cid: int) -> list[tuple[FunctionModel, tuple[tuple[str | None, bool], ...]]]:

@@ -155,3 +155,21 @@ def test_a_caller_that_starts_holding_the_lock_silences_it_on_the_next_check() -
     assert of_rule(p.check()["a.c"], "unlock-without-lock") == []
     p.remove_file("b.c")
     assert [f.function for f in of_rule(p.check()["a.c"], "unlock-without-lock")] == ["done"]
+
+
+def test_evidence_through_a_lock_wrapper_of_a_lock_wrapper() -> None:
+    """The held call's lock is taken two wrappers down (ares_channel_lock calls
+    ares_thread_mutex_lock): still a lock, so finish is called with mu held."""
+    src = (
+        HEADER
+        + """
+static void raw_lock(void) { pthread_mutex_lock(&mu); }
+static void chan_lock(void) { raw_lock(); }
+static void finish(void) { jobs--; pthread_mutex_unlock(&mu); }
+void done_locked(void) { chan_lock(); finish(); }
+void done(void) {
+    finish(); /*BAD*/
+}
+"""
+    )
+    assert unlock_findings(src) == [("done", line_of(src, "/*BAD*/"))]
