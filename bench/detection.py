@@ -327,7 +327,8 @@ def _copy_c(src: Path, dest: Path, recursive: bool) -> None:
 
 
 def default_projects(work: Path) -> list[Project]:
-    """Lua 5.4, zlib 1.2.11, lz4's library and brotli's C library, copied to ``work/projects``."""
+    """Lua 5.4, zlib 1.2.11, lz4's library, brotli's C library and the C of three more PyPI sdists
+    (cffi's backend, pyppmd, bitarray), copied to ``work/projects``."""
     base = work / "projects"
     out: list[Project] = []
 
@@ -348,6 +349,12 @@ def default_projects(work: Path) -> list[Project]:
     add("lz4", lz4 / "lz4libs" if lz4 else None)
     br = _sdist(work, "brotli==1.2.1", "brotli-1.2.1")
     add("brotli", br / "c" if br else None, recursive=True)
+    cffi = _sdist(work, "cffi==1.17.1", "cffi-1.17.1")
+    add("cffi", cffi / "src" / "c" if cffi else None)
+    ppmd = _sdist(work, "pyppmd==1.1.1", "pyppmd-1.1.1")
+    add("pyppmd", ppmd / "src" if ppmd else None, recursive=True)
+    ba = _sdist(work, "bitarray==3.12.3", "bitarray-3.12.3")
+    add("bitarray", ba / "bitarray" if ba else None)
     return out
 
 
