@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import compress
 from typing import NamedTuple
 
@@ -186,17 +186,65 @@ def infer_allocators(scope: Scope, memo: ContentMemos[str, frozenset[str]] | Non
         facts[ident] = names
         resolved[ident] = {function_id(g) for c in names if (g := scope.resolve(fm, c)) is not None}
     alloc: set[str] = set()
+
+    def allocating(fm: FunctionModel, c: Call) -> bool:
+        spec = scope.table.get(c.name) if c.name else None
+        if spec is not None:
+            return spec.returns == "alloc"
+        g = scope.resolve(fm, c.name)
+        return g is not None and function_id(g) in alloc
+
     changed = True
     while changed:
         changed = False
         for ident, names in facts.items():
-            if ident in alloc or scope.functions[ident].name in scope.table:
+            fm = scope.functions[ident]
+            if ident in alloc or fm.name in scope.table:
                 continue
             direct = any(scope.table.get(c, CallSpec()).returns == "alloc" for c in names)
-            if direct or resolved[ident] & alloc:
+            if (direct or resolved[ident] & alloc) and not kept_elsewhere(scope, fm, partial(allocating, fm)):
                 alloc.add(ident)
                 changed = True
     return frozenset(alloc)
+
+
+def kept_elsewhere(scope: Scope, fm: FunctionModel, allocating: Callable[[Call], bool]) -> bool:
+    """Whether a block ``fm`` returns from an allocating call is also handed to something that
+    outlives ``fm``'s frame: stored in a global, a static local or a field reached through a
+    parameter (``cache = p;``, ``parent->child = p;``), or passed where a call keeps it (a table
+    row's ``escape``, or a call that is neither in the table nor a project function, unless a
+    prototype's ``const T *`` says it only reads it).
+
+    Such a function hands its caller a borrowed pointer (a per-thread record parked with
+    ``pthread_setspecific`` and returned, a cached singleton), so it is no allocator: counting it
+    one made every caller leak the block.  A store through an out-parameter (``*out = p``) or a
+    copy into another local is no keeping (the caller, or the frame, still holds the only other
+    reference); a project callee's use of the block is its own box's, and is not looked at here.
+    Kept on any path counts: whether the caller owns the block must not depend on the path."""
+    cfg = fm.cfg
+    returned = {p for p, _ in cfg.returns if p}
+    blocks = {c.result for n in cfg.nodes for c in n.calls if c.result in returned and allocating(c)}
+    if not blocks:
+        return False
+    mine = locals_of(fm)
+    for n in cfg.nodes:
+        for dst, src in n.copies:
+            if src not in blocks or root_of(dst) == src or dst.startswith("*"):
+                continue
+            root = root_of(dst)
+            if root in cfg.static_locals or root not in mine or dst != root and root in fm.params:
+                return True
+        for c in n.calls:
+            spec = scope.table.get(c.name) if c.name else None
+            for k, (ap, byaddr) in enumerate(c.args):
+                if ap not in blocks or byaddr:
+                    continue
+                if spec is not None:
+                    if any(atom == "escape" for i, atom in spec.args if i in (k, -1)):
+                        return True
+                elif scope.resolve(fm, c.name) is None and k not in c.borrowed:
+                    return True
+    return False
 
 
 def locals_of(fm: FunctionModel) -> set[str]:
