@@ -182,6 +182,9 @@ def _address_handed_on(param: str, body: str) -> bool:
     return re.search(rf"(?:^|[(,=])\s*&\s*(?:\(\s*{p}\s*\)|{p}\b)(?!\s*(?:->|\.|\[))", body) is not None
 
 
+_BOOLEANS = {"true": 1, "false": 0}
+
+
 def file_constants(items: list[TSNode]) -> tuple[dict[str, int], frozenset[str]]:
     consts: dict[str, int] = {}
     globals_: set[str] = set()
@@ -189,8 +192,13 @@ def file_constants(items: list[TSNode]) -> tuple[dict[str, int], frozenset[str]]
         if n.type == "preproc_def":
             name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
             if name is not None and value is not None:
+                body = text_of(value).strip()
+                word = body.strip("()").strip()
+                if word in _BOOLEANS:
+                    # stdbool's (C23's) true and false: ``#define True true`` is 1, as ``#define True 1``
+                    consts[text_of(name)] = _BOOLEANS[word]
                 with contextlib.suppress(ValueError):
-                    consts[text_of(name)] = int(text_of(value).strip().rstrip("uUlL").strip("()"), 0)
+                    consts[text_of(name)] = int(body.rstrip("uUlL").strip("()"), 0)
         elif n.type == "declaration":
             const = any(c.type == "type_qualifier" and text_of(c) == "const" for c in n.children)
             for d in n.children_by_field_name("declarator"):

@@ -231,6 +231,9 @@ class _Evaluator:
         raise _Undecided
 
 
+_BOOLEANS = {"true": 1, "false": 0}
+
+
 def value_of(body: str, defines: Defines) -> int | None:
     """The integer a macro body stands for under ``defines`` (``1``, ``(1 << 4)``, ``LEVEL + 1``);
     None when it is not one (a string, a type, a name nothing defines)."""
@@ -240,7 +243,9 @@ def value_of(body: str, defines: Defines) -> int | None:
     try:
         return _Evaluator(body, defines).run()
     except _Undecided:
-        return None
+        # ``#define True true``: stdbool's true is ``1`` or ``((_Bool)+1u)`` (a cast, undecided
+        # here), C23's a keyword; as a value it is 1 whichever
+        return _BOOLEANS.get(body.strip("()").strip())
 
 
 _COMMENTS = re.compile(r"/\*.*?\*/|//.*")
