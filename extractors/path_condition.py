@@ -17,7 +17,9 @@ guessed:
 - Integer semantics are exact only where C's are plain integers: signed arithmetic (overflow is
   undefined behaviour, so a defined run never wraps); comparisons of operands of one signedness, or
   of any operand with a literal the conversion keeps (``u < 5``, not ``u == -1``).  Unsigned
-  arithmetic, mixed signedness, shifts, division, bit operations give unknown values.  A local of a
+  arithmetic, mixed signedness, shifts, division, bit operations and integer casts give values
+  (and tests) that are uninterpreted functions of their operands: unconstrained, but the same for
+  the same operands, so ``if (n % 4 == 0) ...; if (n % 4) ...`` are complementary.  A local of a
   typedef this module does not know (``lua_Integer``, or ``lua_Number``, a double) is a z3 *real*:
   the integers are among the reals, so every run is still a model.
 - Pointers are integers with NULL as 0: ``p == NULL``, ``!p``, ``p = q``, ``p = NULL``, ``p == q``
@@ -413,7 +415,7 @@ class _Reader:
         if v.test is not None:
             return v.test
         if v.kind == "?":
-            return z3.Bool(self.fresh.name("t"))
+            return _nonzero(v.term)
         zero = z3.RealVal(0) if v.kind.startswith("t:") else z3.IntVal(0)
         return v.term != zero
 
@@ -539,6 +541,11 @@ class _Reader:
             pointer = ty is not None and any(c.type == "abstract_pointer_declarator" for c in ty.named_children)
             if pointer and (operand.kind == "p" or operand.lit == 0):
                 return Value(operand.term, "p") if operand.kind == "p" else Value(z3.IntVal(0), "lit", 0)
+            kind = None if pointer or ty is None else _kind_of_type(ty.child_by_field_name("type"))
+            if kind is not None and kind[0] in "su" and _exact(operand):
+                # the converted value is a function of the operand's: the same operand, the same value
+                to = z3.Function(f"cast:{kind}:{operand.kind}", operand.term.sort(), z3.IntSort())
+                return Value(to(operand.term), kind)
             return self.unknown()
         if t == "call_expression":
             fn = e.child_by_field_name("function")
@@ -728,15 +735,19 @@ class _Reader:
 
     def compare(self, op: str, a: Value, b: Value) -> Value:
         pair = _comparable(a, b, op)
+        if pair is None and op in ("==", "!=") and {a.kind, b.kind} == {"?", "lit"} and 0 in (a.lit, b.lit):
+            nonzero = _nonzero(a.term if a.kind == "?" else b.term)  # as the test if (x) reads it
+            return self.test(nonzero if op == "!=" else z3.Not(nonzero))
         if pair is None:
-            return self.test(z3.Bool(self.fresh.name("cmp")))
+            same = _same_operands(op, a, b)
+            return self.test(same if same is not None else z3.Bool(self.fresh.name("cmp")))
         x, y = pair
         got = {"==": x == y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}[op]
         return self.test(got)
 
     def arith(self, op: str, a: Value, b: Value) -> Value:
         if op not in _ARITH:
-            return self.unknown()
+            return _opaque(op, a, b) or self.unknown()
         if a.lit is not None and b.lit is not None:
             lit = a.lit + b.lit if op == "+" else a.lit - b.lit if op == "-" else a.lit * b.lit
             return Value(z3.IntVal(lit), "lit", lit)
@@ -744,7 +755,7 @@ class _Reader:
             x, y = a.term, b.term
             got = x + y if op == "+" else x - y if op == "-" else x * y
             return Value(got, f"s{max(_width(a), _width(b))}")  # a defined run never overflows
-        return self.unknown()
+        return _opaque(op, a, b) or self.unknown()
 
     def declaration(self, decl: TSNode) -> None:
         for d in decl.children_by_field_name("declarator"):
@@ -765,6 +776,75 @@ class _Reader:
                     self.havoc(name)  # no initialiser: an indeterminate value
                 else:
                     self.assign(name, v)
+
+
+def _exact(v: Value) -> bool:
+    """Whether ``v``'s term stands for one C value (not an unknown's stand-in)."""
+    return v.kind != "?" and v.kind != "p"
+
+
+def _as(v: Value, sort: z3.SortRef) -> z3.ExprRef:
+    """``v``'s term in ``sort``: a literal read as a real next to a typedef's real."""
+    return z3.RealVal(v.lit) if v.lit is not None and sort.eq(z3.RealSort()) else v.term
+
+
+def _opaque(op: str, a: Value, b: Value) -> Value | None:
+    """``a op b`` for an operation not computed exactly (``%``, ``/``, shifts, bit operations,
+    unsigned arithmetic): an uninterpreted function of the two operands, one per operator and
+    kinds, so that the same operands give the same value on a path (``n % 4`` tested twice) while
+    the value itself stays unconstrained.  Every run is a model: the function may be C's.  The
+    result's kind is the operands' when they are of one signedness or one typedef (a literal goes
+    with either), else ``?``: a value compared with nothing exactly."""
+    if not (_exact(a) and _exact(b)):
+        return None
+    named = {v.kind for v in (a, b) if v.lit is None and v.kind.startswith("t:")}
+    if len(named) == 1 and not any(v.lit is None and v.kind not in named for v in (a, b)):
+        kind = named.pop()
+    elif named:
+        kind = "?"
+    elif _signed(a) and _signed(b):
+        kind = f"s{max(_width(a), _width(b))}"
+    elif all(v.kind[0] == "u" or v.lit is not None and v.lit >= 0 for v in (a, b)):
+        kind = f"u{max(int(v.kind[1:]) for v in (a, b) if v.kind[0] == 'u')}"
+    else:
+        kind = "?"
+    if kind == "?":
+        # mixed signedness or types: which type C computes in is not known here, so the value is
+        # of no kind (compared with nothing exactly), but still the same for the same operands
+        f = z3.Function(f"op{op}:{a.kind}:{b.kind}", a.term.sort(), b.term.sort(), z3.IntSort())
+        return Value(f(a.term, b.term), "?")
+    sort = _sort(kind)
+    x, y = _as(a, sort), _as(b, sort)
+    f = z3.Function(f"op{op}:{a.kind}:{b.kind}", x.sort(), y.sort(), sort)
+    return Value(f(x, y), kind)
+
+
+def _same_operands(op: str, a: Value, b: Value) -> z3.BoolRef | None:
+    """A comparison not decided exactly (mixed signedness: C converts the signed operand first) as
+    one uninterpreted order per pair of kinds: ``a > b`` is ``lt(b, a)`` and ``a <= b`` its
+    negation, ``a != b`` the negation of ``a == b``, so complementary tests of the same operands
+    are correlated though neither is computed.  Of values of no kind (``?``) too: a fresh unknown
+    is a distinct term, so only an operation's value repeated (``_opaque``) is ever the same."""
+    if a.kind == "p" or b.kind == "p":
+        return None
+
+    def order(name: str, x: Value, y: Value) -> z3.BoolRef:
+        f = z3.Function(f"{name}:{x.kind}:{y.kind}", x.term.sort(), y.term.sort(), z3.BoolSort())
+        return f(x.term, y.term)
+
+    if op in ("==", "!="):
+        eq = order("eq", a, b) if a.kind <= b.kind else order("eq", b, a)
+        return eq if op == "==" else z3.Not(eq)
+    lt = {"<": (a, b), ">": (b, a), "<=": (b, a), ">=": (a, b)}[op]
+    got = order("lt", *lt)
+    return got if op in ("<", ">") else z3.Not(got)
+
+
+def _nonzero(term: z3.ExprRef) -> z3.BoolRef:
+    """Whether a value of no kind is not 0 (``if (x)``, ``x != 0``): uninterpreted, the same for
+    the same term."""
+    f = z3.Function(f"nonzero:{term.sort()}", term.sort(), z3.BoolSort())
+    return f(term)
 
 
 def _width(v: Value) -> int:
