@@ -131,6 +131,8 @@ class Scope:
     by_name: dict[str, str] = field(default_factory=dict)
     volatiles: frozenset[str] = frozenset()  # globals declared volatile: every store counts
     by_file: dict[str, dict[str, str]] = field(default_factory=dict)
+    # the allocators that never return NULL (extractors.projection.never_null_allocators)
+    nonnull_allocators: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.by_name:
@@ -156,6 +158,7 @@ def make_scope(
     functions = {function_id(fm): fm for fm in models}
     scope = Scope(functions, table, frozenset(), globals_, volatiles=volatiles)
     scope.allocators = infer_allocators(scope, store.returned_calls if store is not None else None)
+    scope.nonnull_allocators = never_null_allocators(scope)
     return scope
 
 
@@ -206,6 +209,59 @@ def infer_allocators(scope: Scope, memo: ContentMemos[str, frozenset[str]] | Non
                 alloc.add(ident)
                 changed = True
     return frozenset(alloc)
+
+
+def never_null_allocators(scope: Scope) -> frozenset[str]:
+    """The inferred allocators that never return NULL: no ``return NULL``, and every value they
+    return has passed a not-NULL test since it was last set (its NULL branch aborts: ``if (!p)
+    abort();``), or comes from an allocator that never returns NULL.  Their result is a fresh
+    block its caller owns and need not test, as a ``nonnull_allocators`` entry's (``xmalloc``)."""
+    nonnull: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for ident in sorted(scope.allocators - nonnull):
+            if _never_null(scope, scope.functions[ident], nonnull):
+                nonnull.add(ident)
+                changed = True
+    return frozenset(nonnull)
+
+
+def _never_null(scope: Scope, fm: FunctionModel, nonnull: set[str]) -> bool:
+    cfg = fm.cfg
+    if any(c for _, c in cfg.returns if c) or any((RETURNED, "null") in n.events for n in cfg.nodes):
+        return False  # return malloc(n); or return NULL;
+    returned = {p for p, _ in cfg.returns if p}
+
+    def sure(n: int, p: str) -> bool:
+        """Whether node ``n``'s new value of ``p`` is never NULL (a never-NULL allocator's)."""
+        for c in cfg.nodes[n].calls:
+            if c.result == p:
+                spec = scope.table.get(c.name) if c.name else None
+                g = scope.resolve(fm, c.name) if spec is None else None
+                return spec is not None and spec.nonnull or g is not None and function_id(g) in nonnull
+        return False
+
+    # (node, value, whether the value is known not NULL there), from the entry: every value starts
+    # unknown, a write makes it unknown again (unless it is a never-NULL allocator's), the not-NULL
+    # branch of its test makes it known; returning it unknown fails
+    todo = [(cfg.entry, p, False) for p in sorted(returned)]
+    seen = set(todo)
+    while todo:
+        n, p, known = todo.pop()
+        node = cfg.nodes[n]
+        if node.kind == "return" and (p, "ret") in node.events and not known:
+            return False
+        for t, label in cfg.succ[n]:
+            k = known
+            if any(q == p and a in ("def", "write") for q, a in cfg.nodes[t].events):
+                k = sure(t, p)
+            if node.null_test is not None and node.null_test[0] == p and label is not None:
+                k = k or label != node.null_test[1]
+            if (t, p, k) not in seen:
+                seen.add((t, p, k))
+                todo.append((t, p, k))
+    return True
 
 
 def kept_elsewhere(scope: Scope, fm: FunctionModel, allocating: Callable[[Call], bool]) -> bool:
@@ -435,7 +491,10 @@ class Projector:
         """Everything about the scope a projection may depend on besides the answers in its deps."""
         sc = self.scope
         h = hashlib.sha256(self.table_digest.encode())
-        h.update(repr((sorted(sc.allocators), sorted(sc.globals), sorted(sc.volatiles))).encode())
+        h.update(
+            repr((sorted(sc.allocators), sorted(sc.globals), sorted(sc.volatiles), sorted(sc.nonnull_allocators)))
+            .encode()
+        )
         for ident in sorted(sc.functions):
             h.update(f"|{ident}:{','.join(sc.functions[ident].params)}".encode())
         return h.hexdigest()[:32]
@@ -466,7 +525,7 @@ class Projector:
         only those whose members or callees changed are hashed again."""
         sc = self.scope
         fns = sc.functions
-        named = (sc.allocators, sc.globals, sc.volatiles)
+        named = (sc.allocators, sc.globals, sc.volatiles, sc.nonnull_allocators)
         base = "|".join((*(",".join(sorted(names)) for names in named), self.table_digest)).encode()
         callees = {i: self.callee_ids(fm, i) for i, fm in fns.items()}
         snap = {i: fm.key for i, fm in fns.items()}
@@ -744,6 +803,8 @@ class Projector:
                         labels.add("notnull")
                 elif proj is not None and function_id(proj) in sc.allocators:
                     labels.add("alloc")
+                    if function_id(proj) in sc.nonnull_allocators:
+                        labels.add("notnull")
                 elif proj is not None and self._null_source(fm, proj, call):
                     labels.add("maynull")
             if v in call.guarded:

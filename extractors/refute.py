@@ -466,7 +466,13 @@ class Refuter:
         """The rule checked on ``refined`` in place of ``first``'s function: "drop" when its
         existential part fails there, None when nothing is concluded, else the new witness."""
         old = first.proj.scope
-        scope = Scope({**old.functions, function_id(refined): refined}, old.table, old.allocators, old.globals)
+        scope = Scope(
+            {**old.functions, function_id(refined): refined},
+            old.table,
+            old.allocators,
+            old.globals,
+            nonnull_allocators=old.nonnull_allocators,
+        )
         proj = Projector(scope)
         cname = proj.component(refined, var)
         if cname is None:
