@@ -44,6 +44,7 @@ from extractors.projection import Projector, function_id
 
 LOCK_ATOMS = ("lock", "unlock")
 
+_NOTHING: dict[str, set[str]] = {}  # what a node without lock calls touches (shared: never written)
 Held = tuple[int, str]  # (parameter index, or -1 for a global; the rest of the path, or the global path)
 
 
@@ -145,6 +146,9 @@ class _Walker:
         table = self.scope.table
         out: list[dict[str, set[str]]] = []
         for n in fm.cfg.nodes:
+            if not n.calls:
+                out.append(_NOTHING)
+                continue
             at: dict[str, set[str]] = {}
             for c in n.calls:
                 spec = table.get(c.name) if c.name else None
@@ -166,8 +170,12 @@ class _Walker:
             return got
         got = []
         for n, direct in zip(fm.cfg.nodes, self.direct(fm), strict=True):
+            callees = self.callees(fm, n.id) if n.calls else []
+            if not direct and not callees:
+                got.append(_NOTHING)
+                continue
             at = {atom: set(paths) for atom, paths in direct.items()}
-            for g, args in self.callees(fm, n.id):
+            for g, args in callees:
                 for k, rest, atom in self.own(g):
                     v = rest if k < 0 else _argument_path(args, k, rest)
                     if v is not None:
@@ -260,6 +268,10 @@ def _as_held(fm: FunctionModel, v: str, globals_: frozenset[str]) -> Held | None
 def lock_contracts(proj: Projector) -> LockContracts:
     """The facts of the module's note over the functions of ``proj``'s scope."""
     functions = proj.scope.functions
+    table = proj.scope.table
+    locking = {name for name, spec in table.items() if any(atom in LOCK_ATOMS for _, atom in spec.args)}
+    if not any(c.name in locking for fm in functions.values() for n in fm.cfg.nodes for c in n.calls):
+        return NO_CONTRACTS  # every fact starts at a library lock call: none, none held or admitted
     walker = _Walker(proj)
     held: dict[str, set[Held]] = {}
     work: list[tuple[str, Held]] = []
@@ -272,7 +284,7 @@ def lock_contracts(proj: Projector) -> LockContracts:
                 work.append((g, h))
 
     for fm in functions.values():
-        if any(walker.touches(fm)[cid] for cid in range(len(fm.cfg.nodes))):
+        if any(walker.touches(fm)):
             add(walker.local_held(fm))
     while work:  # a function called with v held calls with it held what it reaches before touching v
         ident, h = work.pop()
