@@ -68,24 +68,18 @@ class LockContracts:
 NO_CONTRACTS = LockContracts({}, {})
 
 
-def own_lock_paths(proj: Projector, g: FunctionModel) -> frozenset[tuple[int, str, str]]:
-    """What ``g`` locks or unlocks by its own calls that a caller can name, with the atom:
-    (parameter index, rest of the path, atom) for a field of a parameter, (-1, path, atom) for a
-    global (as :meth:`Projector._locked_paths`, which does not tell the two atoms apart)."""
+def own_lock_paths(
+    g: FunctionModel, direct: list[dict[str, set[str]]], globals_: frozenset[str]
+) -> frozenset[tuple[int, str, str]]:
+    """What ``g`` locks or unlocks by its own calls (``direct``: :meth:`_Walker.direct` of ``g``)
+    that a caller can name, with the atom: (parameter index, rest of the path, atom) for a field
+    of a parameter, (-1, path, atom) for a global (as :meth:`Projector._locked_paths`, which does
+    not tell the two atoms apart)."""
     found: set[tuple[int, str, str]] = set()
     own = set(g.cfg.declared)
-    table, globals_ = proj.scope.table, proj.scope.globals
-    for n in g.cfg.nodes:
-        for c in n.calls:
-            spec = table.get(c.name) if c.name else None
-            if spec is None:
-                continue
-            for i, atom in spec.args:
-                if atom not in LOCK_ATOMS or not 0 <= i < len(c.args):
-                    continue
-                path = c.args[i][0]
-                if path is None:
-                    continue
+    for at in direct:
+        for atom, paths in at.items():
+            for path in paths:
                 root = root_of(path)
                 if root in own:
                     continue
@@ -105,6 +99,7 @@ class _Walker:
         self.proj = proj
         self.scope = proj.scope
         self._own: dict[str, frozenset[tuple[int, str, str]]] = {}
+        self._direct: dict[str, list[dict[str, set[str]]]] = {}
         self._touches: dict[str, list[dict[str, set[str]]]] = {}
 
     def own(self, g: FunctionModel) -> frozenset[tuple[int, str, str]]:
@@ -115,7 +110,8 @@ class _Walker:
         got = self._own.get(ident)
         if got is not None:
             return got
-        self._own[ident] = found = own_lock_paths(self.proj, g)  # while it is being read: a cycle
+        # set while it is being read: a function on a call cycle sees its own calls only
+        self._own[ident] = found = own_lock_paths(g, self.direct(g), self.scope.globals)
         more = set(found)
         locals_ = set(g.cfg.declared)
         for n in g.cfg.nodes:
@@ -143,6 +139,10 @@ class _Walker:
 
     def direct(self, fm: FunctionModel) -> list[dict[str, set[str]]]:
         """Per CFG node, the paths ``fm`` locks or unlocks by its own library calls, by atom."""
+        ident = function_id(fm)
+        got = self._direct.get(ident)
+        if got is not None:
+            return got
         table = self.scope.table
         out: list[dict[str, set[str]]] = []
         for n in fm.cfg.nodes:
@@ -157,7 +157,8 @@ class _Walker:
                 for i, atom in spec.args:
                     if atom in LOCK_ATOMS and 0 <= i < len(c.args) and (path := c.args[i][0]) is not None:
                         at.setdefault(atom, set()).add(path)
-            out.append(at)
+            out.append(at or _NOTHING)
+        self._direct[ident] = out
         return out
 
     def touches(self, fm: FunctionModel) -> list[dict[str, set[str]]]:
