@@ -1356,9 +1356,9 @@ class Projector:
             # which locals there are, and which of them copies are followed through
             text += repr((sorted(cfg.declared), sorted(cfg.addr_taken), sorted(cfg.static_locals)))
             # the exit each return leads to, and the tests of calls' results (extractors.return_exits)
-            gl = self.scope.globals
-            if exit_values(fm, gl):
-                text += repr([(n.id, returned_value(fm, n.id, gl)) for n in cfg.nodes if n.kind == "return"])
+            returns = self._returns_of(fm)
+            if returns.values:
+                text += repr([(n.id, returns.at.get(n.id)) for n in cfg.nodes if n.kind == "return"])
             text += repr([(n.id, n.cond) for n in cfg.nodes if n.kind == "cond" and n.calls])
             shape = hashlib.sha256(text.encode()).hexdigest()[:32]
             tokens = tuple(f"{n.id}:{(n.events, n.calls, n.null_test, n.copies, n.takes)!r}" for n in cfg.nodes)
