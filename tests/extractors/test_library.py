@@ -112,3 +112,34 @@ int c(FILE *f, FILE *g, char *b) { fread(b, 1, 4, f); return ferror(g) ? -1 : 0;
     with pytest.raises(ConfigError) as e:
         config_from_text('[library.fread]\nchecked_by = "ferror"\n')
     assert e.value.line == 2 and "checked_by must be a list of function names" in e.value.message
+
+
+THREAD_EXIT = """\
+#include <stdlib.h>
+#include <setjmp.h>
+struct thread { jmp_buf jb; int id; };
+struct thread *self_%(fn)s(void)
+{
+    struct thread *t = malloc(sizeof *t);
+    if (t == NULL)
+        return NULL;
+    if (setjmp(t->jb)) {
+        free(t);
+        %(fn)s(0);
+    }
+    return t; /*R*/
+}
+"""
+
+
+@pytest.mark.parametrize("fn", ["_endthreadex", "ExitThread", "pthread_exit"])
+def test_thread_exits_never_return(fn: str) -> None:
+    """Windows' thread and process exits are listed as never returning: the block freed before
+    one is not returned."""
+    assert of_rule(check_src(THREAD_EXIT % {"fn": fn}), "return-freed-pointer") == []
+
+
+def test_a_thread_exit_that_returns_leaves_the_freed_block_returned() -> None:
+    src = THREAD_EXIT % {"fn": "log_exit"}
+    found = of_rule(check_src(src), "return-freed-pointer")
+    assert [f.location.start_line for f in found] == [line_of(src, "/*R*/")]
