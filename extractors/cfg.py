@@ -744,6 +744,16 @@ class CfgBuilder:
         brk = self.breaks.pop()
         return fall + brk + ([] if has_default else [(sw, None)])
 
+    def returned_arg(self, call: TSNode) -> TSNode | None:
+        """The argument ``call`` returns, by the call table's ``returns_arg`` (``memcpy``'s
+        destination), or None."""
+        name = call_name(call)
+        spec = self.table.get(name) if name is not None else None
+        if spec is None or spec.returns_arg is None:
+            return None
+        args = args_of(call)
+        return args[spec.returns_arg] if spec.returns_arg < len(args) else None
+
     def cond(self, expr: TSNode | None, preds: list[Pred]) -> tuple[list[Pred], list[Pred]]:
         e = strip_parens(expr)
         if e is None:
@@ -770,7 +780,7 @@ class CfgBuilder:
             return ta + tb, fa + fb
         n = self.new("cond", e, facts=self.facts(e))
         node = self.cfg.nodes[n]
-        node.null_test = null_test(e)
+        node.null_test = null_test(e, self.returned_arg)
         node.cond = self.cond_form(e)
         self.link(preds, n)
         return [(n, True)], [(n, False)]

@@ -7,6 +7,7 @@ so the facts of an unchanged function stay valid when other files change.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tree_sitter import Node as TSNode
@@ -160,8 +161,18 @@ def is_null_pointer(node: TSNode | None) -> bool:
     return is_null(node) and text_of(strip_parens(node)) != "-1"
 
 
-def null_test(expr: TSNode | None) -> tuple[str, bool] | None:
-    """``(path, true_means_null)`` if the condition tests a path against NULL (or a handle against -1/0)."""
+def _no_returned(call: TSNode) -> TSNode | None:
+    return None
+
+
+# the argument a call returns (``memcpy``'s destination: the call table's ``returns_arg``), or None
+ReturnedArg = Callable[[TSNode], "TSNode | None"]
+
+
+def null_test(expr: TSNode | None, returned: ReturnedArg = _no_returned) -> tuple[str, bool] | None:
+    """``(path, true_means_null)`` if the condition tests a path against NULL (or a handle against -1/0).
+    A call that returns one of its arguments (``returned``) tests that argument:
+    ``if (PyObject_Init(op, tp) == NULL)`` tests ``op``."""
     e = strip_parens(expr)
     if e is None:
         return None
@@ -172,7 +183,7 @@ def null_test(expr: TSNode | None) -> tuple[str, bool] | None:
         p = path_of(e.child_by_field_name("left"))
         return (p, False) if p else None
     if e.type == "unary_expression" and text_of(e.child_by_field_name("operator")) == "!":
-        inner = null_test(e.child_by_field_name("argument"))
+        inner = null_test(e.child_by_field_name("argument"), returned)
         return (inner[0], not inner[1]) if inner else None
     if e.type == "binary_expression":
         op = text_of(e.child_by_field_name("operator"))
@@ -181,11 +192,15 @@ def null_test(expr: TSNode | None) -> tuple[str, bool] | None:
             side = left if is_null(right) else right if is_null(left) else None
             if side is None:
                 return None
-            p = _tested_path(side)
+            p = _tested_path(side, returned)
             return (p, op == "==") if p else None
         if op in ("<", ">=") and text_of(strip_parens(right)) == "0":
-            p = _tested_path(left)
+            p = _tested_path(left, returned)
             return (p, op == "<") if p else None
+    if e.type == "call_expression":
+        arg = returned(e)
+        p = _tested_path(arg, returned) if arg is not None else None
+        return (p, False) if p else None
     return None
 
 
@@ -205,10 +220,13 @@ def nonnull_when(expr: TSNode | None, truth: bool) -> frozenset[str]:
     return frozenset({nt[0]}) if nt is not None and nt[1] != truth else frozenset()
 
 
-def _tested_path(node: TSNode | None) -> str | None:
+def _tested_path(node: TSNode | None, returned: ReturnedArg = _no_returned) -> str | None:
     node = strip_parens(node)
     if node is not None and node.type == "assignment_expression":
         return path_of(node.child_by_field_name("left"))
+    if node is not None and node.type == "call_expression":
+        arg = returned(node)
+        return _tested_path(arg, returned) if arg is not None else None
     return path_of(node)
 
 

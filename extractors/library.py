@@ -28,6 +28,9 @@ Keys of one row (every key optional; the shipped file and ``[library.NAME]`` tab
                                       # an "escape" position listed here is taken only past a
                                       # not-NULL test of the result (fdopen's descriptor:
                                       # extractors/conditional_takes.py)
+    returns_arg = 0                   # the result is that argument (memcpy's destination,
+                                      # PyObject_Init's object: NULL exactly when it is), so a
+                                      # NULL test of the result tests the argument
     noreturn   = true                 # never returns (exit, abort, longjmp)
     must_check = true                 # discarding the result is a bug (unchecked-return)
     checked_by = ["ferror", "feof"]   # ... unless the function calls one of these on one of the
@@ -75,13 +78,16 @@ class CallSpec:
     # the fresh block's contents start unset (malloc, not calloc): what is read of it before a store
     # is an uninitialised read (extractors.contents)
     uninit: bool = False
+    # the position of the argument the call returns (memcpy's destination): a NULL test of the
+    # result tests that argument (extractors.facts.null_test)
+    returns_arg: int | None = None
 
 
 RESULTS = ("alloc", "open")
 ARG_ATOMS = ("use", "read", "def", "addr", "free", "close", "escape", "lock", "unlock")
 KEYS = (
     "returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check", "checked_by", "kept_on_failure",
-    "format", "uninit",
+    "format", "uninit", "returns_arg",
 )
 LIBRARY_FILE = Path(__file__).with_name("library.toml")
 
@@ -129,6 +135,9 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
     fmt = row.get("format", spec.format)
     if fmt is not None and (not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 0):
         raise err(name, "format", f"{label}.format must be an argument position (0 is the first)")
+    same = row.get("returns_arg", spec.returns_arg)
+    if same is not None and (not isinstance(same, int) or isinstance(same, bool) or same < 0):
+        raise err(name, "returns_arg", f"{label}.returns_arg must be an argument position (0 is the first)")
     for i, atom in args:
         if atom == "use" and (i in null_ok or (i == -1 and null_ok)):
             raise err(name, "null_ok", f"{label}: argument {i} is both dereferenced (use) and allowed to be NULL")
@@ -143,6 +152,7 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
         null_ok=tuple(null_ok),
         kept_on_failure=tuple(kept),
         format=fmt,
+        returns_arg=same,
         nonnull=flags["nonnull"],
         noreturn=flags["noreturn"],
         must_check=flags["must_check"],

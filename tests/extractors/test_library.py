@@ -143,3 +143,40 @@ def test_a_thread_exit_that_returns_leaves_the_freed_block_returned() -> None:
     src = THREAD_EXIT % {"fn": "log_exit"}
     found = of_rule(check_src(src), "return-freed-pointer")
     assert [f.location.start_line for f in found] == [line_of(src, "/*R*/")]
+
+
+OWNING_OBJECT = """\
+#include <stdlib.h>
+typedef struct { long refcnt; void *type; } PyObject;
+typedef struct { PyObject head; void *c_type; void *weak; } CData;
+extern void *CDataOwning_Type;
+PyObject *%(init)s(PyObject *op, void *tp);
+
+CData *allocate_owning(size_t size, void *ct, int dont_clear)
+{
+    CData *cd;
+    if (dont_clear)
+        cd = malloc(size);
+    else
+        cd = calloc(size, 1);
+    if (%(init)s((PyObject *)cd, &CDataOwning_Type) == NULL)
+        return NULL;
+    cd->c_type = ct; /*D*/
+    cd->weak = NULL;
+    return cd;
+}
+"""
+
+
+def test_a_call_returning_its_argument_tests_the_argument() -> None:
+    """``PyObject_Init(op, tp)`` returns ``op``, or NULL when ``op`` is NULL (``returns_arg``): past
+    a not-NULL test of its result the block is not NULL.  A user's function with the same shape
+    but no such row may return anything, and the dereference stays reported."""
+    assert of_rule(check_src(OWNING_OBJECT % {"init": "PyObject_Init"}), "null-dereference") == []
+    src = OWNING_OBJECT % {"init": "my_object_init"}
+    assert [f.location.start_line for f in of_rule(check_src(src), "null-dereference")] == [line_of(src, "/*D*/")]
+    cfg = config_from_text("[library.my_object_init]\nreturns_arg = 0\nnull_ok = [0]\n")
+    assert of_rule(check_src(src, cfg), "null-dereference") == []
+    with pytest.raises(ConfigError) as e:
+        config_from_text("[library.my_object_init]\nreturns_arg = -1\n")
+    assert e.value.line == 2 and "returns_arg must be an argument position" in e.value.message
