@@ -27,6 +27,8 @@ from extractors.count_macros import (
     called_at,
     expand_call,
     expansion,
+    object_like,
+    reads_through,
     statement_macro,
 )
 from extractors.cursors import drop_cursor_escapes
@@ -44,6 +46,7 @@ from extractors.facts import (
     root_of,
 )
 from extractors.formats import dereferenced
+from extractors.macro_calls import plain_name
 from extractors.parse import parse_c, short, strip_parens, text_of
 from extractors.preprocessor import NO_DEFINES, Defines, condition
 from extractors.user_atoms import UserAtoms, user_events
@@ -374,13 +377,16 @@ class CfgBuilder:
 
     def call_events(self, calls: list[Call]) -> list[tuple[str, str]]:
         """What calls do to the function's locals beyond their arguments' facts: a call through a
-        local function pointer (lua's ``allocf(ud, ...)``) reads it, a macro that assigns a local
-        by name defines it, and one that hands on an argument's address takes it."""
+        local function pointer (lua's ``allocf(ud, ...)``) reads it, a macro that reads or assigns
+        a local by name reads or defines it, and one that hands on an argument's address takes it."""
         declared = self.cfg.declared
         out: list[tuple[str, str]] = []
         for call in calls:
             if call.name in declared:
                 out.append((call.name, "read"))
+            if call.name and self.counts:  # EQ(s1) of ``#define EQ(s1) (strcmp(s1, inst) == 0)`` reads inst
+                read = reads_through(plain_name(call.name), self.counts)
+                out += [(n, "read") for n in sorted(read) if n in declared]
             spec = self.table.get(call.name) if call.name else None
             if spec is None:
                 continue
@@ -851,14 +857,23 @@ def cond_expr(
     if t in ("true", "false"):
         return ("lit", 1 if t == "true" else 0)
     if t == "identifier":
+        macro = counts.get(text_of(e))
+        if macro is not None and object_like(macro) and depth < MAX_EXPANSION:
+            if _read_through(macro[1], counts, depth, arrays) == POSITIVE:
+                return POSITIVE  # ``#define BUFSIZE (16 * sizeof(void *))``
         return ("var", text_of(e))
     if t == "sizeof_expression" or (t == "binary_expression" and _element_count(e, arrays)):
         return POSITIVE  # never 0: a loop ``for (i = 0; i < sizeof buf; i++)`` runs at least once
+    if t == "cast_expression":  # a size converted to an integer type is still one
+        inner = cond_expr(e.child_by_field_name("value"), counts, depth, arrays)
+        return POSITIVE if inner == POSITIVE else None
     if t == "call_expression":  # known only when the callee returns one constant: ``name()``
         callee = e.child_by_field_name("function")
         if callee is None or callee.type != "identifier":
             return None
         macro = counts.get(text_of(callee))
+        if macro is not None and object_like(macro):
+            macro = None  # ``#define f g``: what ``f(x)`` calls is no size
         if macro is not None and depth < MAX_EXPANSION and _expanded(e, macro, counts, depth, arrays) == POSITIVE:
             return POSITIVE
         return ("var", f"{text_of(callee)}()")
@@ -870,9 +885,15 @@ def cond_expr(
         op = text_of(e.child_by_field_name("operator"))
         left = cond_expr(e.child_by_field_name("left"), counts, depth, arrays)
         right = cond_expr(e.child_by_field_name("right"), counts, depth, arrays)
+        if op in ("*", "+") and _at_least_one(left) and _at_least_one(right) and POSITIVE in (left, right):
+            return POSITIVE  # ``16 * sizeof(void *) * sizeof(double)``
         if op in _BINOPS and left is not None and right is not None:
             return ("bin", op, left, right)
     return None
+
+
+def _at_least_one(c: CondExpr) -> bool:
+    return c == POSITIVE or (c is not None and c[0] == "lit" and int(c[1]) >= 1)  # type: ignore[call-overload]
 
 
 MAX_EXPANSION = 8  # macros of macros a condition is read through at most
@@ -886,8 +907,11 @@ def _expanded(
     args = call.child_by_field_name("arguments")
     texts = [text_of(a) for a in (args.named_children if args is not None else []) if a.type != "comment"]
     text = expansion(macro, texts)
-    if text is None:
-        return None
+    return _read_through(text, counts, depth, arrays) if text is not None else None
+
+
+def _read_through(text: str, counts: CountMacros, depth: int, arrays: Callable[[str], bool]) -> CondExpr:
+    """The form of a macro's expansion ``text`` read as an expression (None when it is none)."""
     tree = parse_c(f"int __ctlsp_count = ({text});".encode())
     decl = tree.root_node.named_children[0] if tree.root_node.named_children else None
     init = decl.child_by_field_name("declarator") if decl is not None else None

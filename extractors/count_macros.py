@@ -32,6 +32,10 @@ statements in order, each copy of an argument at the argument's own place in the
 about the statement as written (a dead store) must hold at every copy (:mod:`extractors.every_copy`),
 so the last copy of ``bits++``, which no copy reads, is no dead store of the text, which every
 other copy's reads need.  A file sees few of them, and the set keys its models as the counts do.
+
+Macros that read a name of their caller travel with them too: ``#define EQ(s1) (strcmp(s1, inst) ==
+0)`` reads the ``inst`` of the function calling it (:func:`free_reads`), which the CFG builder
+labels a read at the call and the never-read rule counts as a mention of ``inst``.
 """
 
 from __future__ import annotations
@@ -47,8 +51,15 @@ CountMacros = Mapping[str, CountMacro]
 NO_COUNT_MACROS: CountMacros = {}
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
-# function-like only: "(" right after the name (``#define N (x)`` is object-like)
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)(.*)$", re.MULTILINE)
+# function-like when "(" comes right after the name (``#define N (x)`` is object-like)
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)]*)\))?(.*)$", re.MULTILINE)
+# the parameters of an object-like macro (``#define BUFSIZE (16 * sizeof(void *))``): no name a
+# parameter list can hold, so it is never taken for a function-like macro's
+OBJECT_LIKE: tuple[str, ...] = ("()",)
+
+
+def object_like(macro: CountMacro) -> bool:
+    return macro[0] == OBJECT_LIKE
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _SIZEOF = re.compile(r"\bsizeof\b")
@@ -56,17 +67,25 @@ _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")  # a name a body calls
 
 
 def count_macros(text: str) -> dict[str, CountMacro]:
-    """The function-like macros of ``text`` whose body may be a size or a count: it applies
+    """The object-like macros of ``text`` whose body names something (``#define BUFSIZE (16 *
+    sizeof(void *))``, ``#define LINE (BUFSIZE + 1)``: :func:`counting` keeps those that reach a
+    ``sizeof``), and the function-like macros whose body may be a size or a count: it applies
     ``sizeof``, or calls a macro (``#define countof(a) ARRAY_SIZE(a)``, which :func:`counting`
     keeps only when that one is a candidate).  A later definition of a name wins, also when it is
     none of these."""
     flat = _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
     out: dict[str, CountMacro] = {}
     for m in _DEFINE.finditer(flat):
-        name, params, body = m.group(1), m.group(2), m.group(3).strip()
+        name, params, body = m.group(1), m.group(3), m.group(4).strip()
+        if m.group(2) is None:  # object-like: a candidate when it may be a size (names something)
+            if _WORD.search(body) is not None and "#" not in body:
+                out[name] = (OBJECT_LIKE, body)
+            else:
+                out.pop(name, None)
+            continue
         names = tuple(p.strip() for p in params.split(",")) if params.strip() else ()
         shaped = _SIZEOF.search(body) is not None or _CALLED.search(body) is not None
-        shaped = shaped or statement_macro((names, body))
+        shaped = shaped or statement_macro((names, body)) or bool(free_reads((names, body)))
         if shaped and "#" not in body and all(_NAME.match(n) for n in names):
             out[name] = (names, body)
         else:
@@ -76,14 +95,15 @@ def count_macros(text: str) -> dict[str, CountMacro]:
 
 def counting(found: Mapping[str, CountMacro]) -> dict[str, CountMacro]:
     """Of the candidates a file sees (its headers' and its own :func:`count_macros`), those whose
-    body applies ``sizeof`` or calls one that is kept (the others can never expand to a count),
-    and the statement macros."""
-    kept = {n: m for n, m in found.items() if _SIZEOF.search(m[1]) or statement_macro(m)}
+    body applies ``sizeof`` or calls one that is kept, or (object-like) names one (the others can
+    never expand to a count),
+    and the statement macros and those that read a name of the caller's (:func:`free_reads`)."""
+    kept = {n: m for n, m in found.items() if _SIZEOF.search(m[1]) or statement_macro(m) or free_reads(m)}
     while True:
         more = {
             n: m
             for n, m in found.items()
-            if n not in kept and any(c in kept for c in _CALLED.findall(m[1]))
+            if n not in kept and any(c in kept for c in (_WORD if object_like(m) else _CALLED).findall(m[1]))
         }
         if not more:
             return kept
@@ -98,6 +118,50 @@ def expansion(macro: CountMacro, args: Sequence[str]) -> str | None:
         return None
     given = dict(zip(params, args, strict=False))
     return _WORD.sub(lambda w: given.get(w.group(0), w.group(0)), body)
+
+
+_LITERALS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+# a lower-case word that is not called, not a member, and not the target of a plain ``=``
+_FREE_WORD = re.compile(r"(?<![\w.>$])(?<!->)\s*\b([a-z_]\w*)\b(?!\s*\()(?!\s*\)?\s*=(?!=))")
+_NOT_NAMES = frozenset(
+    "auto break case char const continue default do double else enum extern float for goto if inline int long "
+    "register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while "
+    "_Bool _Alignof _Atomic _Generic _Noreturn _Static_assert _Thread_local bool true false".split()
+)
+
+
+@lru_cache(maxsize=4096)
+def free_reads(macro: CountMacro) -> tuple[str, ...]:
+    """The plain names ``macro``'s body reads that are none of its parameters (lua's ``#define
+    EQ(s1) (strcmp(s1, inst) == 0)`` reads the caller's ``inst``): lower-case words outside
+    literals that are not called, not a member after ``.`` or ``->``, not the target of a plain
+    ``=`` there (a macro assigning a name is :func:`extractors.functions.macro_specs`'s), not a C
+    keyword, and not declared by the body itself.  A call of the macro reads the caller's local of that name, if it
+    has one; a name in capitals is left out (another macro or a constant, never a local)."""
+    params, body = macro
+    if "#" in body or object_like(macro):
+        return ()
+    text = _LITERALS.sub(" ", body)
+    own = set(params)
+    own |= {m.group(1) for m in re.finditer(r"\b[A-Za-z_]\w*[\s*]+([A-Za-z_]\w*)\s*(?:=(?!=)|;|,|\[)", text)}
+    words = (m.group(1) for m in _FREE_WORD.finditer(text))
+    return tuple(sorted({w for w in words if w not in own and w not in _NOT_NAMES}))
+
+
+def reads_through(name: str, macros: CountMacros, depth: int = 0) -> frozenset[str]:
+    """The names a call of macro ``name`` reads of its caller: its body's :func:`free_reads` and
+    those of the macros it calls, :data:`MAX_DEPTH` deep at most (a cycle of defines ends)."""
+    macro = macros.get(name)
+    if macro is None or depth > MAX_DEPTH:
+        return frozenset()
+    out = set(free_reads(macro))
+    for callee in _CALLED.findall(macro[1]):
+        if callee != name:
+            out |= reads_through(callee, macros, depth + 1)
+    return frozenset(out)
+
+
+MAX_DEPTH = 8
 
 
 def count_macros_key(macros: CountMacros) -> str:

@@ -11,16 +11,23 @@ from __future__ import annotations
 from tree_sitter import Node as TSNode
 
 from extractors.cfg import Cfg
+from extractors.count_macros import NO_COUNT_MACROS, CountMacros
 from extractors.marks import Frame, Mark
 from extractors.reachability import unreached
 from extractors.unused import never_read
 
 
 def marks_of(
-    fns: list[TSNode], cfg: Cfg, source: bytes, base: int, lines: list[bytes], row_base: int
+    fns: list[TSNode],
+    cfg: Cfg,
+    source: bytes,
+    base: int,
+    lines: list[bytes],
+    row_base: int,
+    macros: CountMacros = NO_COUNT_MACROS,
 ) -> tuple[Mark, ...]:
     """The marks of the definitions ``fns`` (the variants of one function, or the one definition)
-    whose CFG is ``cfg``; ``source``/``base`` as in :func:`extractors.unused.never_read`,
+    whose CFG is ``cfg``; ``source``/``base``/``macros`` as in :func:`extractors.unused.never_read`,
     ``lines``/``row_base`` as in :class:`extractors.marks.Frame`."""
     frame = Frame(lines, row_base)
     dead: set[Mark] | None = None
@@ -30,6 +37,6 @@ def marks_of(
         # reaches has a reached node at its place, so it is not a region here either
         here = set(unreached(fn, cfg, frame))
         dead = here if dead is None else dead | here
-        got = set(never_read(fn, source, base, frame, params=True))
+        got = set(never_read(fn, source, base, frame, params=True, macros=macros))
         unread = got if unread is None else unread & got
     return tuple(sorted((dead or set()) | (unread or set()), key=lambda m: (m.at, m.atom, m.var)))

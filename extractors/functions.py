@@ -334,7 +334,7 @@ def build_function(
     if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
         consts = hidden
         cfg = CfgBuilder(lines, table, consts, row_base, defines, atoms, counts).build(fn)
-    marks = marks_of([fn], cfg, fn.text or b"", fn.start_byte, lines, row_base)
+    marks = marks_of([fn], cfg, fn.text or b"", fn.start_byte, lines, row_base, counts)
     return _model(name, path, fn, cfg, consts, key, row_base, marks)
 
 
@@ -401,7 +401,7 @@ def build_variants(
     if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
         consts = hidden
         cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines, atoms, counts).build(fn) for fn in fns])
-    return _model(name, path, fns[0], cfg, consts, key, 0, marks_of(fns, cfg, text, 0, lines, 0))
+    return _model(name, path, fns[0], cfg, consts, key, 0, marks_of(fns, cfg, text, 0, lines, 0, counts))
 
 
 def moved(model: FunctionModel, path: str, start_row: int) -> FunctionModel:

@@ -149,22 +149,46 @@ def _candidates(cfg: Cfg, params: tuple[str, ...]) -> _Candidates:
 
 def _enters_loop(cfg: Cfg, v: str) -> bool:
     """Whether every constant assignment of ``v`` goes straight to the head of a loop that tests
-    it (``for (i = 0; i < n; ...)``, ``k = 0; while (k < 2)``): with ``v`` forgotten at its first
-    test, only the head and its test are copied, never a statement (a copy of a store would be
-    checked on its own, and a store read on later iterations only would look dead)."""
+    it (``for (i = 0; i < n; ...)``, ``k = 0; while (k < 2)``), or through statements that only
+    it leads to and that leave ``v`` alone (``i = 0; lock(f); while (i < n ...)``): with ``v``
+    forgotten at its first test, only the head and its test are copied, never a statement (a copy
+    of a store would be checked on its own, and a store read on later iterations only would look
+    dead); a statement only the assignment leads to is reached in the one state it leaves."""
+    preds: dict[int, int] = {}
+    for out in cfg.succ:
+        for t, _ in out:
+            preds[t] = preds.get(t, 0) + 1
     for n in cfg.nodes:
         if not any(name == v and value is not None for name, value in n.flag_sets):
             continue
-        heads = [t for t, _ in cfg.succ[n.id] if cfg.nodes[t].kind == "join"]
-        if len(cfg.succ[n.id]) != 1 or not heads:
+        head = _head_after(cfg, n.id, v, preds)
+        if head is None:
             return False
         tests: set[str] = set()
-        for t, _ in cfg.succ[heads[0]]:
+        for t, _ in cfg.succ[head]:
             if cfg.nodes[t].kind == "cond":
                 _vars(cfg.nodes[t].cond, tests)
         if v not in tests:
             return False
     return True
+
+
+def _head_after(cfg: Cfg, at: int, v: str, preds: dict[int, int]) -> int | None:
+    """The loop head (a ``join``) node ``at`` leads to through one chain of plain statements,
+    each with one way in and one way out and none writing ``v``; None when there is none."""
+    for _ in range(MAX_LEAD):
+        if len(cfg.succ[at]) != 1:
+            return None
+        at = cfg.succ[at][0][0]
+        node = cfg.nodes[at]
+        if node.kind == "join":
+            return at
+        if node.kind not in ("stmt", "decl") or preds.get(at, 0) != 1 or v in _written(node):
+            return None
+    return None
+
+
+MAX_LEAD = 16  # statements between a counter's start and its loop, at most
 
 
 def prune(cfg: Cfg, consts: dict[str, int], params: tuple[str, ...] = ()) -> Graph:

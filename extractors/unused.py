@@ -20,6 +20,7 @@ import re
 import tree_sitter
 from tree_sitter import Node as TSNode
 
+from extractors.count_macros import NO_COUNT_MACROS, CountMacros, reads_through
 from extractors.marks import Frame, Mark
 from extractors.parse import LANGUAGE, strip_parens, text_of
 
@@ -30,11 +31,14 @@ _MACRO = re.compile(r"[A-Z][A-Z0-9_]+")  # a "name" in capitals is a macro the p
 _QUIET = re.compile(rb"unused|__attribute__|\[\[", re.IGNORECASE)
 
 
-def never_read(fn: TSNode, source: bytes, base: int, frame: Frame, params: bool) -> list[Mark]:
+def never_read(
+    fn: TSNode, source: bytes, base: int, frame: Frame, params: bool, macros: CountMacros = NO_COUNT_MACROS
+) -> list[Mark]:
     """Marks on the locals of definition ``fn`` (and its parameters if ``params``) that no mention
     reads. ``source`` is the function's text as written, in which ``fn``'s byte offsets minus
     ``base`` index: the tree may be of a preprocessor variant with branches blanked, the text
-    keeps them all, and a mention there counts."""
+    keeps them all, and a mention there counts.  A mention of one of ``macros`` that reads a name
+    of its caller (:func:`extractors.count_macros.reads_through`) is a mention of that name."""
     body = fn.child_by_field_name("body")
     if body is None:
         return []
@@ -49,6 +53,11 @@ def never_read(fn: TSNode, source: bytes, base: int, frame: Frame, params: bool)
     out: list[Mark] = []
     names = {text_of(n) for n, _ in decls}
     mentioned = {name: found - silent for name, found in _mentions(text, names, offset).items()}
+    unread = {name for name, found in mentioned.items() if not found}
+    if unread and macros:
+        for name, found in _mentions(text, set(macros), offset).items():
+            for read in reads_through(name, macros) & unread if found else ():
+                mentioned[read] = found
     for ident, atom in decls:
         if not mentioned[text_of(ident)]:
             out.append(Mark(atom, text_of(ident), frame.span(ident), text_of(ident)))

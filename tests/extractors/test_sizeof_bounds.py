@@ -197,3 +197,49 @@ def test_an_element_count_macro_of_a_local_header_counts(tmp_path: Path) -> None
     assert [f.rule_id for f in project.check()[path]] == ["uninitialised-read"]  # the header is unread
     load_headers(project)
     assert project.check()[path] == []
+
+
+# ----- a size named by an object-like macro (lua's LUAL_BUFFERSIZE) --------------------------------
+
+READ_LINE = """\
+#include <stdio.h>
+#define LINE_BUFFER   ((int)(16 * sizeof(void*) * sizeof(double)))
+
+int read_line(FILE *f, char *buff)
+{
+    int c;
+    int i = 0;
+    flockfile(f);
+    while (i < LINE_BUFFER && (c = getc(f)) != EOF && c != '\\n')
+        buff[i++] = c;
+    return c == '\\n'; /*R*/
+}
+"""
+
+
+def test_a_loop_bounded_by_a_size_macro_tests_its_second_operand_once() -> None:
+    # i is 0 on the first test and the size is at least 1: c = getc(f) runs before c is read
+    assert _reads(READ_LINE) == []
+    through_header_style = READ_LINE.replace(
+        "#define LINE_BUFFER   ((int)(16 * sizeof(void*) * sizeof(double)))",
+        "#define WORDS (4 * sizeof(void*))\n#define LINE_BUFFER ((int)WORDS + 1)",
+    )
+    assert _reads(through_header_style) == []
+    # the statements between the counter's start and the loop leave it alone
+    assert _reads(READ_LINE.replace("flockfile(f);", "flockfile(f);\n    fflush(f);")) == []
+
+
+def test_a_bound_macro_that_may_be_zero_leaves_the_read_unset() -> None:
+    may_be_zero = READ_LINE.replace("((int)(16 * sizeof(void*) * sizeof(double)))", "(limit)").replace(
+        "(FILE *f, char *buff)", "(FILE *f, char *buff, int limit)"
+    )
+    assert _reads(may_be_zero) == [line_of(may_be_zero, "/*R*/")]
+    difference = READ_LINE.replace("16 * sizeof(void*) * sizeof(double)", "sizeof(void*) - sizeof(long)")
+    assert _reads(difference) == [line_of(difference, "/*R*/")]
+    redefined = READ_LINE.replace("#define LINE_BUFFER", "#define LINE_BUFFER_SIZE").replace(
+        "#include <stdio.h>\n", "#include <stdio.h>\n#define LINE_BUFFER limit\n"
+    ).replace("(FILE *f, char *buff)", "(FILE *f, char *buff, int limit)")
+    assert _reads(redefined) == [line_of(redefined, "/*R*/")]
+    # a statement between that sets the counter again: it is no longer known to be 0 at the test
+    restarted = READ_LINE.replace("flockfile(f);", "i = skip_blanks(f);")
+    assert _reads(restarted) == [line_of(restarted, "/*R*/")]

@@ -1,0 +1,58 @@
+"""Macros that read a local of their caller by name: ``#define EQ(s1) (strcmp(s1, inst) == 0)``
+(lua's ltests.c) reads the ``inst`` of every function that calls it, so that local is neither
+unused nor overwritten unread.  What the macro reads is its body's free lower-case names
+(``extractors.count_macros.free_reads``), through the macros it calls."""
+
+from __future__ import annotations
+
+from extractors.count_macros import free_reads
+from tests.extractors.helpers import check_src, line_of, of_rule
+
+PICK = """\
+#include <string.h>
+#define EQ(s1) (strcmp(s1, inst) == 0)
+#define IS_A() EQ("a")
+int pick(const char *name)
+{
+    const char *inst;
+    int n = 0;
+    inst = name;
+    if (IS_A())
+        n = 1;
+    else if (EQ("b"))
+        n = 2;
+    inst = "c"; /*D*/
+    return n;
+}
+"""
+
+
+def test_a_macro_reading_a_local_by_name_reads_it() -> None:
+    found = check_src(PICK)
+    assert of_rule(found, "unused-variable") == []
+    # the store the macros read is live; the one after the last call is dead
+    assert [f.location.start_line for f in of_rule(found, "dead-store")] == [line_of(PICK, "/*D*/")]
+
+
+UNCALLED = """\
+#include <string.h>
+#define EQ(s1) (strcmp(s1, inst) == 0)
+int pick(const char *name, const char *other)
+{
+    const char *inst = name; /*U*/
+    return strcmp(other, "a") == 0;
+}
+"""
+
+
+def test_a_macro_not_called_reads_nothing() -> None:
+    found = of_rule(check_src(UNCALLED), "unused-variable")
+    assert [f.location.start_line for f in found] == [line_of(UNCALLED, "/*U*/")]
+
+
+def test_free_reads_are_plain_names_only() -> None:
+    assert free_reads((("s1",), "(strcmp(s1, inst) == 0)")) == ("inst",)
+    assert free_reads((("x",), "(x->inst + s.count + LIMIT)")) == ("s",)
+    assert free_reads((("a",), '{ int k = 0; k += a; total += k; printf("%d", shown); }')) == ("shown", "total")
+    assert free_reads((("e",), "lua_assert(e)")) == ()
+    assert free_reads(((), "#x")) == ()
