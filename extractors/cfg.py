@@ -48,7 +48,7 @@ from extractors.facts import (
 from extractors.formats import dereferenced
 from extractors.macro_calls import plain_name
 from extractors.parse import parse_c, short, strip_parens, text_of
-from extractors.preprocessor import NO_DEFINES, Defines, condition
+from extractors.preprocessor import NO_DEFINES, Assumed, Defines, condition
 from extractors.user_atoms import UserAtoms, user_events
 
 Pred = tuple[int, bool | None]
@@ -219,9 +219,12 @@ class CfgBuilder:
         defines: Defines = NO_DEFINES,
         atoms: UserAtoms = (),
         counts: CountMacros = NO_COUNT_MACROS,
+        assumed: Assumed | None = None,
     ) -> None:
         self.lines = lines  # the function's own lines: row 0 is ``row_base`` of the parse tree
         self.defines = defines  # what decides preprocessor conditionals
+        # one configuration's assumptions on top of ``defines`` (extractors.functions.configurations)
+        self.assumed = assumed
         self.row_base = row_base
         self.table = table
         self.consts = consts
@@ -680,7 +683,13 @@ class CfgBuilder:
         """A preprocessor conditional: the branch the defines select, or the choice of its branches
         when they do not decide (no ``#else``: the branch or nothing)."""
         alt = s.child_by_field_name("alternative")
-        selected = True if s.type == "preproc_else" else directive_condition(s, self.defines)
+        if s.type == "preproc_else":
+            selected: bool | None = True
+        elif self.assumed is not None:
+            d = directive(s)
+            selected = self.assumed.decide(*d) if d is not None else None
+        else:
+            selected = directive_condition(s, self.defines)
         if selected is False:
             return self.stmt(alt, preds) if alt is not None else preds
         cur = preds
@@ -817,15 +826,22 @@ def returning_macro(e: TSNode | None) -> bool:
 _BINOPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||", "+", "-", "*", "&", "|"}
 
 
-def directive_condition(s: TSNode, defines: Defines) -> bool | None:
-    """Whether the defines select the branch of ``#if``/``#ifdef``/``#ifndef``/``#elif``/
-    ``#elifdef`` node ``s`` (None: they do not decide)."""
+def directive(s: TSNode) -> tuple[str, str] | None:
+    """The kind and condition text of ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#elifdef`` node
+    ``s`` (None for another node)."""
     first = s.children[0] if s.children else None
     kind = text_of(first).lstrip("#").strip() if first is not None else ""
     arg = s.child_by_field_name("condition") or s.child_by_field_name("name")
     if arg is None or kind not in ("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"):
         return None
-    return condition(kind, text_of(arg), defines)
+    return kind, text_of(arg)
+
+
+def directive_condition(s: TSNode, defines: Defines) -> bool | None:
+    """Whether the defines select the branch of ``#if``/``#ifdef``/``#ifndef``/``#elif``/
+    ``#elifdef`` node ``s`` (None: they do not decide)."""
+    d = directive(s)
+    return condition(*d, defines) if d is not None else None
 
 
 def _no_arrays(name: str) -> bool:
@@ -858,9 +874,9 @@ def cond_expr(
         return ("lit", 1 if t == "true" else 0)
     if t == "identifier":
         macro = counts.get(text_of(e))
-        if macro is not None and object_like(macro) and depth < MAX_EXPANSION:
-            if _read_through(macro[1], counts, depth, arrays) == POSITIVE:
-                return POSITIVE  # ``#define BUFSIZE (16 * sizeof(void *))``
+        sized = macro is not None and object_like(macro) and depth < MAX_EXPANSION
+        if sized and macro is not None and _read_through(macro[1], counts, depth, arrays) == POSITIVE:
+            return POSITIVE  # ``#define BUFSIZE (16 * sizeof(void *))``
         return ("var", text_of(e))
     if t == "sizeof_expression" or (t == "binary_expression" and _element_count(e, arrays)):
         return POSITIVE  # never 0: a loop ``for (i = 0; i < sizeof buf; i++)`` runs at least once

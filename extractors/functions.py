@@ -16,13 +16,13 @@ from functools import cached_property, lru_cache
 from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
-from extractors.cfg import Cfg, CfgBuilder, choice_of
+from extractors.cfg import Cfg, CfgBuilder, choice_of, directive
 from extractors.count_macros import NO_COUNT_MACROS, CountMacros
 from extractors.facts import const_value
 from extractors.function_marks import marks_of
 from extractors.marks import Mark
 from extractors.parse import parse_c, text_of
-from extractors.preprocessor import NO_DEFINES, Defines, variants
+from extractors.preprocessor import NO_DEFINES, Assumed, Defines, condition_tokens, parts, variants
 from extractors.prune import Graph, prune
 from extractors.user_atoms import UserAtoms
 
@@ -330,12 +330,60 @@ def build_function(
         return None
     fd = _declarator_name(fn.child_by_field_name("declarator"))
     consts = _unshadowed(consts, facts, _params(fd) if fd is not None else ())
-    cfg = CfgBuilder(lines, table, consts, row_base, defines, atoms, counts).build(fn)
+    settings = configurations(fn, defines)
+
+    def built(consts: dict[str, int]) -> Cfg:
+        cfgs = [CfgBuilder(lines, table, consts, row_base, defines, atoms, counts, a).build(fn) for a in settings]
+        return cfgs[0] if len(cfgs) == 1 else choice_of(cfgs)
+
+    cfg = built(consts)
     if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
         consts = hidden
-        cfg = CfgBuilder(lines, table, consts, row_base, defines, atoms, counts).build(fn)
+        cfg = built(consts)
     marks = marks_of([fn], cfg, fn.text or b"", fn.start_byte, lines, row_base, counts)
     return _model(name, path, fn, cfg, consts, key, row_base, marks)
+
+
+MAX_SHARED_TESTS = 3  # the tests ``configurations`` decides: at most 2**3 copies of a function
+
+
+def configurations(fn: TSNode, defines: Defines) -> list[Assumed | None]:
+    """The configurations a parsed function ``fn`` is built in, its CFG the choice of theirs:
+    ``[None]`` (one, where each conditional the defines leave open is a choice of its branches)
+    unless a test (:func:`extractors.preprocessor.parts`: ``defined X``, ``X > 1``; ``X`` and
+    ``defined X`` count as one) occurs in the conditions of two conditionals the defines leave
+    open.  Then each way of deciding the first :data:`MAX_SHARED_TESTS` such tests that can be
+    (:meth:`Assumed.part`) is one configuration, so ``#if C`` ... ``#else`` ... ``#endif`` then
+    ``#if C`` takes both first branches or neither on every path, never one of each.  Other conditionals stay choices of
+    their branches in each configuration, and the configurations together run every path a
+    configuration of the defines runs: only paths through contradicting decisions are gone."""
+    # the conditionals each test occurs in; ``X`` and ``defined X`` are one test here (one name)
+    where: dict[tuple[str, ...], set[int]] = {}
+    forms: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    given = Assumed(defines)  # nothing assumed: what the defines decide
+    stack = [fn]
+    while stack:
+        n = stack.pop()
+        if n.type in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"):
+            d = directive(n)
+            tokens = condition_tokens(*d) if d is not None else None
+            if d is not None and tokens is not None and given.decide(*d) is None:
+                for p in sorted(parts(tokens)):
+                    if given.part_open(p):
+                        key = p[1:] if len(p) == 2 and p[0] == "defined" else p
+                        where.setdefault(key, set()).add(n.start_byte)
+                        if p not in forms.setdefault(key, []):
+                            forms[key].append(p)
+        stack.extend(reversed(n.children))
+    shared = [p for key, at in where.items() if len(at) > 1 for p in forms[key]][:MAX_SHARED_TESTS]
+    if not shared:
+        return [None]
+    out: list[Assumed | None] = []
+    for mask in range(1 << len(shared)):
+        a = Assumed(defines)
+        if all(a.part(p, not mask >> i & 1) for i, p in enumerate(shared)):
+            out.append(a)
+    return out
 
 
 def _unshadowed(consts: dict[str, int], facts: frozenset[str], names: tuple[str, ...]) -> dict[str, int]:

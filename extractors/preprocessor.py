@@ -7,8 +7,9 @@ or sits inside an expression leaves an ERROR node, and at top level the error ca
 of the file.  A *variant* keeps one branch of every conditional and blanks the directives and the
 other branches with spaces, byte for byte, so rows, columns and offsets of what is kept are those of
 the original text.  Variant 0 keeps the first branch of every conditional, variant 1 the last one
-(the ``#else``); a conditional the defines decide keeps its active branch in both.  A function
-modelled from several variants is their choice: the code runs one of them.
+(the ``#else``); a conditional the defines decide keeps its active branch in both, and so does one
+that the variant's earlier picks decide (:class:`Assumed`: after ``#ifdef X`` kept, ``#ifndef X``
+is not).  A function modelled from several variants is their choice: the code runs one of them.
 
 Defines are tri-state: a name listed as defined (``-D``, ``[preprocessor] defines``, a file's own
 ``#define NAME value``), listed as undefined (``-U``, ``[preprocessor] undefines``), or unknown (a
@@ -285,25 +286,32 @@ def variants(data: bytes, defines: Defines = NO_DEFINES, *, implicit_else: bool 
     first.  A ``#else``/``#elif``/``#endif`` without its ``#if`` (a text cut out of a file) closes a
     conditional opened at the start of the text.  ``implicit_else``: variant 1 of a conditional
     without ``#else`` keeps none of its branches (inside a function: the code may be compiled out);
-    off for a whole file, where such a conditional is most often an include guard."""
-    lines, branches = _conditionals(data, defines)
+    off for a whole file, where such a conditional is most often an include guard.
+
+    Invariant: a variant is one configuration.  Each conditional it meets (in a kept branch) is
+    decided under what the variant's earlier choices assumed (:class:`Assumed`), so a condition
+    that comes back (``#ifndef X`` after ``#if defined(X) && ...``, the same test again) is not
+    taken one way and then the other; only a condition they leave open is chosen first or last."""
+    lines, groups = _conditionals(data)
     out: list[bytes] = []
     for pick_last in (False, True):
-        choice = {g: _choose(conds, pick_last, implicit_else) for g, conds in branches.items()}
-        v = _variant(data, lines, choice)
+        v = _variant(data, lines, groups, Assumed(defines), pick_last, implicit_else)
         if v not in out:
             out.append(v)
     return out
 
 
 _Line = tuple[int, int, str | None]  # start, end (newline excluded), directive kind
+_Branch = tuple[str, str]  # a branch's directive kind and the rest of its line ("" for else)
+_DEFINE = re.compile(rb"[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_]\w*)")
 
 
-def _conditionals(data: bytes, defines: Defines) -> tuple[list[_Line], dict[int, list[bool | None]]]:
-    """The logical lines with their directives, and each conditional's branch conditions by the
-    index of its ``#if`` line (negative for those opened before the text, -1 closing first)."""
+def _conditionals(data: bytes) -> tuple[list[_Line], dict[int, list[_Branch]]]:
+    """The logical lines with their directives, and each conditional's branch directives by the
+    index of its ``#if`` line (negative for those opened before the text, -1 closing first; their
+    first branch, whose ``#if`` is not in the text, has kind "")."""
     lines: list[_Line] = []
-    branches: dict[int, list[bool | None]] = {}
+    branches: dict[int, list[_Branch]] = {}
     stack: list[int] = []
     opened_at_start = 0
     for i, (start, end) in enumerate(_logical_lines(data)):
@@ -314,38 +322,63 @@ def _conditionals(data: bytes, defines: Defines) -> tuple[list[_Line], dict[int,
         kind, rest = d
         if kind in ("if", "ifdef", "ifndef"):
             stack.append(i)
-            branches[i] = [condition(kind, rest, defines)]
+            branches[i] = [(kind, rest)]
         elif kind in ("elif", "elifdef", "elifndef", "else"):
             if not stack:
                 opened_at_start += 1
                 stack.append(-opened_at_start)
-                branches[-opened_at_start] = [None]
-            branches[stack[-1]].append(True if kind == "else" else condition(kind, rest, defines))
+                branches[-opened_at_start] = [("", "")]
+            branches[stack[-1]].append((kind, rest))
         elif kind == "endif":
             if not stack:  # closes a conditional opened before the text: its one branch ends here
                 opened_at_start += 1
-                branches[-opened_at_start] = [None]
+                branches[-opened_at_start] = [("", "")]
             else:
                 stack.pop()
     return lines, branches
 
 
-def _variant(data: bytes, lines: list[_Line], choice: dict[int, int | None]) -> bytes:
-    """``data`` with its directives and the branches ``choice`` does not keep blanked."""
+def _variant(
+    data: bytes,
+    lines: list[_Line],
+    groups: dict[int, list[_Branch]],
+    assumed: Assumed,
+    pick_last: bool,
+    implicit_else: bool,
+) -> bytes:
+    """``data`` with its directives and the branches not kept blanked: each conditional met in a
+    kept branch keeps the branch :func:`_choose` picks among those ``assumed`` leaves possible, and
+    what that pick says (its condition true, the earlier ones false) is assumed from there on."""
     out = bytearray(data)
     on_stack: list[tuple[int, int, bool]] = []  # (group, branch index, parent on)
+    choice: dict[int, int | None] = {}
+
+    def choose(g: int) -> int | None:
+        conds = [True if k == "else" else None if not k else assumed.decide(k, r) for k, r in groups[g]]
+        c = _choose(conds, pick_last, implicit_else)
+        for b, (k, r) in enumerate(groups[g]):
+            if c is not None and b > c:
+                break
+            if k and k != "else":
+                assumed.assume(k, r, b == c)
+        return c
+
     # conditionals opened before the text nest: the first one closed (-1) is the innermost, on top
     on = True
-    for g in sorted(g for g in choice if g < 0):
+    for g in sorted(g for g in groups if g < 0):
+        choice[g] = choose(g) if on else None
         on_stack.append((g, 0, on))
         on = on and choice[g] == 0
     for i, (start, end, kind) in enumerate(lines):
         if kind is None:
             if not on:
                 _blank(out, start, end)
+            elif (m := _DEFINE.match(data, start, end)) is not None:
+                assumed.forget(m.group(1).decode())
             continue
         _blank(out, start, end)
         if kind in ("if", "ifdef", "ifndef"):
+            choice[i] = choose(i) if on else None
             on_stack.append((i, 0, on))
             on = on and choice[i] == 0
         elif kind in ("elif", "elifdef", "elifndef", "else") and on_stack:
@@ -375,6 +408,196 @@ def _choose(conds: list[bool | None], pick_last: bool, implicit_else: bool) -> i
     if not possible:
         return None
     return possible[-1] if pick_last else possible[0]
+
+
+_Tokens = tuple[str, ...]
+# :data:`_TOKEN` and what a condition holds that the evaluator does not read (the commas of a macro's
+# arguments, ``?:``): such a condition is still one spelling, only left undecided
+_CONDITION_TOKEN = re.compile(_TOKEN.pattern.replace(r"[!~()<>+\-*/%&|^]", r"[!~()<>+\-*/%&|^,?:]"))
+
+
+def condition_tokens(kind: str, rest: str) -> _Tokens | None:
+    """The condition of ``#kind rest`` as tokens, one spelling per meaning as far as spaces,
+    comments, ``defined(X)``/``defined X`` and ``#ifdef``/``#ifndef`` go (``#ifndef X`` is ``!
+    defined X``); None when it is no expression :class:`_Evaluator` reads (a ``?:``, a string)."""
+    rest = _COMMENTS.sub(" ", rest.replace("\\\n", " ")).strip()
+    if kind in ("ifdef", "ifndef", "elifdef", "elifndef"):
+        m = re.match(r"[A-Za-z_]\w*", rest)
+        if m is None:
+            return None
+        return ("defined", m.group(0)) if kind in ("ifdef", "elifdef") else ("!", "defined", m.group(0))
+    tokens: list[str] = []
+    pos = 0
+    while pos < len(rest):
+        m = _CONDITION_TOKEN.match(rest, pos)
+        if m is None or m.end() == pos:
+            return None
+        tokens.append(m.group(1) or m.group(2) or m.group(3))
+        pos = m.end()
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):  # defined ( X ) -> defined X
+        if tokens[i] == "defined" and tokens[i + 1 : i + 2] == ["("] and tokens[i + 3 : i + 4] == [")"]:
+            out += ["defined", tokens[i + 2]]
+            i += 4
+        else:
+            out.append(tokens[i])
+            i += 1
+    return tuple(out) if out else None
+
+
+def _closing(tokens: _Tokens, i: int) -> int:
+    """The index of the ``)`` matching the ``(`` at ``i`` (len when there is none)."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        depth += {"(": 1, ")": -1}.get(tokens[j], 0)
+        if depth == 0:
+            return j
+    return len(tokens)
+
+
+def _unparen(tokens: _Tokens) -> _Tokens:
+    while len(tokens) > 2 and tokens[0] == "(" and _closing(tokens, 0) == len(tokens) - 1:
+        tokens = tokens[1:-1]
+    return tokens
+
+
+def _split(tokens: _Tokens, op: str) -> list[_Tokens]:
+    """``tokens`` cut at ``op`` outside parentheses."""
+    parts: list[_Tokens] = []
+    depth = start = 0
+    for j, t in enumerate(tokens):
+        depth += {"(": 1, ")": -1}.get(t, 0)
+        if depth == 0 and t == op:
+            parts.append(tokens[start:j])
+            start = j + 1
+    parts.append(tokens[start:])
+    return parts
+
+
+def _negated(tokens: _Tokens) -> _Tokens | None:
+    """``X`` when ``tokens`` is ``! X`` with ``X`` one operand (a name, ``defined X``, a group)."""
+    if len(tokens) < 2 or tokens[0] != "!":
+        return None
+    rest = tokens[1:]
+    whole = (
+        len(rest) == 1
+        or (len(rest) == 2 and rest[0] == "defined")
+        or (rest[0] == "(" and _closing(rest, 0) == len(rest) - 1)
+        or _negated(rest) is not None
+    )
+    return rest if whole else None
+
+
+def parts(tokens: _Tokens) -> set[_Tokens]:
+    """The operands a condition combines with ``||``, ``&&`` and ``!``, parentheses dropped: the
+    tests whose truth decides it (``defined X``, ``X > 1``, ``V(3, 10) <= X``)."""
+    tokens = _unparen(tokens)
+    for op in ("||", "&&"):
+        pieces = _split(tokens, op)
+        if len(pieces) > 1:
+            return set().union(*(parts(p) for p in pieces if p))
+    inner = _negated(tokens)
+    return parts(inner) if inner is not None else {tokens}
+
+
+class Assumed:
+    """What one configuration has assumed of the conditions it decided, on top of ``defines``:
+    the truth of each condition and of the parts a truth implies (the conjuncts of a true ``&&``,
+    the disjuncts of a false ``||``, the operand of a ``!``), and the names those parts say are
+    defined or not (``defined X``, a true bare ``X``).  :meth:`decide` reads a condition through
+    these, so the same test (in any spelling :func:`condition_tokens` unifies) or one whose parts
+    they decide comes out the same; one they do not decide stays None, a free choice."""
+
+    def __init__(self, defines: Defines) -> None:
+        self.defines = defines
+        self.known: dict[_Tokens, bool] = {}
+        self.defined: set[str] = set()
+        self.undefined: set[str] = set()
+
+    def decide(self, kind: str, rest: str) -> bool | None:
+        tokens = condition_tokens(kind, rest)
+        if tokens is None:
+            return condition(kind, rest, self._defines())
+        return self._decide(tokens)
+
+    def assume(self, kind: str, rest: str, value: bool) -> None:
+        tokens = condition_tokens(kind, rest)
+        if tokens is not None:
+            self._assume(tokens, value)
+
+    def part_open(self, tokens: _Tokens) -> bool:
+        """Whether nothing assumed (nor the defines) decides ``tokens``."""
+        return self._decide(tokens) is None
+
+    def part(self, tokens: _Tokens, value: bool) -> bool:
+        """Assume ``tokens`` (a :func:`parts` of a condition) is ``value``; False, assuming nothing,
+        when what is assumed already says otherwise (a configuration that cannot be)."""
+        if self._decide(tokens) is (not value):
+            return False
+        self._assume(tokens, value)
+        return True
+
+    def forget(self, name: str) -> None:
+        """A ``#define``/``#undef`` of ``name``: what was assumed of it no longer holds."""
+        self.defined.discard(name)
+        self.undefined.discard(name)
+        self.known = {t: v for t, v in self.known.items() if name not in t}
+
+    def _defines(self) -> Defines:
+        if not self.defined and not self.undefined:
+            return self.defines
+        return self.defines.overlaid(Defines(dict.fromkeys(self.defined), frozenset(self.undefined)))
+
+    def _decide(self, tokens: _Tokens) -> bool | None:
+        tokens = _unparen(tokens)
+        if tokens in self.known:
+            return self.known[tokens]
+        for op, decisive in (("||", True), ("&&", False)):
+            parts = _split(tokens, op)
+            if len(parts) > 1:
+                values = [self._decide(p) if p else None for p in parts]
+                if decisive in values:
+                    return decisive
+                return None if None in values else not decisive
+        inner = _negated(tokens)
+        if inner is not None:
+            v = self._decide(inner)
+            return None if v is None else not v
+        try:
+            return _Evaluator(" ".join(tokens), self._defines()).run() != 0
+        except _Undecided:
+            return None
+
+    def _assume(self, tokens: _Tokens, value: bool) -> None:
+        tokens = _unparen(tokens)
+        if not tokens:
+            return
+        self.known[tokens] = value
+        ors = _split(tokens, "||")
+        if len(ors) > 1:
+            if not value:
+                for p in ors:
+                    self._assume(p, False)
+            return
+        ands = _split(tokens, "&&")
+        if len(ands) > 1:
+            if value:
+                for p in ands:
+                    self._assume(p, True)
+            return
+        inner = _negated(tokens)
+        if inner is not None:
+            self._assume(inner, not value)
+        elif len(tokens) == 2 and tokens[0] == "defined" and _defined(tokens[1], self.defines) is None:
+            (self.defined if value else self.undefined).add(tokens[1])
+        elif (
+            len(tokens) == 1
+            and value
+            and re.fullmatch(r"[A-Za-z_]\w*", tokens[0])
+            and _defined(tokens[0], self.defines) is None
+        ):
+            self.defined.add(tokens[0])  # a name that reads as non-zero is defined
 
 
 def _logical_lines(data: bytes) -> list[tuple[int, int]]:

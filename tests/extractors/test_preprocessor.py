@@ -255,3 +255,108 @@ def test_a_text_cut_from_inside_conditionals_closes_them_innermost_first() -> No
     first, last = variants(text)
     assert first.split() == [b"a", b"c", b"e"]
     assert last.split() == [b"d", b"e"]  # the outer conditional's #else: a, b and c are its first branch
+
+
+def test_each_variant_decides_a_condition_one_way_throughout() -> None:
+    """A variant is one configuration: a condition it took (or skipped) is taken (skipped) again
+    when it comes back, spelt with other spaces, as ``#ifdef``/``#ifndef``, negated or as a part
+    of a conjunction; a condition it does not touch stays a free choice."""
+    text = b"#ifdef A\na\n#endif\n#ifndef A\nb\n#endif\n#if defined( A ) && A+0 < 3\nc\n#else\nd\n#endif\n"
+    first, last = variants(text)
+    assert first.split() == [b"a", b"c"]  # A defined: not b; A+0 < 3 is free, the first branch taken
+    assert last.split() == [b"b", b"d"]  # A undefined: b, and the conjunction is false
+    same = b"#if X > 1\na\n#else\nb\n#endif\n#if !( X>1 )\nc\n#else\nd\n#endif\n#if Y\ne\n#else\nf\n#endif\n"
+    first, last = variants(same)
+    assert first.split() == [b"a", b"d", b"e"]
+    assert last.split() == [b"b", b"c", b"f"]
+
+
+# PyUnicode_EqualToUTF8AndSize of pythoncapi_compat.h (bitarray 3.12.3): the text does not parse as
+# written (an ``else`` cut by ``#endif``), so it is read per variant; ``bytes`` is declared, set and
+# released only under the limited API, which the ``#ifndef`` excludes.
+VARIANT_MIX = """
+#include <string.h>
+typedef struct obj obj;
+obj *as_bytes(obj *);
+const char *as_utf8(obj *, long *);
+const char *data_of(obj *);
+long size_of(obj *);
+int is_ascii(obj *);
+void release(obj *);
+int equal(obj *u, const char *str, long str_len) {
+    long len;
+#if defined(LIMITED) && LIMITED+0 < PACK_VERSION(3, 10)
+    obj *bytes;
+#endif
+    const char *utf8;
+    int res;
+#ifndef LIMITED
+    if (is_ascii(u)) {
+        utf8 = data_of(u);
+        len = 1;
+    }
+    else
+#endif
+    {
+#if defined(LIMITED) && LIMITED+0 < PACK_VERSION(3, 10)
+        bytes = as_bytes(u);
+        if (bytes == NULL) {
+            res = 0;
+            goto done;
+        }
+        utf8 = data_of(bytes);
+        len = size_of(bytes);
+#else
+        utf8 = as_utf8(u, &len);
+        if (utf8 == NULL) {
+            res = 0;
+            goto done;
+        }
+#endif
+    }
+    res = len == str_len && memcmp(utf8, str, (size_t)len) == 0;
+#if defined(LIMITED) && LIMITED+0 < PACK_VERSION(3, 10)
+    release(bytes); /*R*/
+#endif
+done:
+    return res;
+}
+"""
+
+
+def test_a_variant_does_not_take_a_conditional_its_earlier_choice_excludes() -> None:
+    assert of_rule(check_src(VARIANT_MIX), "uninitialised-read") == []
+    # guarded by another name, the ascii branch may run with the limited API: bytes is not set
+    other = VARIANT_MIX.replace("#ifndef LIMITED", "#ifndef OTHER")
+    (bad,) = of_rule(check_src(other), "uninitialised-read")
+    assert bad.location.start_line == line_of(other, "/*R*/")
+
+
+# A function that parses as written keeps an undecided conditional's branches as alternatives of
+# its CFG; a condition that comes back must take the same branch again.
+SAME_CONDITION = """
+int get(void);
+int use(int);
+int f(void) {
+    int x;
+#if defined(FEATURE) && FEATURE > 1
+    x = get();
+#else
+    get();
+#endif
+#if defined(FEATURE)  &&  FEATURE > 1
+    return use(x); /*R*/
+#endif
+    return 0;
+}
+"""
+
+
+def test_a_repeated_condition_takes_the_same_branch_in_a_parsed_function() -> None:
+    assert of_rule(check_src(SAME_CONDITION), "uninitialised-read") == []
+    for bug in (
+        SAME_CONDITION.replace("#if defined(FEATURE)  &&", "#if defined(OTHER)  &&"),  # another condition
+        SAME_CONDITION.replace("    x = get();\n#else\n    get();", "    get();\n#else\n    x = get();"),
+    ):
+        (bad,) = of_rule(check_src(bug), "uninitialised-read")
+        assert bad.location.start_line == line_of(bug, "/*R*/")
