@@ -123,11 +123,12 @@ def expansion(macro: CountMacro, args: Sequence[str]) -> str | None:
 _LITERALS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 # a lower-case word that is not called, not a member, and not the target of a plain ``=``
 _FREE_WORD = re.compile(r"(?<![\w.>$])(?<!->)\s*\b([a-z_]\w*)\b(?!\s*\()(?!\s*\)?\s*=(?!=))")
-_NOT_NAMES = frozenset(
-    "auto break case char const continue default do double else enum extern float for goto if inline int long "
-    "register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while "
-    "_Bool _Alignof _Atomic _Generic _Noreturn _Static_assert _Thread_local bool true false".split()
-)
+_NOT_NAMES = frozenset({
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
+    "_Alignof", "_Atomic", "_Generic", "_Noreturn", "_Static_assert", "_Thread_local", "bool", "true", "false",
+})  # fmt: skip
 
 
 @lru_cache(maxsize=4096)
@@ -136,8 +137,9 @@ def free_reads(macro: CountMacro) -> tuple[str, ...]:
     EQ(s1) (strcmp(s1, inst) == 0)`` reads the caller's ``inst``): lower-case words outside
     literals that are not called, not a member after ``.`` or ``->``, not the target of a plain
     ``=`` there (a macro assigning a name is :func:`extractors.functions.macro_specs`'s), not a C
-    keyword, and not declared by the body itself.  A call of the macro reads the caller's local of that name, if it
-    has one; a name in capitals is left out (another macro or a constant, never a local)."""
+    keyword, and not declared by the body itself.  A call of the macro reads the caller's local of
+    that name, if it has one; a name in capitals is left out (another macro or a constant, never a
+    local)."""
     params, body = macro
     if "#" in body or object_like(macro):
         return ()
