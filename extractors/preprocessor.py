@@ -703,3 +703,57 @@ def _is_statement_macro(data: bytes, m: re.Match[bytes], after_hit: bool) -> boo
         return False
     after = data[m.end() : m.end() + _WINDOW].lstrip(b"\r\n")
     return _CONTINUES.match(after) is None and not after.lstrip().startswith(b"#define")
+
+
+# ``if``/``while``/``switch`` then a macro call where C wants a parenthesised condition
+_BARE_CONDITION = re.compile(rb"(?<![\w#$])(if|while|switch)([ \t]+)([A-Za-z_]\w*)[ \t]*\(")
+_DIRECTIVE_LINE = re.compile(rb"[ \t]*#[ \t]*\Z")
+_QUOTE = re.compile(rb'(?<!\\)"')
+
+
+def with_macro_conditions(data: bytes) -> bytes:
+    """``data`` with each condition written as a bare macro call parenthesised, keeping every
+    position: ``if EQ("pcall") {`` (lua's ltests.c, where ``EQ(s)`` expands to a parenthesised
+    test) reads as ``if(EQ("pcall")){``, the blank after the keyword and the one after the call
+    turned into the parentheses.  Without this tree-sitter reads an ``else if`` chain of them as
+    a run of unrelated blocks, one after the other.  A call with no blank after it is left as it
+    is; ``data`` itself when nothing changes."""
+    out: bytearray | None = None
+    for m in _BARE_CONDITION.finditer(data):
+        line_start = data.rfind(b"\n", 0, m.start()) + 1
+        if _DIRECTIVE_LINE.match(data, line_start, m.start()):
+            continue  # ``#if X(1)``: a directive, not C
+        if len(_QUOTE.findall(data, line_start, m.start())) % 2:
+            continue  # inside a string literal
+        close = _closing_paren(data, m.end() - 1)
+        if close is None or close + 1 >= len(data) or data[close + 1 : close + 2] not in (b" ", b"\t", b"\n"):
+            continue
+        if out is None:
+            out = bytearray(data)
+        out[m.start(2)] = ord("(")
+        out[close + 1] = ord(")")
+    return bytes(out) if out is not None else data
+
+
+def _closing_paren(data: bytes, open_at: int) -> int | None:
+    """Where the parenthesis opening at ``data[open_at]`` closes (strings and character literals
+    skipped), or None."""
+    depth, i, n = 0, open_at, len(data)
+    while i < n:
+        ch = data[i]
+        if ch in (0x22, 0x27):  # a string or character literal
+            j = i + 1
+            while j < n and data[j] != ch and data[j] != 0x0A:
+                j += 2 if data[j] == 0x5C else 1
+            i = j + 1
+            continue
+        if ch == 0x28:
+            depth += 1
+        elif ch == 0x29:
+            depth -= 1
+            if depth == 0:
+                return i
+        elif ch in (0x3B, 0x7B, 0x7D):  # ; { }: no condition spans them
+            return None
+        i += 1
+    return None

@@ -88,6 +88,7 @@ from extractors.preprocessor import (
     has_conditionals,
     statement_macro_spans,
     variants,
+    with_macro_conditions,
     without_statement_macros,
 )
 from extractors.project_facts import (
@@ -332,6 +333,7 @@ def _least_broken(data: bytes, tree: Tree, defines: Defines) -> Tree:
         return tree
     macros = statement_macro_spans(data)
     readable = without_statement_macros(data, macros) if _overlaps(macros, broken) else data
+    readable = with_macro_conditions(readable)
     conditionals = any(has_conditionals(data[n.start_byte : n.end_byte]) for n in broken)
     if readable is data and not conditionals:
         return tree
@@ -711,7 +713,8 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         context = _with_facts(context, known)
     log = db if isinstance(db, FrontDb) else None
     fn = log.take_parsed(path, name, text) if log is not None else None
-    readable = without_statement_macros(text)  # the text tree-sitter reads; positions are the same
+    # the text tree-sitter reads; positions are the same
+    readable = with_macro_conditions(without_statement_macros(text))
     if fn is None or readable is not text:
         tree = parse_c(readable)
         fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)

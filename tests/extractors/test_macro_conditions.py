@@ -1,0 +1,62 @@
+"""Conditions written as a bare macro call: ``if EQ("pcall") {`` where ``#define EQ(s)
+(strcmp(s, inst) == 0)`` brings the parentheses (lua's ltests.c).  tree-sitter, which does not
+expand macros, read an ``else if`` chain of them as a run of unrelated blocks, so a store in one
+arm looked overwritten by the next arm's.  The front end reads such a condition parenthesised
+(``extractors.preprocessor.with_macro_conditions``), every position kept."""
+
+from __future__ import annotations
+
+from extractors.preprocessor import with_macro_conditions
+from tests.extractors.helpers import check_src, line_of, of_rule
+
+RUN = r"""
+#include <string.h>
+#define EQ(s1) (strcmp(s1, inst) == 0)
+static const char *const statcodes[] = {"OK", "YIELD", "ERRRUN"};
+const char *next_word(const char **pc);
+int protected_call(void *L, int nargs);
+int read_number(const char **pc);
+void push_string(void *L, const char *s);
+void fail(void *L, const char *what);
+
+int run_script(void *L, const char *pc)
+{
+    int status = 0;
+    for (;;) {
+        const char *inst = next_word(&pc);
+        if EQ("") return 0;
+        else if EQ("pcall") {
+            int narg = read_number(&pc);
+            status = protected_call(L, narg);
+        }
+        else if EQ("pcallk") {
+            int narg = read_number(&pc);
+            status = protected_call(L, narg + 1);
+        }
+        else if EQ("pushstatus") {
+            push_string(L, statcodes[status]);
+        }
+        else fail(L, inst);
+    }
+}
+"""
+
+
+def test_an_else_if_chain_of_macro_conditions_keeps_its_arms_apart() -> None:
+    assert check_src(RUN) == []
+
+
+def test_a_store_overwritten_in_its_own_arm_is_still_dead() -> None:
+    src = RUN.replace(
+        "            status = protected_call(L, narg);\n",
+        "            status = protected_call(L, narg); /*D*/\n            status = 0;\n",
+    )
+    found = of_rule(check_src(src), "dead-store")
+    assert [f.location.start_line for f in found] == [line_of(src, "/*D*/")]
+
+
+def test_the_rewrite_keeps_positions_and_leaves_c_alone() -> None:
+    text = b'if EQ("x") return 0;\nelse if EQ(")") {\n'
+    assert with_macro_conditions(text) == b'if(EQ("x"))return 0;\nelse if(EQ(")")){\n'
+    for same in (b"#if X(1) \n", b"  # if defined(X) || Y\n", b"if (a) b;\n", b"while ok(x);\n", b'p("if f(x) y");\n'):
+        assert with_macro_conditions(same) is same
