@@ -723,16 +723,21 @@ def with_macro_conditions(data: bytes) -> bytes:
         line_start = data.rfind(b"\n", 0, m.start()) + 1
         if _DIRECTIVE_LINE.match(data, line_start, m.start()):
             continue  # ``#if X(1)``: a directive, not C
-        if len(_QUOTE.findall(data, line_start, m.start())) % 2:
-            continue  # inside a string literal
+        if len(_QUOTE.findall(data, line_start, m.start())) % 2 or _in_comment(data, line_start, m.start()):
+            continue  # inside a string literal or a comment
         close = _closing_paren(data, m.end() - 1)
-        if close is None or close + 1 >= len(data) or data[close + 1 : close + 2] not in (b" ", b"\t", b"\n"):
-            continue
+        if close is None or data[close + 1 : close + 2] not in (b" ", b"\t"):
+            continue  # a line break stays one: rows are positions too
         if out is None:
             out = bytearray(data)
         out[m.start(2)] = ord("(")
         out[close + 1] = ord(")")
     return bytes(out) if out is not None else data
+
+
+def _in_comment(data: bytes, line_start: int, at: int) -> bool:
+    """Whether ``data[at]`` is inside a ``/* */`` comment or after a ``//`` on its line."""
+    return data.rfind(b"/*", 0, at) > data.rfind(b"*/", 0, at) or data.find(b"//", line_start, at) >= 0
 
 
 def _closing_paren(data: bytes, open_at: int) -> int | None:

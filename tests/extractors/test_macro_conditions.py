@@ -58,5 +58,18 @@ def test_a_store_overwritten_in_its_own_arm_is_still_dead() -> None:
 def test_the_rewrite_keeps_positions_and_leaves_c_alone() -> None:
     text = b'if EQ("x") return 0;\nelse if EQ(")") {\n'
     assert with_macro_conditions(text) == b'if(EQ("x"))return 0;\nelse if(EQ(")")){\n'
-    for same in (b"#if X(1) \n", b"  # if defined(X) || Y\n", b"if (a) b;\n", b"while ok(x);\n", b'p("if f(x) y");\n'):
+    source = RUN.encode()
+    rewritten = with_macro_conditions(source)
+    assert rewritten != source and len(rewritten) == len(source)
+    assert [i for i, c in enumerate(rewritten) if c == 10] == [i for i, c in enumerate(source) if c == 10]
+    for same in (
+        b"#if X(1) \n",
+        b"  # if defined(X) || Y\n",
+        b"if (a) b;\n",
+        b"while ok(x);\n",
+        b'p("if f(x) y");\n',
+        b"/* 1 if init()\n   fails */\n",  # a comment; and a line break is never a parenthesis
+        b"x = 1; // if f(x) y\n",
+        b"if ready(s)\n    go();\n",
+    ):
         assert with_macro_conditions(same) is same
