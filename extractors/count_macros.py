@@ -33,9 +33,18 @@ about the statement as written (a dead store) must hold at every copy (:mod:`ext
 so the last copy of ``bits++``, which no copy reads, is no dead store of the text, which every
 other copy's reads need.  A file sees few of them, and the set keys its models as the counts do.
 
+So do block macros: a function-like macro whose whole body is one block (``do { ... } while (0)``,
+``{ ...; }``) runs it where it is called as a statement, whatever its arguments are.  cffi's
+``#define _read_raw_data(type) do { if (size == sizeof(type)) { type r; ...; return r; } } while(0)``
+takes a type name (``long double``, ``unsigned PY_LONG_LONG``: tree-sitter reads such a call as a
+type, not a call), reads the caller's ``size`` and returns from the caller; expanded, the type is
+text like any other argument.  The bodies that say ``return`` (:func:`returning_macros`) also
+keep a function that calls one from looking like it never returns (``queries._ends_in_call``).
+
 Macros that read a name of their caller travel with them too: ``#define EQ(s1) (strcmp(s1, inst) ==
 0)`` reads the ``inst`` of the function calling it (:func:`free_reads`), which the CFG builder
-labels a read at the call and the never-read rule counts as a mention of ``inst``.
+labels a read at the call (the never-read rule counts any mention in the body of a macro the
+function calls).
 """
 
 from __future__ import annotations
@@ -177,15 +186,40 @@ def count_macros_key(macros: CountMacros) -> str:
 _SLOT = r"(?:^|[{{;}})]|\belse|\bdo)\s*{p}\s*(?=[;}}]|$)"
 
 
+# a body that is one statement block: ``do { ... } while (0)``, or braces around statements (a
+# ``;`` inside: ``{ x, y }`` is an initializer)
+_BLOCK = re.compile(r"do\s*\{.*\}\s*while\s*\(\s*0\s*\)\s*;?|\{.*;.*\}\s*;?", re.S)
+
+
 @lru_cache(maxsize=4096)
 def statement_macro(macro: CountMacro) -> bool:
-    """Whether ``macro``'s body places one of its parameters as a statement of its own
-    (``{X; X;}``, ``do { X; } while (0)``, ``for (...) X;``, ``X; X``): a call of it written as a
-    statement runs its argument as statements, which the CFG builder models by expanding the call."""
+    """Whether a call of ``macro`` written as a statement runs statements, which the CFG builder
+    models by expanding the call: the body places one of its parameters as a statement of its own
+    (``{X; X;}``, ``do { X; } while (0)``, ``for (...) X;``, ``X; X``), or the whole body is one
+    block (``do { if (size == sizeof(type)) return r; } while (0)``, ``{ a; b; }``), whose reads of
+    the caller's locals, stores and returns are the caller's whatever its arguments are (a type
+    name such as ``long double`` is text like any other)."""
     params, body = macro
     if "#" in body or (";" not in body and "{" not in body):
         return False  # ``#define ID(x) x`` is an expression
+    if _BLOCK.fullmatch(body) is not None:
+        return True
     return any(_NAME.match(p) and re.search(_SLOT.format(p=re.escape(p)), body) for p in params)
+
+
+_RETURN = re.compile(r"\breturn\b")
+
+
+def returning_macros(texts: Sequence[bytes]) -> frozenset[str]:
+    """The function-like macros the define texts ``texts`` define whose body says ``return``: a
+    statement that calls one may return from the function it is written in."""
+    out: set[str] = set()
+    for text in texts:
+        if b"return" not in text:
+            continue
+        flat = _COMMENT.sub(" ", text.decode("utf-8", "replace").replace("\\\r\n", " ").replace("\\\n", " "))
+        out.update(m.group(1) for m in _DEFINE.finditer(flat) if _RETURN.search(m.group(3)))
+    return frozenset(out)
 
 
 @dataclass(frozen=True)

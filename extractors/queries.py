@@ -58,7 +58,14 @@ from extractors.attributes import KINDS, declared_with, markers
 from extractors.calls import NORETURN, CallSpec
 from extractors.cfg import Cfg
 from extractors.compile_flags import NO_FLAGS, FileFlags
-from extractors.count_macros import CountMacro, CountMacros, count_macros, count_macros_key, counting
+from extractors.count_macros import (
+    CountMacro,
+    CountMacros,
+    count_macros,
+    count_macros_key,
+    counting,
+    returning_macros,
+)
 from extractors.findings import Location, Unmodelled
 from extractors.functions import (
     FileModel,
@@ -197,19 +204,27 @@ class FileItems:
 
 
 _DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.MULTILINE)
+_CALLED_NAME = re.compile(rb"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")  # a name a text calls
 
 
-def _ends_in_call(fn: TSNode, data: bytes) -> str | None:
-    """The function a definition's body ends by calling, when the body has no ``return`` and no
-    capitalised statement call (a macro may hide a ``return``): such a function never returns
-    if that callee never does (``void die(const char *m) { fprintf(...); exit(1); }``)."""
+def _ends_in_call(fn: TSNode, data: bytes, returning: frozenset[str] = frozenset()) -> str | None:
+    """The function a definition's body ends by calling, when the body has no ``return`` and
+    calls no macro that may hide one: none of ``returning`` (the file's macros whose body
+    returns), no capitalised statement call and no statement tree-sitter reads as a macro of a
+    type (cffi's ``_write_raw_data(unsigned char);``).  Such a function never returns if that
+    callee never does (``void die(const char *m) { fprintf(...); exit(1); }``)."""
     body = fn.child_by_field_name("body")
     if body is None or b"return" in data[body.start_byte : body.end_byte]:
         return None
     stmts = [c for c in body.named_children if c.type != "comment"]
     if not stmts or stmts[-1].type != "expression_statement":
         return None
+    called = _CALLED_NAME.findall(data, body.start_byte, body.end_byte) if returning else ()
+    if any(m.decode("ascii") in returning for m in called):
+        return None
     for st in stmts:
+        if st.type == "macro_type_specifier":
+            return None
         call = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
         if call is not None and call.type == "call_expression":
             callee = call.child_by_field_name("function")
@@ -253,6 +268,7 @@ def file_items(db: Database, path: str) -> FileItems:
     volatiles: set[str] = set()
     noreturn: set[str] = set()
     ends_in: dict[str, str] = {}  # functions with no return statement -> the call their body ends with
+    ends_at: list[tuple[str, TSNode]] = []  # the functions that may be in ``ends_in``
     defines: list[bytes] = []
     taken = 0  # the defines' texts so far end here: each byte of the file is in at most one of them
     functions: dict[str, FunctionItem] = {}
@@ -281,8 +297,8 @@ def file_items(db: Database, path: str) -> FileItems:
                 result = constant_return(n, consts)
                 called = callees(n) if result is not None else frozenset()
                 returning.append((name, result, is_static(n), called))
-            if name is not None and (callee := _ends_in_call(n, data)) is not None:
-                ends_in[name] = callee
+            if name is not None and _ends_in_call(n, data) is not None:
+                ends_at.append((name, n))  # read again once the file's macros are known
             if name is not None and name not in functions:
                 item = functions[name] = FunctionItem(_padded(data, n), n.start_point[0])
                 if tree is original and _reusable(n, item):
@@ -301,6 +317,10 @@ def file_items(db: Database, path: str) -> FileItems:
             consts.update(item_consts)
             globals_ |= item_globals
             volatiles |= volatile_globals(n)
+    hiding = returning_macros(defines) if ends_at else frozenset()
+    for name, n in ends_at:
+        if (callee := _ends_in_call(n, data, hiding)) is not None:
+            ends_in[name] = callee
     noreturn |= _never_returning(ends_in, noreturn)
     macros = macro_names(defines)
     functions_facts = tuple(

@@ -20,7 +20,8 @@ import re
 import tree_sitter
 from tree_sitter import Node as TSNode
 
-from extractors.count_macros import NO_COUNT_MACROS, CountMacros, reads_through
+from extractors.cfg import MAX_EXPANSION
+from extractors.count_macros import NO_COUNT_MACROS, CountMacros
 from extractors.marks import Frame, Mark
 from extractors.parse import LANGUAGE, strip_parens, text_of
 
@@ -37,8 +38,9 @@ def never_read(
     """Marks on the locals of definition ``fn`` (and its parameters if ``params``) that no mention
     reads. ``source`` is the function's text as written, in which ``fn``'s byte offsets minus
     ``base`` index: the tree may be of a preprocessor variant with branches blanked, the text
-    keeps them all, and a mention there counts.  A mention of one of ``macros`` that reads a name
-    of its caller (:func:`extractors.count_macros.reads_through`) is a mention of that name."""
+    keeps them all, and a mention there counts.  So does a mention in the body of one of
+    ``macros`` (the file's count and statement macros) that the function calls, also through each
+    other (:func:`_macro_mentions`): the expansion is the function's text to the compiler."""
     body = fn.child_by_field_name("body")
     if body is None:
         return []
@@ -53,13 +55,11 @@ def never_read(
     out: list[Mark] = []
     names = {text_of(n) for n, _ in decls}
     mentioned = {name: found - silent for name, found in _mentions(text, names, offset).items()}
-    unread = {name for name, found in mentioned.items() if not found}
-    if unread and macros:
-        for name, found in _mentions(text, set(macros), offset).items():
-            for read in reads_through(name, macros) & unread if found else ():
-                mentioned[read] = found
+    unmentioned = {name for name, found in mentioned.items() if not found}
+    if unmentioned and macros:
+        unmentioned -= _macro_mentions(text, unmentioned, macros)
     for ident, atom in decls:
-        if not mentioned[text_of(ident)]:
+        if text_of(ident) in unmentioned:
             out.append(Mark(atom, text_of(ident), frame.span(ident), text_of(ident)))
     return sorted(out, key=lambda m: m.at)
 
@@ -90,6 +90,35 @@ def _mentions(text: bytes, names: set[str], offset: int) -> dict[str, set[int]]:
             continue
         out[name].add(offset + m.start())
     return out
+
+
+_CALLED = re.compile(rb"(?<![\w$])([A-Za-z_][A-Za-z0-9_]*)\s*\(")  # a name a text calls
+
+
+def _macro_mentions(text: bytes, names: set[str], macros: CountMacros) -> set[str]:
+    """Of ``names``, those the body of a macro of ``macros`` that ``text`` calls mentions as a
+    word other than the macro's parameters (which the call's own arguments replace, and those are
+    in ``text``): cffi's ``_read_raw_data(long double)`` expands to ``if (size == sizeof(long
+    double))``, which reads the caller's ``size``.  The bodies' calls of each other are followed
+    :data:`MAX_EXPANSION` deep (a cycle of defines ends)."""
+    out: set[str] = set()
+    seen: set[str] = set()
+    called = {m.decode("ascii") for m in _CALLED.findall(text)}
+    for _ in range(MAX_EXPANSION):
+        todo = {c for c in called if c in macros and c not in seen}
+        if not todo:
+            break
+        seen |= todo
+        called = set()
+        for name in todo:
+            params, body = macros[name]
+            words = set(_WORD_STR.findall(body)) - set(params)
+            out |= names & words
+            called |= {c for c in words if c in macros}
+    return out
+
+
+_WORD_STR = re.compile(r"(?<![\w$])(?<!\.)(?<!->)[A-Za-z_$][\w$]*")
 
 
 def _declared(body: TSNode) -> tuple[list[tuple[TSNode, str]], set[int]]:

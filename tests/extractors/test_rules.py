@@ -230,7 +230,7 @@ def test_uninitialised_read_sees_macros_that_assign_their_argument() -> None:
 #define load_field(s, x) load_block(s, &(x)->f, 4)
 #define both(a, x) ((a) && (x))
 #define fetch() { if (t) t = 0; i = next_one(); }
-#define own() { int i = 0; i++; }
+#define own() ({ int i = 0; i++; }) /* an expression: read by name, not expanded */
 struct box { int f; };
 int next_one(void);
 void load_block(int s, void *to, unsigned n);

@@ -1,0 +1,191 @@
+"""Block macros: a function-like macro whose whole body is one statement (``do { ... } while (0)``,
+``{ ... }``) runs that statement where it is called as one, whatever its arguments are.  cffi
+1.17.1's ``_read_raw_data(type)`` / ``_write_raw_data(type)`` take a type name (``long double``,
+``unsigned char``, ``unsigned PY_LONG_LONG``: tree-sitter reads such a call as a type, not an
+expression) and test a local of the caller by name (``if (size == sizeof(type))``), then
+``return`` from the caller.  Read as an opaque call, the caller's ``size`` looked never read, and a
+function made only of such calls and a final ``Py_FatalError`` looked like it never returns, so
+its callers' next statements looked unreachable.  The call is read through its expansion
+(:mod:`extractors.count_macros`), the type substituted as text like any argument."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.count_macros import count_macros, counting, statement_macro
+from extractors.parse import parse_c
+from extractors.queries import _ends_in_call
+from tests.extractors.helpers import check_src, line_of, of_rule
+
+MACROS = """\
+#include <string.h>
+#define _read_raw_data(type)                    \\
+    do {                                        \\
+        if (size == sizeof(type)) {             \\
+            type r;                             \\
+            memcpy(&r, target, sizeof(type));   \\
+            return r;                           \\
+        }                                       \\
+    } while(0)
+#define _write_raw_data(type)                   \\
+    do {                                        \\
+        if (size == sizeof(type)) {             \\
+            type r = (type)source;              \\
+            memcpy(target, &r, sizeof(type));   \\
+            return;                             \\
+        }                                       \\
+    } while(0)
+#define _copy_raw_data(type)                    \\
+    do {                                        \\
+        type r = (type)source;                  \\
+        memcpy(target, &r, sizeof(type));       \\
+    } while(0)
+"""
+
+TYPES = ["float", "long double", "unsigned char", "unsigned PY_LONG_LONG", "char *", "struct item *"]
+
+
+def test_block_bodied_macros_are_expanded_as_statements() -> None:
+    found = counting(
+        count_macros(
+            MACROS
+            + "#define BLOCK(a) { use(a); }\n"
+            + "#define EXPR(a) (sizeof(a) + 1)\n"  # an expression: read as a count, not a statement
+            + "#define TWO(a) use(a); use(a)\n"  # no statement of its own: a parameter is none
+            + "#define STR(a) do { puts(#a); } while (0)\n"  # stringising is not expanded here
+        )
+    )
+    assert {n for n, m in found.items() if statement_macro(m)} == {
+        "_read_raw_data",
+        "_write_raw_data",
+        "_copy_raw_data",
+        "BLOCK",
+    }
+
+
+@pytest.mark.parametrize("type_name", TYPES)
+def test_a_local_read_only_inside_a_type_macro_is_read(type_name: str) -> None:
+    """cffi's read_raw_longdouble_data / write_raw_longdouble_data: ``size`` is read by the
+    expansion's ``if (size == sizeof(type))`` (fixed twin); a ``size`` the expansion does not read
+    stays unused (bad twin)."""
+    src = (
+        MACROS
+        + f"""\
+static long double read_one(char *target)
+{{
+    int size = sizeof({type_name});
+    _read_raw_data({type_name});
+    Py_FatalError("read_one: bad size");
+    return 0;
+}}
+static void write_one(char *target, long double source)
+{{
+    int size = sizeof({type_name});
+    _write_raw_data({type_name});
+}}
+static void copy_one(char *target, long double source)
+{{
+    int size = sizeof({type_name}); /*UNUSED*/
+    _copy_raw_data({type_name});
+}}
+"""
+    )
+    unused = of_rule(check_src(src), "unused-variable")
+    assert [(f.function, f.location.start_line) for f in unused] == [("copy_one", line_of(src, "/*UNUSED*/"))]
+
+
+WRITERS = (
+    MACROS
+    + """\
+static void write_integer(char *target, unsigned long long source, int size)
+{
+    _write_raw_data(unsigned char);
+    _write_raw_data(unsigned short);
+    _write_raw_data(unsigned int);
+    _write_raw_data(unsigned long);
+    _write_raw_data(unsigned PY_LONG_LONG);
+    Py_FatalError("write_integer: bad integer size");
+}
+static void write_float(char *target, double source, int size)
+{
+    _write_raw_data(float);
+    _write_raw_data(double);
+    Py_FatalError("write_float: bad float size");
+}
+static void copy_fatal(char *target, double source, int size)
+{
+    _copy_raw_data(float);
+    Py_FatalError("copy_fatal: always");
+}
+int convert(char *data, unsigned long long value, double d, int size)
+{
+    if (size > 8) {
+        write_integer(data, value, size);
+        data[8] = 0; /*INT*/
+        return 8;
+    }
+    if (size > 4) {
+        write_float(data, d, size);
+        data[4] = 0; /*FLOAT*/
+        return 4;
+    }
+    copy_fatal(data, d, size);
+    data[0] = 0; /*NEVER*/
+    return 0;
+}
+"""
+)
+
+
+def test_returns_inside_type_macros_let_the_function_return() -> None:
+    """cffi's write_raw_integer_data returns from the ``_write_raw_data`` whose size matches and
+    calls ``Py_FatalError`` only for an unknown size: its callers go on (fixed twin); a function
+    whose macros never return (``_copy_raw_data``) still never returns (bad twin)."""
+    found = of_rule(check_src(WRITERS), "unreachable-code")
+    assert [(f.function, f.location.start_line) for f in found] == [("convert", line_of(WRITERS, "/*NEVER*/"))]
+
+
+def test_a_statement_that_calls_a_returning_macro_may_return() -> None:
+    """The file's summary of functions that end in a call that never returns (``_ends_in_call``)
+    reads a call of a macro with a type argument (a ``macro_type_specifier`` to tree-sitter) or of
+    a macro whose body returns as a statement that may return."""
+    tree = parse_c(WRITERS)
+    data = WRITERS.encode()
+    fns = {
+        n.child_by_field_name("declarator").child_by_field_name("declarator").text.decode(): n  # type: ignore[union-attr]
+        for n in tree.root_node.named_children
+        if n.type == "function_definition"
+    }
+    returning = frozenset({"_read_raw_data", "_write_raw_data"})
+    assert _ends_in_call(fns["write_integer"], data, returning) is None
+    assert _ends_in_call(fns["write_float"], data, returning) is None
+    assert _ends_in_call(fns["copy_fatal"], data, returning) == "Py_FatalError"
+    # macros of headers not read: a call tree-sitter reads as a type is a macro, which may return
+    assert _ends_in_call(fns["write_integer"], data) is None
+    assert _ends_in_call(fns["write_float"], data) == "Py_FatalError"  # a call, maybe a function's
+
+
+def test_a_mention_through_a_macro_of_a_macro_is_read() -> None:
+    """``_read_any(long double)`` calls ``_read_raw_data``, whose body reads ``size``: the mention
+    is followed through the chain; ``_read_none``, which reads nothing, leaves ``size`` unused."""
+    src = (
+        MACROS
+        + """\
+#define _read_any(type) _read_raw_data(type)
+#define _read_none(type) _copy_raw_data(type)
+static long double read_any(char *target, long double source)
+{
+    int size = sizeof(long double);
+    _read_any(long double);
+    return 0;
+}
+static long double read_none(char *target, long double source)
+{
+    int size = sizeof(long double); /*UNUSED*/
+    _read_none(long double);
+    return 0;
+}
+"""
+    )
+    unused = of_rule(check_src(src), "unused-variable")
+    assert [(f.function, f.location.start_line) for f in unused] == [("read_none", line_of(src, "/*UNUSED*/"))]
