@@ -218,7 +218,7 @@ def returning_macros(texts: Sequence[bytes]) -> frozenset[str]:
         if b"return" not in text:
             continue
         flat = _COMMENT.sub(" ", text.decode("utf-8", "replace").replace("\\\r\n", " ").replace("\\\n", " "))
-        out.update(m.group(1) for m in _DEFINE.finditer(flat) if _RETURN.search(m.group(3)))
+        out.update(m.group(1) for m in _DEFINE.finditer(flat) if m.group(2) is not None and _RETURN.search(m.group(4)))
     return frozenset(out)
 
 
