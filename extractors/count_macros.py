@@ -144,9 +144,10 @@ _NOT_NAMES = frozenset({
 def free_reads(macro: CountMacro) -> tuple[str, ...]:
     """The plain names ``macro``'s body reads that are none of its parameters (lua's ``#define
     EQ(s1) (strcmp(s1, inst) == 0)`` reads the caller's ``inst``): lower-case words outside
-    literals that are not called, not a member after ``.`` or ``->``, not the target of a plain
-    ``=`` there (a macro assigning a name is :func:`extractors.functions.macro_specs`'s), not a C
-    keyword, and not declared by the body itself.  A call of the macro reads the caller's local of
+    literals that are not called, not a member after ``.`` or ``->``, never the target of a plain
+    ``=`` in the body (a macro assigning a name is :func:`extractors.functions.macro_specs`'s, and
+    which of its reads come before the store the call's one node cannot say), not a C keyword, and
+    not declared by the body itself.  A call of the macro reads the caller's local of
     that name, if it has one; a name in capitals is left out (another macro or a constant, never a
     local)."""
     params, body = macro
@@ -155,8 +156,12 @@ def free_reads(macro: CountMacro) -> tuple[str, ...]:
     text = _LITERALS.sub(" ", body)
     own = set(params)
     own |= {m.group(1) for m in re.finditer(r"\b[A-Za-z_]\w*[\s*]+([A-Za-z_]\w*)\s*(?:=(?!=)|;|,|\[)", text)}
+    own |= set(_ASSIGNED.findall(text))
     words = (m.group(1) for m in _FREE_WORD.finditer(text))
     return tuple(sorted({w for w in words if w not in own and w not in _NOT_NAMES}))
+
+
+_ASSIGNED = re.compile(r"(?<![\w.>$])(?<!->)([a-z_]\w*)\s*\)?\s*=(?!=)")
 
 
 def reads_through(name: str, macros: CountMacros, depth: int = 0) -> frozenset[str]:

@@ -306,6 +306,17 @@ def pointee(node: TSNode | None) -> tuple[str | None, bool]:
     return text_of(base), taken is not None
 
 
+def _indexed(node: TSNode | None) -> bool:
+    """Whether the operand of ``&`` in ``node`` indexes its named object itself (``&x[i]``,
+    ``&x[i].f``; not ``&s.v[i]``, an element of a member)."""
+    base = strip_parens(address_operand(node))
+    last = None
+    while base is not None and base.type in ("subscript_expression", "field_expression"):
+        last = base.type
+        base = strip_parens(base.child_by_field_name("argument"))
+    return last == "subscript_expression"
+
+
 class FactWalker:
     """Collects the facts of one expression or declaration; ``consts`` gives known constant values,
     ``frame`` the function's automatic locals declared so far (name -> whether it is an array)."""
@@ -334,7 +345,10 @@ class FactWalker:
         """The local whose storage ``node`` points into (``&x``, ``&x.f``, ``&x[i]``, an array
         ``buf``), or None: what must not outlive the function's frame."""
         name, taken = pointee(node)
-        return name if name in self.frame and (taken or self.frame[name]) else None
+        if name not in self.frame or not (taken or self.frame[name]):
+            return None
+        # ``&p[i]`` of a pointer ``p`` is an address in what ``p`` points to, not in the frame
+        return name if self.frame[name] or not _indexed(node) else None
 
     def ev(self, path: str | None, atom: str) -> None:
         if path:

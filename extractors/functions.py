@@ -176,10 +176,12 @@ def _assigns(param: str, body: str) -> bool:
 
 def _address_handed_on(param: str, body: str) -> bool:
     """``&x`` as an argument or a value (lua's ``loadVar(S,x)`` is ``loadVector(S,&x,1)``): the
-    call then counts as ``&x`` written out, which may assign ``x`` or only read it. Not ``&x->f``
-    or ``&x[i]`` (the address of what ``x`` points to) nor ``a && x``."""
+    call then counts as ``&x`` written out, which may assign ``x`` or only read it; also under a
+    pointer cast (sqlite's ``fts5GetVarint32(a,b)`` is ``sqlite3Fts5GetVarint32(a,(u32*)&(b))``).
+    Not ``&x->f`` or ``&x[i]`` (the address of what ``x`` points to) nor ``a && x``."""
     p = re.escape(param)
-    return re.search(rf"(?:^|[(,=])\s*&\s*(?:\(\s*{p}\s*\)|{p}\b)(?!\s*(?:->|\.|\[))", body) is not None
+    before = r"(?:^|[(,=]|\(\s*[A-Za-z_]\w*(?:\s+[A-Za-z_]\w*)*\s*\*+\s*\))"
+    return re.search(rf"{before}\s*&\s*(?:\(\s*{p}\s*\)|{p}\b)(?!\s*(?:->|\.|\[))", body) is not None
 
 
 _BOOLEANS = {"true": 1, "false": 0}

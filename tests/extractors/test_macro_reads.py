@@ -55,4 +55,54 @@ def test_free_reads_are_plain_names_only() -> None:
     assert free_reads((("x",), "(x->inst + s.count + LIMIT)")) == ("s",)
     assert free_reads((("a",), '{ int k = 0; k += a; total += k; printf("%d", shown); }')) == ("shown", "total")
     assert free_reads((("e",), "lua_assert(e)")) == ()
+    # a name the body assigns is the macro's to define (macro_specs), not a read of the caller's
+    assert free_reads(((), "(c = next_char(f), c)")) == ("f",)
     assert free_reads(((), "#x")) == ()
+
+
+SCAN = """\
+#include <stdio.h>
+#define NEXT() (c = getc(f), c)
+int count_lines(FILE *f)
+{
+    int c;
+    int lines = 0;
+    while (NEXT() != EOF)
+        if (c == '\\\\n')
+            lines++;
+    return lines;
+}
+"""
+
+
+def test_a_macro_that_assigns_a_name_before_reading_it_reads_no_unset_value() -> None:
+    assert of_rule(check_src(SCAN), "uninitialised-read") == []
+
+
+VARINT = """\
+typedef unsigned int u32;
+int get_varint32(const unsigned char *p, u32 *v);
+#define GET_VARINT32(a,b) get_varint32(a,(u32*)&(b))
+#define PEEK(b) ((u32)(b) & 0x7f)
+int seek(const unsigned char *a, int at, int n, int base)
+{
+    int end;
+    if (at >= n) {
+        end = n + 1;
+    } else {
+        int extra;
+        at += GET_VARINT32(&a[at], extra);
+        end = base + extra;
+    }
+    return end + at;
+}
+"""
+
+
+def test_a_macro_handing_on_an_address_under_a_cast_defines_its_argument() -> None:
+    """sqlite's ``fts5GetVarint32(a,b)`` is ``sqlite3Fts5GetVarint32(a,(u32*)&(b))``: ``b`` is
+    set through its address; a macro that only reads its argument leaves it unset."""
+    assert of_rule(check_src(VARINT), "uninitialised-read") == []
+    peek = VARINT.replace("at += GET_VARINT32(&a[at], extra);", "at += PEEK(extra); /*R*/")
+    found = of_rule(check_src(peek), "uninitialised-read")
+    assert [f.location.start_line for f in found] == [line_of(peek, "/*R*/")]

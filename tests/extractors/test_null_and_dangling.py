@@ -340,3 +340,44 @@ int pick_badly(int c) {
 """
     found = of_rule(check_src(src), "unreachable-code")
     assert [(f.function, f.location.start_line) for f in found] == [("pick_badly", line_of(src, "/*U*/"))]
+
+
+SLOT = """\
+typedef unsigned char u8;
+typedef struct MemPage { u8 *aData; int hdr; } MemPage;
+struct record { int v[4]; };
+
+u8 *find_slot(MemPage *pPg, int x)
+{
+    u8 * const aData = pPg->aData;
+    int pc = pPg->hdr;
+    if (x < 4)
+        return &aData[pc];
+    return &aData[pc + x];
+}
+
+char *label_of(int k)
+{
+    char buf[32];
+    buf[0] = (char)k;
+    return &buf[1]; /*A*/
+}
+
+int *element_of(int k)
+{
+    struct record local;
+    local.v[0] = k;
+    return &local.v[1]; /*F*/
+}
+"""
+
+
+def test_an_element_of_what_a_local_pointer_points_to_is_no_local_address() -> None:
+    """``&p[i]`` of a local pointer ``p`` (sqlite's pageFindSlot: ``u8 * const aData =
+    pPg->aData; return &aData[pc];``) is an address in the page, not in the frame; an element of a
+    local array, or of an array member of a local struct, is."""
+    found = of_rule(check_src(SLOT), "return-local-address")
+    assert sorted((f.function, f.location.start_line) for f in found) == [
+        ("element_of", line_of(SLOT, "/*F*/")),
+        ("label_of", line_of(SLOT, "/*A*/")),
+    ]
