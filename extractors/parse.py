@@ -1,25 +1,36 @@
-"""The one shared tree-sitter-c parser, plus small helpers to read syntax nodes.
+"""The tree-sitter-c parser, plus small helpers to read syntax nodes.
 
 Every part of ctlsp parses C the same way (the language server re-parses incrementally with the
-old tree), so the parser lives here once.  Helpers never raise on odd trees: half-typed code gives
-ERROR nodes, and readers skip what they cannot interpret.
+old tree), so parsing lives here once.  A tree-sitter parser must never run in two threads at once
+(the language server checks each workspace folder on a thread of its own), so each thread has its
+parser.  Helpers never raise on odd trees: half-typed code gives ERROR nodes, and readers skip what
+they cannot interpret.
 """
 
 from __future__ import annotations
+
+import threading
 
 import tree_sitter
 import tree_sitter_c
 
 LANGUAGE = tree_sitter.Language(tree_sitter_c.language())
-_PARSER = tree_sitter.Parser(LANGUAGE)
+_LOCAL = threading.local()
+
+
+def _parser() -> tree_sitter.Parser:
+    parser: tree_sitter.Parser | None = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = _LOCAL.parser = tree_sitter.Parser(LANGUAGE)
+    return parser
 
 
 def parse_c(text: str | bytes, old_tree: tree_sitter.Tree | None = None) -> tree_sitter.Tree:
     """Parse C text; pass ``old_tree`` (already edited with ``Tree.edit``) to parse incrementally."""
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if old_tree is not None:
-        return _PARSER.parse(data, old_tree)
-    return _PARSER.parse(data)
+        return _parser().parse(data, old_tree)
+    return _parser().parse(data)
 
 
 def text_of(node: tree_sitter.Node | None) -> str:

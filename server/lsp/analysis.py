@@ -4,6 +4,12 @@ Keeping one Project (and its KnowledgeBase) for the whole session is what makes 
 only functions whose text changed are re-extracted and only models whose digest changed are
 re-checked.  The Project is not thread-safe, so every call goes through one single-thread executor;
 the event loop stays free to apply edits and answer requests meanwhile.
+
+That thread is the process's, shared by the projects of all workspace folders: the solver behind
+witness refutation (z3, one context per process) must never run in two threads at once, nor have
+its objects freed by one thread's garbage collection while another solves, which crashed the
+server when two folders were checked together.  The interpreter's lock runs Python one thread at a
+time anyway, so checking folders one after another costs nothing.
 """
 
 from __future__ import annotations
@@ -50,17 +56,19 @@ class Analysis:
         self.files: set[str] = set()
         self.disk_stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) when last read
         self.header_stamps: dict[str, tuple[int, int] | None] = {}  # the same, of included headers
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-check")
+        self._closed = False
         # Edits go to the project from their own thread: a new text cancels the check in flight at
         # its next function (the project's database), and waiting for that must not hold the event loop.
         self._edits = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-edit")
         self.memory = MemoryPolicy()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        if self._closed:
+            raise RuntimeError("the folder's analysis is closed")
+        return await asyncio.get_running_loop().run_in_executor(_checks(), fn, *args)
 
     def shutdown(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._closed = True  # the check thread is shared: later runs of this analysis are refused
         self._edits.shutdown(wait=False, cancel_futures=True)
 
     def announce(self, path: str, text: str, tree: tree_sitter.Tree | None) -> None:
@@ -183,6 +191,16 @@ class Analysis:
         return [
             Finding(NOT_CHECKED, "info", u.message, u.location, u.function) for u in self.project.unmodelled(path)
         ]
+
+
+_CHECKS: list[ThreadPoolExecutor] = []
+
+
+def _checks() -> ThreadPoolExecutor:
+    """The one thread every folder's project is checked on (see the module's doc)."""
+    if not _CHECKS:
+        _CHECKS.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-check"))
+    return _CHECKS[0]
 
 
 def _log_failure(done: Future[None]) -> None:
