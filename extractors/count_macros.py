@@ -54,6 +54,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from extractors.preprocessor import C_KEYWORDS
+
 # a macro's parameters and body, as the definition writes them (the body's whitespace trimmed)
 CountMacro = tuple[tuple[str, ...], str]
 CountMacros = Mapping[str, CountMacro]
@@ -132,12 +134,27 @@ def expansion(macro: CountMacro, args: Sequence[str]) -> str | None:
 _LITERALS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 # a lower-case word that is not called, not a member, and not the target of a plain ``=``
 _FREE_WORD = re.compile(r"(?<![\w.>$])(?<!->)\s*\b([a-z_]\w*)\b(?!\s*\()(?!\s*\)?\s*=(?!=))")
-_NOT_NAMES = frozenset({
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
-    "_Alignof", "_Atomic", "_Generic", "_Noreturn", "_Static_assert", "_Thread_local", "bool", "true", "false",
-})  # fmt: skip
+_NOT_NAMES = C_KEYWORDS | {"bool", "true", "false"}
+# a plain name assigned at the start of an expression (not ``s.f =``, ``p->f =``, ``*p =``)
+_FREE_ASSIGN = re.compile(r"(?:^|[{};(),?:]|\belse)\s*(?:\(\s*)?([A-Za-z_]\w*)\s*\)?\s*=(?!=)")
+# a declaration ``T name =``, ``T *name;``, ``T name[`` (the first word a statement keyword: no declaration)
+_DECLARED = re.compile(r"\b([A-Za-z_]\w*)[\s*]+([A-Za-z_]\w*)\s*(?:=(?!=)|;|,|\[)")
+_STATEMENT_WORDS = frozenset({"return", "if", "else", "while", "for", "do", "switch", "case", "sizeof"})
+
+
+def declared_names(body: str) -> set[str]:
+    """The names a macro body declares itself (``int k = 0``, ``type r;``; not ``return r;``)."""
+    return {n for word, n in _DECLARED.findall(body) if word not in _STATEMENT_WORDS}
+
+
+@lru_cache(maxsize=65_536)
+def assigned_names(params: str, body: str) -> tuple[str, ...]:
+    """Plain names a macro body assigns that are not its parameters, at the start of an
+    expression (so not ``int k = 0`` declaring its own, nor ``s.f =`` or ``p->f =``).  Memoised:
+    a large file has hundreds of macros, read again on every edit."""
+    own = {p.strip() for p in params.split(",")} | declared_names(body)
+    found = _FREE_ASSIGN.findall(body)
+    return tuple(sorted({n for n in found if n not in own and n not in _STATEMENT_WORDS}))
 
 
 @lru_cache(maxsize=4096)
@@ -145,7 +162,7 @@ def free_reads(macro: CountMacro) -> tuple[str, ...]:
     """The plain names ``macro``'s body reads that are none of its parameters (lua's ``#define
     EQ(s1) (strcmp(s1, inst) == 0)`` reads the caller's ``inst``): lower-case words outside
     literals that are not called, not a member after ``.`` or ``->``, never the target of a plain
-    ``=`` in the body (a macro assigning a name is :func:`extractors.functions.macro_specs`'s, and
+    ``=`` in the body (:func:`assigned_names`: a macro assigning a name defines it, and
     which of its reads come before the store the call's one node cannot say), not a C keyword, and
     not declared by the body itself.  A call of the macro reads the caller's local of
     that name, if it has one; a name in capitals is left out (another macro or a constant, never a
@@ -154,14 +171,9 @@ def free_reads(macro: CountMacro) -> tuple[str, ...]:
     if "#" in body or object_like(macro):
         return ()
     text = _LITERALS.sub(" ", body)
-    own = set(params)
-    own |= {m.group(1) for m in re.finditer(r"\b[A-Za-z_]\w*[\s*]+([A-Za-z_]\w*)\s*(?:=(?!=)|;|,|\[)", text)}
-    own |= set(_ASSIGNED.findall(text))
+    own = set(params) | declared_names(text) | set(_FREE_ASSIGN.findall(text))
     words = (m.group(1) for m in _FREE_WORD.finditer(text))
     return tuple(sorted({w for w in words if w not in own and w not in _NOT_NAMES}))
-
-
-_ASSIGNED = re.compile(r"(?<![\w.>$])(?<!->)([a-z_]\w*)\s*\)?\s*=(?!=)")
 
 
 def reads_through(name: str, macros: CountMacros, depth: int = 0) -> frozenset[str]:

@@ -17,7 +17,7 @@ from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgBuilder, choice_of, directive
-from extractors.count_macros import NO_COUNT_MACROS, CountMacros
+from extractors.count_macros import NO_COUNT_MACROS, CountMacros, assigned_names
 from extractors.facts import const_value
 from extractors.function_marks import marks_of
 from extractors.marks import Mark
@@ -131,7 +131,7 @@ def macro_specs(text: str) -> dict[str, CallSpec]:
     out: dict[str, CallSpec] = {}
     for name, params, body in _DEFINE.findall(flat):
         assigned = _assigned_params(params, body)
-        free = _assigned_names(params, body)
+        free = assigned_names(params, body)
         if assigned or free:
             out[name] = CallSpec(args=assigned, assigns=free)
     return out
@@ -149,19 +149,6 @@ def _assigned_params(params: str, body: str) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=65_536)
-def _assigned_names(params: str, body: str) -> tuple[str, ...]:
-    """Plain names a macro body assigns that are not its parameters, at the start of an
-    expression (so not ``int k = 0`` declaring its own, nor ``s.f =`` or ``p->f =``)."""
-    own = {p.strip() for p in params.split(",")}
-    own |= {n for word, n in _DECLARED.findall(body) if word not in _C_WORDS}
-    found = _FREE_ASSIGN.findall(body)
-    return tuple(sorted({n for n in found if n not in own and n not in _C_WORDS}))
-
-
-_FREE_ASSIGN = re.compile(r"(?:^|[{};(),?:]|\belse)\s*(?:\(\s*)?([A-Za-z_]\w*)\s*\)?\s*=(?!=)")
-_DECLARED = re.compile(r"\b([A-Za-z_]\w*)[\s*]+([A-Za-z_]\w*)\s*(?:=(?!=)|;|,|\[)")
-_C_WORDS = frozenset({"return", "if", "else", "while", "for", "do", "switch", "case", "sizeof"})
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)(.*)$", re.MULTILINE)
 

@@ -651,14 +651,13 @@ def _blank(out: bytearray, start: int, end: int) -> None:
 
 _LONE = re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?\r?$", re.MULTILINE)
 _MACRO_NAME = re.compile(r"_?[A-Za-z][a-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*|_?[A-Z][A-Z0-9_]+")
-_KEYWORDS = frozenset(
-    {
-     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-     "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short",
-     "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile",
-     "while",
-    }
-)
+# C's keywords (C11's too): never a macro's name nor a variable's
+C_KEYWORDS = frozenset({
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
+    "_Alignof", "_Atomic", "_Generic", "_Noreturn", "_Static_assert", "_Thread_local",
+})  # fmt: skip
 _ENDS_STATEMENT = (b";", b"{", b"}", b":")
 _WINDOW = 4096  # bytes looked at around a candidate line
 _CONTINUES = re.compile(rb"^[ \t]*(?:[{=(\[.,;?:*/%+\-&|^<>!]|->)")
@@ -694,7 +693,7 @@ def statement_macro_spans(data: bytes) -> list[tuple[int, int]]:
 
 def _is_statement_macro(data: bytes, m: re.Match[bytes], after_hit: bool) -> bool:
     name = m.group(1).decode()
-    if name in _KEYWORDS or not _MACRO_NAME.fullmatch(name):
+    if name in C_KEYWORDS or not _MACRO_NAME.fullmatch(name):
         return False
     before = data[max(0, m.start() - _WINDOW) : m.start()].rstrip()  # bounded: no copy of the file
     before_line = before[before.rfind(b"\n") + 1 :].strip()

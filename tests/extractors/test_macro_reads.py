@@ -57,6 +57,8 @@ def test_free_reads_are_plain_names_only() -> None:
     assert free_reads((("e",), "lua_assert(e)")) == ()
     # a name the body assigns is the macro's to define (macro_specs), not a read of the caller's
     assert free_reads(((), "(c = next_char(f), c)")) == ("f",)
+    # ``return status;`` declares nothing: the caller's status is read
+    assert free_reads(((), "{ if (status) return status; }")) == ("status",)
     assert free_reads(((), "#x")) == ()
 
 
