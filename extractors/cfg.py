@@ -874,8 +874,12 @@ def cond_expr(
         return ("lit", 1 if t == "true" else 0)
     if t == "identifier":
         macro = counts.get(text_of(e))
-        sized = macro is not None and object_like(macro) and depth < MAX_EXPANSION
-        if sized and macro is not None and _read_through(macro[1], counts, depth, arrays) == POSITIVE:
+        if (
+            macro is not None
+            and object_like(macro)
+            and depth < MAX_EXPANSION
+            and _read_through(macro[1], counts, depth, arrays) == POSITIVE
+        ):
             return POSITIVE  # ``#define BUFSIZE (16 * sizeof(void *))``
         return ("var", text_of(e))
     if t == "sizeof_expression" or (t == "binary_expression" and _element_count(e, arrays)):

@@ -198,8 +198,7 @@ def null_test(expr: TSNode | None, returned: ReturnedArg = _no_returned) -> tupl
             p = _tested_path(left, returned)
             return (p, op == "<") if p else None
     if e.type == "call_expression":
-        arg = returned(e)
-        p = _tested_path(arg, returned) if arg is not None else None
+        p = _tested_path(e, returned)
         return (p, False) if p else None
     return None
 

@@ -132,12 +132,8 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
             args.append((-1, every))
     null_ok = _positions(row, "null_ok", spec.null_ok, label, lambda key, msg: err(name, key, msg))
     kept = _positions(row, "kept_on_failure", spec.kept_on_failure, label, lambda key, msg: err(name, key, msg))
-    fmt = row.get("format", spec.format)
-    if fmt is not None and (not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 0):
-        raise err(name, "format", f"{label}.format must be an argument position (0 is the first)")
-    same = row.get("returns_arg", spec.returns_arg)
-    if same is not None and (not isinstance(same, int) or isinstance(same, bool) or same < 0):
-        raise err(name, "returns_arg", f"{label}.returns_arg must be an argument position (0 is the first)")
+    fmt = _position(row, "format", spec.format, label, lambda key, msg: err(name, key, msg))
+    same = _position(row, "returns_arg", spec.returns_arg, label, lambda key, msg: err(name, key, msg))
     for i, atom in args:
         if atom == "use" and (i in null_ok or (i == -1 and null_ok)):
             raise err(name, "null_ok", f"{label}: argument {i} is both dereferenced (use) and allowed to be NULL")
@@ -158,6 +154,16 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
         must_check=flags["must_check"],
         uninit=flags["uninit"],
     )
+
+
+def _position(
+    row: Mapping[str, Any], key: str, old: int | None, label: str, err: Callable[[str, str], ConfigError]
+) -> int | None:
+    """A row's one argument position under ``key`` (``old`` when it gives none), validated."""
+    got = row.get(key, old)
+    if got is not None and (not isinstance(got, int) or isinstance(got, bool) or got < 0):
+        raise err(key, f"{label}.{key} must be an argument position (0 is the first)")
+    return got
 
 
 def _positions(

@@ -143,21 +143,22 @@ def _candidates(cfg: Cfg, params: tuple[str, ...]) -> _Candidates:
             _vars(n.cond, names)
             if names and names <= unwritten:
                 learnt.append(key[0])
-    counters = [v for v in local if v in looped and v in some and not ok.get(v) and _enters_loop(cfg, v)]
+    preds: dict[int, int] = {}
+    for out in cfg.succ:
+        for t, _ in out:
+            preds[t] = preds.get(t, 0) + 1
+    counters = [v for v in local if v in looped and v in some and not ok.get(v) and _enters_loop(cfg, v, preds)]
     return _Candidates(consts, assumed, learnt, counters)
 
 
-def _enters_loop(cfg: Cfg, v: str) -> bool:
+def _enters_loop(cfg: Cfg, v: str, preds: dict[int, int]) -> bool:
     """Whether every constant assignment of ``v`` goes straight to the head of a loop that tests
     it (``for (i = 0; i < n; ...)``, ``k = 0; while (k < 2)``), or through statements that only
     it leads to and that leave ``v`` alone (``i = 0; lock(f); while (i < n ...)``): with ``v``
     forgotten at its first test, only the head and its test are copied, never a statement (a copy
     of a store would be checked on its own, and a store read on later iterations only would look
-    dead); a statement only the assignment leads to is reached in the one state it leaves."""
-    preds: dict[int, int] = {}
-    for out in cfg.succ:
-        for t, _ in out:
-            preds[t] = preds.get(t, 0) + 1
+    dead); a statement only the assignment leads to is reached in the one state it leaves.
+    ``preds``: how many edges enter each node."""
     for n in cfg.nodes:
         if not any(name == v and value is not None for name, value in n.flag_sets):
             continue
