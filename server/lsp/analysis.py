@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable, Collection
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TypeVar
 
 import tree_sitter
@@ -193,14 +194,10 @@ class Analysis:
         ]
 
 
-_CHECKS: list[ThreadPoolExecutor] = []
-
-
+@cache
 def _checks() -> ThreadPoolExecutor:
     """The one thread every folder's project is checked on (see the module's doc)."""
-    if not _CHECKS:
-        _CHECKS.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-check"))
-    return _CHECKS[0]
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-check")
 
 
 def _log_failure(done: Future[None]) -> None:
