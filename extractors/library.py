@@ -31,6 +31,11 @@ Keys of one row (every key optional; the shipped file and ``[library.NAME]`` tab
     returns_arg = 0                   # the result is that argument (memcpy's destination,
                                       # PyObject_Init's object: NULL exactly when it is), so a
                                       # NULL test of the result tests the argument
+    error_indicator = "set"           # the library's error indicator (Python's exception state):
+                                      # "set" raises it (PyErr_SetString), "clear" clears it
+                                      # (PyErr_Clear), "test" reads it: the result is not NULL
+                                      # exactly when it is set (PyErr_Occurred;
+                                      # extractors/error_indicator.py)
     noreturn   = true                 # never returns (exit, abort, longjmp)
     must_check = true                 # discarding the result is a bug (unchecked-return)
     checked_by = ["ferror", "feof"]   # ... unless the function calls one of these on one of the
@@ -81,13 +86,17 @@ class CallSpec:
     # the position of the argument the call returns (memcpy's destination): a NULL test of the
     # result tests that argument (extractors.facts.null_test)
     returns_arg: int | None = None
+    # what the call does to the library's error indicator: "set", "clear", or "test" (the result
+    # is not NULL exactly when it is set), or None (extractors.error_indicator)
+    error_indicator: str | None = None
 
 
 RESULTS = ("alloc", "open")
+INDICATOR = ("set", "clear", "test")
 ARG_ATOMS = ("use", "read", "def", "addr", "free", "close", "escape", "lock", "unlock")
 KEYS = (
     "returns", "nonnull", "args", "all_args", "null_ok", "noreturn", "must_check", "checked_by", "kept_on_failure",
-    "format", "uninit", "returns_arg",
+    "format", "uninit", "returns_arg", "error_indicator",
 )
 LIBRARY_FILE = Path(__file__).with_name("library.toml")
 
@@ -108,6 +117,9 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
     returns = row.get("returns", spec.returns)
     if returns is not None and returns not in RESULTS:
         raise err(name, "returns", f"{label}.returns must be one of {', '.join(map(repr, RESULTS))}")
+    indicator = row.get("error_indicator", spec.error_indicator)
+    if indicator is not None and indicator not in INDICATOR:
+        raise err(name, "error_indicator", f"{label}.error_indicator must be one of {', '.join(map(repr, INDICATOR))}")
     flags: dict[str, bool] = {}
     for key in ("nonnull", "noreturn", "must_check", "uninit"):
         value = row.get(key, getattr(spec, key))
@@ -149,6 +161,7 @@ def spec_of(name: str, row: Any, err: ErrorAt, base: CallSpec | None = None, pre
         kept_on_failure=tuple(kept),
         format=fmt,
         returns_arg=same,
+        error_indicator=indicator,
         nonnull=flags["nonnull"],
         noreturn=flags["noreturn"],
         must_check=flags["must_check"],
