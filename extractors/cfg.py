@@ -33,6 +33,7 @@ from extractors.count_macros import (
 )
 from extractors.cursors import drop_cursor_escapes
 from extractors.error_codes import resolve_resets
+from extractors.error_indicator import Indicator, condition_indicator, mark_error_indicator
 from extractors.facts import (
     RETURNED,
     Call,
@@ -105,6 +106,11 @@ class CfgNode:
     source: str = ""  # the node's whole text, which witness refutation re-reads (``text`` is shortened)
     # paths the not-NULL branch of this node's null test takes (extractors.conditional_takes)
     takes: tuple[str, ...] = ()
+    # what the node leaves the library's error indicator as, per way out (branch or None: set),
+    # and, on a node whose call's stored result the next node's test of the indicator speaks for,
+    # the branch of that test on which it is set (extractors.error_indicator)
+    indicator: Indicator = ()
+    error_test: bool | None = None
 
 
 @dataclass
@@ -458,6 +464,7 @@ class CfgBuilder:
         self.count_checks()
         self.kept_copies()
         defer_conditional_takes(self.cfg, self.table)
+        mark_error_indicator(self.cfg, self.table)
         return self.cfg
 
     def kept_copies(self) -> None:
@@ -797,6 +804,7 @@ class CfgBuilder:
         node = self.cfg.nodes[n]
         node.null_test = null_test(e, self.returned_arg)
         node.cond = self.cond_form(e)
+        node.indicator = condition_indicator(e, self.table)
         self.link(preds, n)
         return [(n, True)], [(n, False)]
 

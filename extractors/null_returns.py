@@ -21,6 +21,17 @@ show.  This loses lookups that pass on another lookup's miss; a missed finding c
 false one.  A path through an assertion that cannot hold
 (``default: lua_assert(0); return 0;``) does not count either: the author says it is not taken.
 
+Which NULLs come with the library's error indicator set (:mod:`extractors.error_indicator`): the
+answer is ``RAISED`` when every counted ``return NULL`` is reached with the indicator set (after
+``PyErr_SetString``, on the set branch of ``PyErr_Occurred()``, or on the failure branch of a test
+of a call's error code, ``if (do_realize(ct) < 0) return NULL;``, which passes on that call's
+failure and so whatever it set), ``ANY`` when some is reached without, ``NEVER`` when none is
+counted.  A caller that tests the indicator right after the call relies on the convention that
+failures set it, and the failure branch of an error-code test is read by the same convention: the
+call whose failure is passed on is trusted to have set it (one that failed quietly would let such a
+caller dereference NULL unreported; a quiet ``return NULL`` of the function's own is still
+``ANY``).  ``RAISED`` is still a may-NULL source: only such a test speaks for the result.
+
 Pure: a function of the model.
 """
 
@@ -28,33 +39,74 @@ from __future__ import annotations
 
 import re
 
+from extractors.cfg import CfgNode, evaluate
 from extractors.facts import RETURNED, root_of
 from extractors.functions import FunctionModel
 
 _ASSERT_FALSE = re.compile(r"\b\w*assert\w*\s*\(\s*(?:0|false|FALSE|NULL|!\s*\"[^\"]*\")\s*\)")
 
+NEVER, RAISED, ANY = "", "raised", "any"  # the answers of returns_null (NEVER is the false one)
+_ORDER = frozenset({"<", "<=", ">", ">="})
 
-def returns_null(fm: FunctionModel) -> bool:
-    """Whether some path from the entry that takes no parameter's NULL branch returns NULL."""
+
+def returns_null(fm: FunctionModel) -> str:
+    """Whether some path from the entry that takes no parameter's NULL branch returns NULL:
+    ``ANY`` when one does with the error indicator not known set, else ``RAISED`` when one does,
+    else ``NEVER``."""
     g, nodes = fm.graph, fm.cfg.nodes
     params = set(fm.params) - set(fm.cfg.declared)
     if not any((RETURNED, "null") in n.events for n in nodes):
-        return False
-    seen = {g.entry}
-    todo = [g.entry]
+        return NEVER
+    found = NEVER
+    seen = {(g.entry, False)}
+    todo = [(g.entry, False)]
     while todo:
-        i = todo.pop()
+        i, raised = todo.pop()
         node = nodes[g.cfg_of[i]]
         if _ASSERT_FALSE.search(node.source or node.text) or any(c.result for c in node.calls):
             continue
         if node.kind == "return" and (RETURNED, "null") in node.events:
-            return True
+            if not raised:
+                return ANY
+            found = RAISED
+            continue
         nt = node.null_test
         defensive = nt is not None and root_of(nt[0]) in params
+        failed = _failure_branch(node)
         for j, br in g.succ[i]:
             if defensive and nt is not None and br is not None and br == nt[1]:
                 continue  # the parameter is NULL on this branch
-            if j not in seen:
-                seen.add(j)
-                todo.append(j)
-    return False
+            state = (j, _raised_after(node, br, failed, raised))
+            if state not in seen:
+                seen.add(state)
+                todo.append(state)
+    return found
+
+
+def _raised_after(node: CfgNode, branch: bool | None, failed: bool | None, raised: bool) -> bool:
+    """Whether the indicator is set past ``node`` by ``branch`` (it was when ``raised``)."""
+    for way, sets in node.indicator:
+        if way is None or way == branch:
+            return sets
+    return True if failed is not None and branch == failed else raised
+
+
+def _failure_branch(node: CfgNode) -> bool | None:
+    """The branch of a condition node that tests a call's result as an error code (``f(x) < 0``,
+    ``f(x) == -1``, ``f(x) >= 0``) on which the call failed: the branch a result of -1 takes when
+    a result of 0 takes the other; None for any other node."""
+    c = node.cond
+    if node.kind != "cond" or not node.calls or c is None or c[0] != "bin" or len(c) != 4:
+        return None
+    op, left, right = c[1], c[2], c[3]
+    sides = [s for s in (left, right) if isinstance(s, tuple)]
+    calls = [s[1] for s in sides if s[0] == "var" and str(s[1]).endswith("()")]
+    literals = [s[1] for s in sides if s[0] == "lit"]
+    if len(calls) != 1 or len(literals) != 1:
+        return None
+    if not ((op in _ORDER and literals[0] in (0, -1)) or (op in ("==", "!=") and literals[0] == -1)):
+        return None
+    failed, ok = evaluate(c, {str(calls[0]): -1}), evaluate(c, {str(calls[0]): 0})
+    if failed is None or ok is None or bool(failed) == bool(ok):
+        return None
+    return bool(failed)

@@ -32,7 +32,7 @@ from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
 from extractors.kept_graph import Base, base_of, contract
 from extractors.lasting import lasting_labels, lasting_nodes, lasting_of, lasting_values
-from extractors.null_returns import returns_null
+from extractors.null_returns import NEVER, RAISED, returns_null
 from extractors.out_params import Summary, labels_after, out_summary
 from extractors.return_exits import (
     Returned,
@@ -322,6 +322,7 @@ def outlives_frame(fm: FunctionModel, v: str, globals_: frozenset[str]) -> bool:
 PROJECTION = "projection"  # whether function@value carries anything
 MENTION = "mention"  # whether a call to the function can touch a global
 MAY_NULL = "may-null"  # whether the function may return NULL (extractors.null_returns)
+RAISED_NULL = "raised-null"  # whether its every NULL comes with the error indicator set (the same)
 OUT_PARAM = "out-param"  # what the function leaves in *param per return (extractors.out_params)
 BY_REFERENCE = "by-reference"  # a cycle's member was kept by name while it was being built
 REASSIGNED = "reassigned"  # whether the function gives its parameter a new value (extractors.by_value)
@@ -332,10 +333,10 @@ class Dep(NamedTuple):
     """One question a projection asked about another function while it was built, and the answer:
     the projection is reused while every answer is still the same."""
 
-    kind: str  # PROJECTION, MENTION, MAY_NULL, OUT_PARAM, REASSIGNED, EXITS or BY_REFERENCE
+    kind: str  # PROJECTION, MENTION, MAY_NULL, RAISED_NULL, OUT_PARAM, REASSIGNED, EXITS or BY_REFERENCE
     function: str  # function id
-    # the value (PROJECTION, REASSIGNED), global root (MENTION), "" (MAY_NULL), "k|summary" (OUT_PARAM),
-    # the literals (EXITS)
+    # the value (PROJECTION, REASSIGNED), global root (MENTION), "" (MAY_NULL, RAISED_NULL),
+    # "k|summary" (OUT_PARAM), the literals (EXITS)
     subject: str
     answer: bool
 
@@ -382,7 +383,7 @@ _INDEXES = Content[str, dict[str, list[int]]]("node_index", weight=lambda idx: 1
 _SKELETONS = Content[str, "_Skeleton"]("skeleton", weight=lambda sk: 1 + len(sk.succ) // 8)
 _RSMS = Content[tuple[str, tuple[Component, ...]], RSM]("checked_model", weight=lambda rsm: 1 + len(rsm.components))
 _RETURNED_CALLS = Content[str, frozenset[str]]("returned_calls")
-_NULL_RETURNS = Content[str, bool]("null_returns")
+_NULL_RETURNS = Content[str, str]("null_returns")
 _OUT_PARAMS = Content[tuple[str, int, str], "Summary | None"]("out_params")
 _SHAPES = Content[str, tuple[str, tuple[str, ...]]]("shape", weight=lambda got: 1 + len(got[1]) // 8)
 _CALLEES = Content[tuple[str, str, str], tuple[str, ...]]("callee_ids")
@@ -866,6 +867,23 @@ class Projector:
             return False
         return self._may_null(g)
 
+    def _raised_result(self, fm: FunctionModel, cid: int, v: str) -> bool:
+        """Whether CFG node ``cid`` stores in ``v`` the result of a call whose every NULL comes with
+        the library's error indicator set, and the node's one successor tests the indicator
+        (``CfgNode.error_test``, :mod:`extractors.error_indicator`): that test's clear branch says
+        ``v`` is not NULL."""
+        node = fm.cfg.nodes[cid]
+        if node.error_test is None or not _tests_indicator_next(fm, cid):
+            return False
+        sc = self.scope
+        for call in node.calls:
+            if call.result != v or call.name is None or call.name in sc.table:
+                continue
+            g = sc.resolve(fm, call.name)
+            if g is not None and self._null_source(fm, g, call) and self._raises_null(g):
+                return True
+        return False
+
     def _address_labels(
         self, fm: FunctionModel, calls: Iterable[Call], x: str
     ) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
@@ -887,11 +905,23 @@ class Projector:
     def _may_null(self, g: FunctionModel) -> bool:
         """Whether project function ``g`` may return NULL to a caller (the answer is recorded: an
         edit of ``g`` that changes it re-projects the callers that read it)."""
+        got = self._null_answer(g) != NEVER
+        if self._deps:
+            self._deps[-1].append(Dep(MAY_NULL, function_id(g), "", got))
+        return got
+
+    def _raises_null(self, g: FunctionModel) -> bool:
+        """Whether every NULL project function ``g`` returns comes with the error indicator set
+        (recorded as :meth:`_may_null`'s answer is)."""
+        got = self._null_answer(g) == RAISED
+        if self._deps:
+            self._deps[-1].append(Dep(RAISED_NULL, function_id(g), "", got))
+        return got
+
+    def _null_answer(self, g: FunctionModel) -> str:
         got = self.store.null_returns.get(g.key)
         if got is None:
             got = self.store.null_returns[g.key] = returns_null(g)
-        if self._deps:
-            self._deps[-1].append(Dep(MAY_NULL, function_id(g), "", got))
         return got
 
     def out_summary(self, g: FunctionModel, k: int) -> Summary | None:
@@ -1176,6 +1206,8 @@ class Projector:
                 targets.update(bx)
                 if self.tests_value(fm, cid, v):
                     labels |= {"isnull", "notnull"}
+                if nodes[cid].error_test is not None and self._project_result(fm, cid, v):
+                    labels.add("notnull")  # past a test of the error indicator, whatever the callee answers
             if any(n.kind == "return" for n in nodes):
                 labels |= RETURN_LABEL
             labels |= EXIT_LABEL
@@ -1305,6 +1337,9 @@ class Projector:
             cids += index.get(name, ())
         if is_global:
             cids += self.calling_nodes(fm)
+        # a test of the error indicator right after a call storing v may speak for it (_raised_result)
+        nodes = fm.cfg.nodes
+        cids += [fm.cfg.succ[c][0][0] for c in cids if nodes[c].error_test is not None and _tests_indicator_next(fm, c)]
         return cids, is_global
 
     def copies(self, fm: FunctionModel, v: str) -> dict[int, frozenset[str]]:
@@ -1361,7 +1396,9 @@ class Projector:
                 text += repr([(n.id, returns.at.get(n.id)) for n in cfg.nodes if n.kind == "return"])
             text += repr([(n.id, n.cond) for n in cfg.nodes if n.kind == "cond" and n.calls])
             shape = hashlib.sha256(text.encode()).hexdigest()[:32]
-            tokens = tuple(f"{n.id}:{(n.events, n.calls, n.null_test, n.copies, n.takes)!r}" for n in cfg.nodes)
+            tokens = tuple(
+                f"{n.id}:{(n.events, n.calls, n.null_test, n.copies, n.takes, n.error_test)!r}" for n in cfg.nodes
+            )
             got = self.store.shapes[fm.key] = (shape, tokens)
         shape, tokens = got
         cids, _ = self._relevant(fm, v)
@@ -1381,6 +1418,9 @@ class Projector:
                 elif kind == MAY_NULL:
                     g = self.scope.functions.get(ident)
                     got = g is not None and self._may_null(g)
+                elif kind == RAISED_NULL:
+                    g = self.scope.functions.get(ident)
+                    got = g is not None and self._raises_null(g)
                 elif kind == OUT_PARAM:
                     g = self.scope.functions.get(ident)
                     k = int(arg.partition("|")[0])
@@ -1446,7 +1486,9 @@ class Projector:
         if (buffer := contents_of(v)) is not None:  # loops that store on every round run at least once
             after.update(dict.fromkeys(filling_loops(fm, buffer, self.scope.table), _left_filled))
         has_labels = any(lab for lab, _ in per_cfg.values()) or any(resolved.values())
-        has_null = any(self.tests_value(fm, c, v) or self.taken_at(fm, c, v) for c in cids)
+        # tests of the error indicator whose clear branch speaks for v (extractors.error_indicator)
+        vouched = {cfg.succ[c][0][0]: bool(cfg.nodes[c].error_test) for c in cids if self._raised_result(fm, c, v)}
+        has_null = bool(vouched) or any(self.tests_value(fm, c, v) or self.taken_at(fm, c, v) for c in cids)
         if not has_labels and not has_null:
             if key not in self._referenced:
                 return None
@@ -1465,7 +1507,9 @@ class Projector:
         branch_of: dict[int, tuple[int, bool]] = {}
         tested = {c for c in cids if self.tests_value(fm, c, v)}
         taken = {c for c in cids if c not in tested and self.taken_at(fm, c, v)}
-        special = tested | taken | after.keys() | resolved.keys()
+        for c in tested | taken:
+            vouched.pop(c, None)
+        special = tested | taken | vouched.keys() | after.keys() | resolved.keys()
         sinks = sk.fold.sinks
         own_sinks = [i for c in per_cfg.keys() | special for i in sk.nodes_of.get(c, ()) if i in sinks]
         if sk.fold.rep in own_sinks:  # the representative must stay unlabelled: unfold them all
@@ -1473,9 +1517,12 @@ class Projector:
         unfold(sk.fold, succ, own_sinks)
         for i in own_sinks:
             kept[i] = True
-        for i in sorted(i for c in tested | taken for i in sk.nodes_of.get(c, ())):
-            _split_test(fm, i, names, labels, succ, branch_of, TAKEN if cfg_of[i] in taken else TESTED)
+        for i in sorted(i for c in tested | taken | vouched.keys() for i in sk.nodes_of.get(c, ())):
             c = cfg_of[i]
+            if c in vouched:
+                _split_test(fm, i, names, labels, succ, branch_of, VOUCHED, vouched[c])
+            else:
+                _split_test(fm, i, names, labels, succ, branch_of, TAKEN if c in taken else TESTED)
             kept[i] = bool(labels[i] or c in resolved or i in succ[i]) or sk.kept_always[i]
         way_of: dict[int, tuple[int, bool | None]] = {}  # the ways out of calls split by after_call
         for i in sorted(i for c in after for i in sk.nodes_of.get(c, ())):
@@ -1647,6 +1694,9 @@ class _Skeleton:
 # not-NULL branch takes (the argument a call whose result is tested owns once it succeeded)
 TESTED: tuple[frozenset[str], frozenset[str]] = (frozenset({"isnull"}), frozenset({"notnull"}))
 TAKEN: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset({"escape"}))
+# ... and of the (set, clear) branches of a test of the error indicator right after a call whose every
+# NULL comes with it set, for the result (extractors.error_indicator)
+VOUCHED: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset({"notnull"}))
 
 
 def _split_test(
@@ -1657,26 +1707,40 @@ def _split_test(
     succ: list[list[int]],
     branch_of: dict[int, tuple[int, bool]],
     outcome: tuple[frozenset[str], frozenset[str]] = TESTED,
+    first: bool | None = None,
 ) -> None:
     """Route each branch of graph node ``i`` (a NULL test of the value, or of a result that takes
-    it) through a new node labelled by ``outcome``, so the outcome of the test is visible to the
-    formulas."""
+    it, or a test of the error indicator) through a new node labelled by ``outcome``, so the
+    outcome of the test is visible to the formulas: ``outcome[0]`` on the branch ``first`` (by
+    default the node's NULL branch), ``outcome[1]`` on the other."""
     g = fm.graph
     c = g.cfg_of[i]
-    nt = fm.cfg.nodes[c].null_test
-    assert nt is not None
+    if first is None:
+        nt = fm.cfg.nodes[c].null_test
+        assert nt is not None
+        first = nt[1]
     out: list[int] = []
     for j, br in g.succ[i]:
         if br is not None:
             b = len(names)
             names.append(f"{names[i]}>{names[j]}{'T' if br else 'F'}")
-            labels.append(outcome[0] if br == nt[1] else outcome[1])
+            labels.append(outcome[0] if br == first else outcome[1])
             branch_of[b] = (c, br)
             succ.append([j])
             out.append(b)
         else:
             out.append(j)
     succ[i] = out
+
+
+def _tests_indicator_next(fm: FunctionModel, cid: int) -> bool:
+    """Whether CFG node ``cid`` leads only into a test of the error indicator (a node witness
+    refutation inserted after it is none)."""
+    out = fm.cfg.succ[cid]
+    if len(out) != 1 or out[0][1] is not None:
+        return False
+    test = fm.cfg.nodes[out[0][0]]
+    return test.kind == "cond" and any(way is not None for way, _ in test.indicator)
 
 
 def component_name(fm: FunctionModel, v: str) -> str:

@@ -103,6 +103,8 @@ def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionM
             copies=(),
             source=source,
             takes=(),
+            indicator=(),
+            error_test=None,
         )
     )
     nodes.append(replace(nodes[t], id=m, kind="stmt", text=f"{var} ({atom})", events=((var, atom),), source=""))
