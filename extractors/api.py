@@ -8,7 +8,6 @@ only; it is kept stable.
 
     project = Project(config_from_text(text, "ctlsp.toml"), kb=None, cache=None)  # files: server.workspace
     upd = project.update_file("a.c", text)            # FileUpdate(changed, added, removed) function names
-    upd = project.update_file("a.c", text, tree)      # tree: parse_c(text, old_tree) done by the caller
     project.remove_file("a.c")
     findings = project.check()                        # {path: [Finding, ...]} for every file
     findings = project.check(["a.c"], interprocedural=False)   # boxes only into the same file (typing)
@@ -66,8 +65,6 @@ import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 
-import tree_sitter
-
 from checker import KnowledgeBase
 from checker.querydb import Cancelled
 from extractors.calls import call_table
@@ -92,7 +89,6 @@ from extractors.queries import (
     FileState,
     FrontDb,
     Settings,
-    Source,
     file_ignores,
     file_items,
     file_model,
@@ -245,12 +241,12 @@ class Project:
         return self.checker.clock.snapshot()
 
     # ----- files -------------------------------------------------------------------------------
-    def update_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> FileUpdate:
+    def update_file(self, path: str, text: str) -> FileUpdate:
         """:meth:`set_file`, naming the functions whose text changed, appeared or went since the
         last ``update_file`` of ``path`` (texts set in between by :meth:`set_file` included)."""
         known = self._updated.get(path)
         old = known.functions if known is not None else {}
-        self.set_file(path, text, tree)
+        self.set_file(path, text)
         items = self.db.get(file_items, path)
         self._updated[path] = items
         new = items.functions
@@ -258,13 +254,13 @@ class Project:
         added, removed = sorted(new.keys() - old.keys()), sorted(old.keys() - new.keys())
         return FileUpdate(path, tuple(changed), tuple(added), tuple(removed))
 
-    def set_file(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> None:
-        """Set a file's text (``tree``: its parse, if the caller has one).  Nothing is extracted
-        here: models are derived when asked for, and only those whose text or context changed are
-        rebuilt.  Called from another thread while a check runs, this cancels that check at its
-        next function (the check raises ``Cancelled`` and returns nothing) and waits for it to
-        stop before the new text is in."""
-        self.db.set(SOURCE, path, Source(text, tree))  # no write at all when the text is the same
+    def set_file(self, path: str, text: str) -> None:
+        """Set a file's text.  Nothing is extracted here: models are derived when asked for, and
+        only those whose text or context changed are rebuilt (the file is read again piece by
+        piece, only the pieces whose text changed: :mod:`extractors.items`).  Called from another
+        thread while a check runs, this cancels that check at its next function (the check raises
+        ``Cancelled`` and returns nothing) and waits for it to stop before the new text is in."""
+        self.db.set(SOURCE, path, text)  # no write at all when the text is the same
         if path not in self.files.paths:
             self.db.set(PROJECT_FILES, (), frozenset(self.files.paths | {path}))
         self.files.paths.add(path)
@@ -278,7 +274,7 @@ class Project:
             self.db.remove(SOURCE, path)
             self.db.set(PROJECT_FILES, (), frozenset(self.files.paths))
             self.db.remove(FLAGS, path)
-        self.db.parsed.pop(path, None)  # the definitions of its last parse, and so the tree
+        self.db.forget_file(path)  # the definitions of its last parse, and so the trees
 
     def header_paths(self, paths: Iterable[str] | None = None) -> Iterator[str]:
         """Every file besides the sources that the files (of ``paths``, or all) read: the

@@ -7,7 +7,7 @@ so the facts of an unchanged function stay valid when other files change.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from tree_sitter import Node as TSNode
@@ -143,6 +143,56 @@ def const_value(node: TSNode | None, consts: dict[str, int]) -> int | None:
             return None
         return {"-": -v, "!": int(not v), "~": ~v, "+": v}.get(op)
     return None
+
+
+ConstForm = int | str | tuple[str, "ConstForm"] | None
+"""A constant expression read apart from the constants it names, for :func:`const_of`: a number,
+a name (a constant of the file, looked up later), ``("()", name)`` (a helper's constant result),
+``(op, form)`` (a unary ``-``, ``!``, ``~`` or ``+``), or None (no constant whatever is known)."""
+
+_UNARY: dict[str, Callable[[int], int]] = {
+    "-": lambda v: -v,
+    "!": lambda v: int(not v),
+    "~": lambda v: ~v,
+    "+": lambda v: v,
+}
+
+
+def const_form(node: TSNode | None) -> ConstForm:
+    """``node`` as a :data:`ConstForm`: ``const_of(const_form(n), consts) == const_value(n, consts)``
+    for every ``consts``, so a file's pieces can be read before the constants of the pieces above
+    them are known."""
+    node = strip_parens(node)
+    if node is None:
+        return None
+    t = node.type
+    if t in ("number_literal", "true", "false", "null"):
+        return const_value(node, {})
+    if t == "identifier":
+        known = const_value(node, {})
+        return known if known is not None else text_of(node)
+    if t == "call_expression":
+        callee = node.child_by_field_name("function")
+        return ("()", text_of(callee)) if callee is not None and callee.type == "identifier" else None
+    if t == "unary_expression":
+        op = text_of(node.child_by_field_name("operator"))
+        inner = const_form(node.child_by_field_name("argument"))
+        return (op, inner) if op in _UNARY and inner is not None else None
+    return None
+
+
+def const_of(form: ConstForm, consts: Mapping[str, int]) -> int | None:
+    """The value of a :data:`ConstForm` given the constants known at its place."""
+    if form is None or isinstance(form, int):
+        return form
+    if isinstance(form, str):
+        return consts.get(form)
+    op, inner = form
+    if op == "()":
+        assert isinstance(inner, str)
+        return consts.get(f"{inner}()")
+    v = const_of(inner, consts)
+    return None if v is None else _UNARY[op](v)
 
 
 def is_null(node: TSNode | None) -> bool:

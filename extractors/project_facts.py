@@ -51,7 +51,7 @@ from functools import lru_cache
 
 from tree_sitter import Node as TSNode
 
-from extractors.facts import const_value
+from extractors.facts import ConstForm, const_form, const_of
 from extractors.parse import text_of
 from extractors.prototypes import prototype_facts
 
@@ -112,15 +112,16 @@ def _storage(n: TSNode) -> set[str]:
     return words
 
 
-def declared_variables(n: TSNode, consts: Mapping[str, int]) -> list[tuple[str, int | None, bool]]:
-    """The variables a file-scope ``declaration`` defines (not ``extern`` ones), each with its
-    constant value when it can be one: a plain identifier declarator, not volatile, of a scalar
-    or ``enum`` type, initialised by a known constant or not at all (0)."""
+def declared_variables(n: TSNode) -> list[tuple[str, ConstForm, bool]]:
+    """The variables a file-scope ``declaration`` defines (not ``extern`` ones), each with the form
+    of its constant value when it can have one (:func:`extractors.facts.const_of` reads it with the
+    constants known before the declaration): a plain identifier declarator, not volatile, of a
+    scalar or ``enum`` type, initialised by a constant expression or not at all (0)."""
     words = _storage(n)
     if "typedef" in words:
         return []
     static = "static" in words
-    borrowing: list[tuple[str, int | None, bool]] = [(k, m, static) for k, m in prototype_facts(n)]
+    borrowing: list[tuple[str, ConstForm, bool]] = [(k, m, static) for k, m in prototype_facts(n)]
     if "extern" in words:
         return borrowing
     ty = n.child_by_field_name("type")
@@ -130,7 +131,7 @@ def declared_variables(n: TSNode, consts: Mapping[str, int]) -> list[tuple[str, 
         "enum_specifier",
         "type_identifier",
     )
-    out: list[tuple[str, int | None, bool]] = []
+    out: list[tuple[str, ConstForm, bool]] = []
     for d in n.children_by_field_name("declarator"):
         inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
         if inner is None:
@@ -140,9 +141,9 @@ def declared_variables(n: TSNode, consts: Mapping[str, int]) -> list[tuple[str, 
             if name is not None:
                 out.append((name, None, static))
             continue
-        value: int | None = 0
+        value: ConstForm = 0
         if d.type == "init_declarator":
-            value = const_value(d.child_by_field_name("value"), dict(consts))
+            value = const_form(d.child_by_field_name("value"))
         if "volatile" in words or not scalar_type:
             value = None
         out.append((text_of(inner), value, static))
@@ -160,8 +161,10 @@ def _declared_name(d: TSNode | None) -> str | None:
     return text_of(d) if d is not None else None
 
 
-def constant_return(fn: TSNode, consts: Mapping[str, int]) -> int | None:
-    """The constant ``fn`` returns on every path that returns, or None (see the module's note)."""
+def constant_return(fn: TSNode) -> tuple[ConstForm, ...] | None:
+    """The forms of the values ``fn`` returns, when it may return a constant on every path that
+    returns (see the module's note), else None; :func:`returned_constant` reads them with the
+    constants known before ``fn``."""
     body = fn.child_by_field_name("body")
     if body is None or fn.has_error:
         return None
@@ -169,13 +172,13 @@ def constant_return(fn: TSNode, consts: Mapping[str, int]) -> int | None:
     if not stmts or stmts[-1].type != "return_statement" or body.text is None:
         return None
     last = next((c for c in stmts[-1].named_children if c.type != "comment"), None)
-    if last is None or const_value(last, dict(consts)) is None:
+    if last is None or const_form(last) is None:
         return None
     values_text = set(_RETURN_VALUE.findall(body.text))
     if len(values_text) != 1:  # cheap first: a body returning one spelling only is walked
         return None
     words = len(_RETURN.findall(body.text))
-    values: set[int] = set()
+    forms: set[ConstForm] = set()
     found = 0
     stack = [body]
     while stack:
@@ -183,21 +186,27 @@ def constant_return(fn: TSNode, consts: Mapping[str, int]) -> int | None:
         if x.type == "return_statement":
             found += 1
             value = next((c for c in x.named_children if c.type != "comment"), None)
-            v = const_value(value, dict(consts)) if value is not None else None
-            if v is None:
+            form = const_form(value) if value is not None else None
+            if form is None:
                 return None
-            values.add(v)
-            if len(values) > 1:
-                return None
+            forms.add(form)
             continue
         if x.type == "call_expression":
             callee = x.child_by_field_name("function")
             if callee is not None and callee.type == "identifier" and text_of(callee).isupper():
                 return None
         stack.extend(x.named_children)
-    if found != words or len(values) != 1:
+    if found != words:
         return None  # a ``return`` the tree does not show as one (a macro argument, a string)
-    return values.pop()
+    return tuple(sorted(forms, key=repr))
+
+
+def returned_constant(forms: tuple[ConstForm, ...] | None, consts: Mapping[str, int]) -> int | None:
+    """The one constant a function whose returns have ``forms`` (:func:`constant_return`) returns."""
+    if not forms:
+        return None
+    values = {const_of(f, consts) for f in forms}
+    return values.pop() if len(values) == 1 and None not in values else None
 
 
 def callees(fn: TSNode) -> frozenset[str]:

@@ -80,7 +80,7 @@ class Analysis:
         if path not in self.files:
             return
         project = self.project
-        done = self._edits.submit(project.set_file, path, text, tree)
+        done = self._edits.submit(project.set_file, path, text)
         done.add_done_callback(_log_failure)
 
     def counters(self) -> dict[str, int]:
@@ -104,7 +104,7 @@ class Analysis:
             self.update_sync(path, text)
 
     def update_sync(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> tuple[str, ...]:
-        update = self.project.update_file(path, text, tree=tree)
+        update = self.project.update_file(path, text)
         self.files.add(path)
         if path in self.header_stamps:
             self.project.set_header(path, text)  # an edited header's macros count before it is saved

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from extractors.count_macros import count_macros, counting, statement_macro
+from extractors.items import _ends_in_call
 from extractors.parse import parse_c
-from extractors.queries import _ends_in_call
 from tests.extractors.helpers import check_src, line_of, of_rule
 
 MACROS = """\

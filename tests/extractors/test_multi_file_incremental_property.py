@@ -21,8 +21,8 @@ and a configuration. Each step is one of what an editor or a batch run does to a
   a new Project is made with the old one's knowledge base (and, as the CLI's disk cache would, its
   verdict cache) and every file handed in again.
 
-Texts go in by ``update_file``, by ``set_file``, or by ``update_file`` with a tree re-parsed
-incrementally from the last one (as ``server/lsp/documents.py`` does). Headers go in as
+Texts go in by ``update_file`` or by ``set_file`` (each new text is cut again from the file's last
+pieces: ``extractors.pieces.recut``). Headers go in as
 ``server/workspace.load_headers`` does it: whatever ``unread_headers()`` names, after each step.
 
 The project is built with the default memo budget or a small or tiny one (``max_weight``: memos
@@ -51,14 +51,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
-import tree_sitter
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import extractors.checking as checking
 from checker import check
 from checker.model import RSM
-from extractors.api import MAX_WEIGHT, Config, Finding, Project, config_from_text, parse_c
+from extractors.api import MAX_WEIGHT, Config, Finding, Project, config_from_text
 from extractors.queries import file_macros
 
 EXAMPLES = int(os.environ.get("CTLSP_PROPERTY_EXAMPLES", "0") or 0)
@@ -215,33 +214,6 @@ class World:
 # ----- handing texts in ---------------------------------------------------------------------------
 
 
-def _point(data: bytes, offset: int) -> tuple[int, int]:
-    row = data.count(b"\n", 0, offset)
-    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
-
-
-def reparsed(old: str, old_tree: tree_sitter.Tree, new: str) -> tree_sitter.Tree:
-    """``new`` parsed incrementally from ``old``'s tree, edited by the one range that changed (what
-    the language server's documents do, keystroke by keystroke)."""
-    a, b = old.encode(), new.encode()
-    start = 0
-    while start < min(len(a), len(b)) and a[start] == b[start]:
-        start += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - start and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
-        tail += 1
-    tree = old_tree.copy()
-    tree.edit(
-        start_byte=start,
-        old_end_byte=len(a) - tail,
-        new_end_byte=len(b) - tail,
-        start_point=_point(a, start),
-        old_end_point=_point(a, len(a) - tail),
-        new_end_point=_point(b, len(b) - tail),
-    )
-    return parse_c(b, tree)
-
-
 @dataclass
 class Editor:
     """The incremental side: one Project, fed the world's texts as they change."""
@@ -249,37 +221,26 @@ class Editor:
     project: Project
     max_weight: int = MAX_WEIGHT
     texts: dict[str, str] = field(default_factory=dict)
-    trees: dict[str, tree_sitter.Tree] = field(default_factory=dict)
     header: str | None = None
     header_given: bool = False
 
     def sync(self, world: World, how: Callable[[int], int]) -> list[str]:
         """Hand in what changed since the last sync: removed files, new and changed texts (each by
-        ``update_file``, ``set_file`` or ``update_file`` with an incrementally re-parsed tree, as
-        ``how`` picks), the header if it changed, and the headers the project says it lacks."""
+        ``update_file`` or ``set_file``, as ``how`` picks), the header if it changed, and the
+        headers the project says it lacks."""
         p = self.project
         now = world.texts()
         changed: list[str] = []
         for path in sorted(self.texts.keys() - now.keys()):
             p.remove_file(path)
             del self.texts[path]
-            self.trees.pop(path, None)
         for path, text in sorted(now.items()):
             if self.texts.get(path) == text:
                 continue
-            mode = how(3)
-            if mode == 0:
+            if how(2) == 0:
                 p.update_file(path, text)
-                self.trees.pop(path, None)
-            elif mode == 1:
-                p.set_file(path, text)
-                self.trees.pop(path, None)
             else:
-                old = self.texts.get(path)
-                prev = self.trees.get(path)
-                tree = reparsed(old, prev, text) if old is not None and prev is not None else parse_c(text)
-                p.update_file(path, text, tree)
-                self.trees[path] = tree
+                p.set_file(path, text)
             self.texts[path] = text
             changed.append(path)
         if self.header_given and self.header != world.header:
@@ -297,7 +258,7 @@ class Editor:
         handed in again."""
         old = self.project
         self.project = Project(CONFIGS[world.config], kb=old.kb, cache=old.cache, max_weight=self.max_weight)
-        self.texts, self.trees, self.header, self.header_given = {}, {}, None, False
+        self.texts, self.header, self.header_given = {}, None, False
 
 
 def fresh(world: World) -> Project:

@@ -96,26 +96,6 @@ def test_remove_file_and_function_at() -> None:
     assert p.check(["a.c"]) == {"a.c": []}
 
 
-def test_incremental_tree_from_caller_is_used() -> None:
-    from extractors.parse import parse_c
-
-    p = Project()
-    tree = parse_c(LEAKY)
-    p.update_file("a.c", LEAKY, tree)
-    new = LEAKY.replace("p[0] = 1;", "free(p);")
-    start = LEAKY.index("p[0] = 1;")
-    tree.edit(
-        start_byte=start,
-        old_end_byte=start + 9,
-        new_end_byte=start + 8,
-        start_point=(2, 11),
-        old_end_point=(2, 20),
-        new_end_point=(2, 19),
-    )
-    p.update_file("a.c", new, parse_c(new, tree))
-    assert of_rule(p.check()["a.c"], "memory-leak") == []
-
-
 def test_edit_rechecks_only_the_edited_function_and_its_callers() -> None:
     src = (
         "void release(char *q) { free(q); }\n"

@@ -1,0 +1,524 @@
+"""A file's top-level items (functions, declarations, macros), read piece by piece.
+
+The file is cut into pieces (:mod:`extractors.pieces`); each piece is parsed and read on its own by
+:func:`piece_items`, a query keyed by the piece's text, so its answer is position-free (rows count
+from the piece's first line) and shared by every revision, and file, where that text recurs.
+:func:`file_items` puts the pieces' answers together in file order.  Typing inside one function
+re-reads its piece alone: the other pieces keep their texts, so their memos are reused.
+
+What a piece cannot know alone is read by :func:`file_items` from what the piece keeps for it: the
+file's constants defined above it (a variable's initial value, a helper's returned constant are
+kept as :data:`extractors.facts.ConstForm` and read with the constants known at their place, as the
+file is read from the top), the function-like macros that hide a ``return`` (a function ending in a
+call is kept with the names it calls), and which name is defined first.
+
+A piece that does not parse whole is read in its least broken readable form (statement macros
+blanked, one branch of each conditional kept; :func:`_least_broken`), as a file that does not parse
+whole was before it was cut: the items' texts stay the file's own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any
+
+from tree_sitter import Node as TSNode
+from tree_sitter import Tree
+
+from checker.querydb import Database, derived
+from extractors.calls import NORETURN
+from extractors.count_macros import returning_macros
+from extractors.facts import ConstForm, const_of
+from extractors.functions import file_constants, function_name, noreturn_names, top_level_items
+from extractors.inputs import SETTINGS, SOURCE, FrontDb
+from extractors.lasting import volatile_globals
+from extractors.parse import parse_c, text_of
+from extractors.pieces import Piece, cut, readable, recut
+from extractors.preprocessor import (
+    Defines,
+    Directive,
+    continues_previous,
+    directives,
+    has_conditionals,
+    statement_macro_spans,
+    variants,
+    with_macro_conditions,
+    without_statement_macros,
+)
+from extractors.project_facts import (
+    NO_FACTS,
+    FileFacts,
+    callees,
+    constant_return,
+    declared_variables,
+    is_static,
+    macro_names,
+    returned_constant,
+    written_in,
+)
+
+
+@dataclass(frozen=True)
+class FunctionItem:
+    text: bytes  # the definition, after spaces standing for what precedes it on its first line
+    row: int
+
+
+@dataclass(frozen=True)
+class FileScope:
+    """What a file's functions are read in: position-free, so equal across edits inside bodies,
+    except an edit that makes a function start or stop ending in a call that never returns
+    (``noreturn`` holds the file's helpers that always exit, which its callers' paths end at)."""
+
+    consts: tuple[tuple[str, int], ...]
+    globals: frozenset[str]
+    noreturn: frozenset[str]
+    directives: tuple[Directive, ...]  # conditionals, defines and includes, in file order
+    volatiles: frozenset[str] = frozenset()  # the globals declared volatile (extractors.lasting)
+
+
+@dataclass(frozen=True)
+class FileItems:
+    functions: dict[str, FunctionItem]  # the first definition of each name, in file order
+    scope: FileScope
+    defines: tuple[bytes, ...]
+    facts: FileFacts = NO_FACTS  # what the file adds to the whole project's facts
+
+
+_DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.MULTILINE)
+_CALLED_NAME = re.compile(rb"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")  # a name a text calls
+
+
+def _ends_in_call(fn: TSNode, data: bytes, returning: frozenset[str] = frozenset()) -> str | None:
+    """The function a definition's body ends by calling, when the body has no ``return`` and
+    calls no macro that may hide one: none of ``returning`` (the file's macros whose body
+    returns), no capitalised statement call and no statement tree-sitter reads as a macro of a
+    type (cffi's ``_write_raw_data(unsigned char);``).  Such a function never returns if that
+    callee never does (``void die(const char *m) { fprintf(...); exit(1); }``)."""
+    body = fn.child_by_field_name("body")
+    if body is None or b"return" in data[body.start_byte : body.end_byte]:
+        return None
+    stmts = [c for c in body.named_children if c.type != "comment"]
+    if not stmts or stmts[-1].type != "expression_statement":
+        return None
+    called = _CALLED_NAME.findall(data, body.start_byte, body.end_byte) if returning else ()
+    if any(m.decode("ascii") in returning for m in called):
+        return None
+    for st in stmts:
+        if st.type == "macro_type_specifier":
+            return None
+        call = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
+        if call is not None and call.type == "call_expression":
+            callee = call.child_by_field_name("function")
+            if callee is not None and callee.type == "identifier" and text_of(callee).isupper():
+                return None
+    last = stmts[-1].named_children[0] if stmts[-1].named_children else None
+    if last is None or last.type != "call_expression":
+        return None
+    callee = last.child_by_field_name("function")
+    return text_of(callee) if callee is not None and callee.type == "identifier" else None
+
+
+def _never_returning(ends_in: dict[str, str], declared: set[str]) -> set[str]:
+    """The file's functions that end, on every path that ends, in a call that never returns:
+    the library's, the declared ones, and (to a fixpoint) each other."""
+    known = set(declared) | NORETURN
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, callee in ends_in.items():
+            if name not in found and callee in known | found:
+                found.add(name)
+                changed = True
+    return found
+
+
+
+
+@dataclass(frozen=True)
+class _EndsIn:
+    """A function with no ``return`` whose body ends by calling ``callee`` (:func:`_ends_in_call`
+    with no returning macros), and the names its body calls: it ends so unless one of those is a
+    macro of the file whose body returns."""
+
+    name: str
+    callee: str
+    called: frozenset[str]
+
+
+_Var = tuple[str, "int | None", bool]  # a file-scope variable: name, constant value (None: none), static
+_VarForm = tuple[str, ConstForm, bool]  # the same, its value read from the file's constants
+# a function: name, the constant it returns (None: none), static, its callees
+_Fn = tuple[str, "int | None", bool, frozenset[str]]
+_FnForm = tuple[str, "tuple[ConstForm, ...]", bool, frozenset[str]]  # returns read from the constants
+
+
+@dataclass(frozen=True)
+class Part:
+    """What a run of whole lines of a file holds (a piece, a segment of pieces), rows counted from
+    its first line; parts in file order :func:`merge` into the part of their lines.  Values that
+    read the file's constants (``*_forms``) are read at the end, with all of them (a C name is
+    defined before it is used, so the last value of each constant is the one a use sees but
+    where a name is defined again: ``#undef``, a conditional's other branch; the functions' own
+    models read the same last values)."""
+
+    lines: int  # the newlines of its text
+    functions: tuple[tuple[str, bytes, int], ...]  # every named definition: name, padded text, row
+    consts: tuple[tuple[str, int], ...]  # in order: a later definition of a name wins
+    variables: tuple[_Var, ...]
+    variable_forms: tuple[_VarForm, ...]
+    returning: tuple[_Fn, ...]
+    returning_forms: tuple[_FnForm, ...]
+    globals: frozenset[str]
+    volatiles: frozenset[str]
+    noreturn: frozenset[str]
+    ends_in: tuple[_EndsIn, ...]
+    defines: tuple[bytes, ...]
+    macros: frozenset[str]  # the function-like macros the defines define
+    hiding: frozenset[str]  # those of them whose body says ``return``
+    written: frozenset[str]
+    directives: tuple[Directive, ...]
+
+
+def merge(parts: list[Part]) -> Part:
+    """The part of the lines of ``parts``, in order (associative: a file's part is the same
+    however its pieces are grouped)."""
+    if len(parts) == 1:
+        return parts[0]
+    functions: list[tuple[str, bytes, int]] = []
+    row = 0
+    for part in parts:
+        functions.extend((n, t, r + row) for n, t, r in part.functions) if row else functions.extend(part.functions)
+        row += part.lines
+
+    def joined(field: str) -> tuple[Any, ...]:
+        return tuple(chain.from_iterable(getattr(part, field) for part in parts))
+
+    def united(field: str) -> frozenset[str]:
+        return frozenset().union(*(getattr(part, field) for part in parts))
+
+    return Part(
+        row,
+        tuple(functions),
+        joined("consts"),
+        joined("variables"),
+        joined("variable_forms"),
+        joined("returning"),
+        joined("returning_forms"),
+        united("globals"),
+        united("volatiles"),
+        united("noreturn"),
+        joined("ends_in"),
+        joined("defines"),
+        united("macros"),
+        united("hiding"),
+        united("written"),
+        joined("directives"),
+    )
+
+
+@derived("file_pieces")
+def file_pieces(db: Database, path: str) -> tuple[Piece, ...]:
+    """The file's pieces, cut again from its last pieces when the database keeps them."""
+    data = db.get(SOURCE, path).encode("utf-8", "surrogatepass")
+    if not isinstance(db, FrontDb):
+        return cut(data)
+    old_data, old = db.cuts.get(path, (b"", ()))
+    pieces = recut(data, old_data, old)
+    db.cuts[path] = (data, pieces)
+    return pieces
+
+
+SEGMENT = 16
+"""A segment of pieces ends after a piece whose length this divides: about this many pieces, and
+(a function of each piece's own text) the same segments wherever an edit moved them."""
+
+
+@derived("segment_items")
+def segment_items(db: Database, pieces: tuple[Piece, ...]) -> Part:
+    """The part of a run of pieces, read from theirs: what :func:`file_items` reads, so that an
+    edit costs the pieces and segment it touches and a pass over the segments, not the pieces."""
+    return merge([db.get(piece_items, piece) for piece in pieces])
+
+
+@derived("piece_items")
+def piece_items(db: Database, piece: Piece) -> Part:
+    """The items of a piece's text (with the directive lines of the conditionals open where it
+    starts: :func:`extractors.pieces.readable`)."""
+    opened, text = piece
+    data, shift = readable(text, opened)
+    tree = parse_c(data)
+    found, original = top_level_items(tree.root_node), True
+    if tree.root_node.has_error:
+        # the configuration's defines only: a file's items do not depend on its compile flags, so
+        # handing in a compile database (after the files, as the CLI does) parses nothing again
+        settings = db.get(SETTINGS, ())
+        found, original = _least_broken(data, tree, settings.defines.overlaid(settings.command))
+    functions: list[tuple[str, bytes, int]] = []
+    consts: list[tuple[str, int]] = []
+    variables: list[_Var] = []
+    variable_forms: list[_VarForm] = []
+    returning: list[_Fn] = []
+    returning_forms: list[_FnForm] = []
+    globals_: set[str] = set()
+    volatiles: set[str] = set()
+    noreturn: set[str] = set()
+    ends_in: list[_EndsIn] = []
+    defines: list[bytes] = []
+    written: set[str] = set()
+    taken = 0  # the defines' texts so far end here: each byte of the piece is in at most one of them
+    fresh = db.fresh if isinstance(db, FrontDb) else {}
+    # where the rare texts are, found once in the piece rather than once per item
+    define_at = _Hits(i for i in _find_all(data, b"define") if _starts_define(data, i))
+    noreturn_at = _Hits(_find_all(data, b"oreturn"))  # every spelling :func:`noreturn_names` reads
+    for n in found:
+        start, end = n.start_byte, n.end_byte
+        if noreturn_at.within(start, end):
+            noreturn |= noreturn_names(n)
+        if n.type == "declaration":
+            for var, form, static in declared_variables(n):
+                if form is None or isinstance(form, int):
+                    variables.append((var, form, static))
+                else:
+                    variable_forms.append((var, form, static))
+            for d in n.children_by_field_name("declarator"):
+                value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+                if value is not None:
+                    written |= written_in(data[value.start_byte : value.end_byte])
+        else:
+            written |= written_in(data[start:end])
+        if n.type == "function_definition":
+            name = function_name(n)
+            if name is not None:
+                forms = constant_return(n)
+                static = is_static(n)
+                if forms is None:
+                    returning.append((name, None, static, frozenset()))
+                elif all(isinstance(f, int) for f in forms):
+                    returning.append((name, returned_constant(forms, {}), static, callees(n)))
+                else:
+                    returning_forms.append((name, forms, static, callees(n)))
+                if (callee := _ends_in_call(n, data)) is not None:
+                    ends_in.append(_EndsIn(name, callee, _called_in(n, data)))
+                padded = _padded(data, n)
+                functions.append((name, padded, n.start_point[0] - shift))
+                if original and _reusable(n, padded):
+                    fresh[(name, padded)] = n
+            if define_at.within(start, end) and taken < end:
+                # a #define inside a body still defines for the file
+                defines.append(data[max(start, taken) : end])
+                taken = end
+            continue
+        if define_at.within(start, end) and taken < end:
+            # an item inside the run-on span of the one before is that definition's text: taken once
+            begin, taken = max(start, taken), _define_span(data, start, end)
+            defines.append(data[begin:taken])
+        if n.type in _SCOPE_ITEMS:
+            item_consts, item_globals = file_constants([n])
+            consts.extend(item_consts.items())
+            globals_ |= item_globals
+            volatiles |= volatile_globals(n)
+    return Part(
+        text.count(b"\n"),
+        tuple(functions),
+        tuple(consts),
+        tuple(variables),
+        tuple(variable_forms),
+        tuple(returning),
+        tuple(returning_forms),
+        frozenset(globals_),
+        frozenset(volatiles),
+        frozenset(noreturn),
+        tuple(ends_in),
+        tuple(defines),
+        macro_names(defines),
+        returning_macros(defines),
+        frozenset(written),
+        directives(text),
+    )
+
+
+@derived("file_items")
+def file_items(db: Database, path: str) -> FileItems:
+    """The file's items in file order, from its pieces' (the first definition of a name counts)."""
+    pieces = db.get(file_pieces, path)
+    front = db if isinstance(db, FrontDb) else None
+    if front is not None:
+        front.fresh = {}
+    segments: list[Part] = []
+    begin = 0
+    for end, piece in enumerate(pieces, 1):
+        if len(piece.text) % SEGMENT == 0 or end == len(pieces):
+            segments.append(db.get(segment_items, pieces[begin:end]))
+            begin = end
+    if front is not None:
+        front.parsed[path] = front.fresh
+        front.fresh = {}
+    whole = merge(segments)
+    functions: dict[str, FunctionItem] = {}
+    for name, text, row in whole.functions:
+        if name not in functions:
+            functions[name] = FunctionItem(text, row)
+    consts = dict(whole.consts)
+    variables = list(whole.variables)
+    variables.extend((name, const_of(form, consts), static) for name, form, static in whole.variable_forms)
+    returning = list(whole.returning)
+    returning.extend((n, returned_constant(forms, consts), s, c) for n, forms, s, c in whole.returning_forms)
+    ending = {e.name: e.callee for e in whole.ends_in if not (e.called & whole.hiding)}
+    noreturn = whole.noreturn | _never_returning(ending, set(whole.noreturn))
+    functions_facts = tuple(
+        dict.fromkeys((f, None if v is None or c & whole.macros else v, s) for f, v, s, c in returning)
+    )
+    facts = FileFacts(tuple(dict.fromkeys(variables)), functions_facts, whole.written)
+    scope = FileScope(
+        tuple(sorted(consts.items())),
+        whole.globals,
+        frozenset(noreturn),
+        whole.directives,
+        whole.volatiles,
+    )
+    return FileItems(functions, scope, whole.defines, facts)
+
+
+def _called_in(fn: TSNode, data: bytes) -> frozenset[str]:
+    body = fn.child_by_field_name("body")
+    if body is None:
+        return frozenset()
+    return frozenset(m.decode("ascii") for m in _CALLED_NAME.findall(data, body.start_byte, body.end_byte))
+
+
+def _least_broken(data: bytes, tree: Tree, defines: Defines) -> tuple[list[TSNode], bool]:
+    """The items of a piece whose parse ``tree`` has errors: those of ``tree``, or of the parse of
+    a readable form of the piece when macros used as statements or preprocessor conditionals
+    break ``tree`` and that form reads more of it whole (:func:`_wholeness`), with the definitions
+    of ``tree`` in what that form blanked (a branch the form does not keep).  Readable forms keep
+    every position: statement-like macros blanked, then one branch of each conditional kept
+    (:mod:`extractors.preprocessor`).  Without this, one such line can make the rest of a function
+    one syntax error, or no function at all.  The items' texts stay the file's own: a function's
+    model makes its text readable the same way itself.  True with the items when they are all
+    ``tree``'s."""
+    items = top_level_items(tree.root_node)
+    broken = [n for n in items if n.has_error or n.type == "ERROR"]
+    macros = statement_macro_spans(data)
+    readable = without_statement_macros(data, macros) if _overlaps(macros, broken) else data
+    readable = with_macro_conditions(readable)
+    conditionals = any(has_conditionals(data[n.start_byte : n.end_byte]) for n in broken)
+    if readable is data and not conditionals:
+        return items, True
+    best, score = tree, _wholeness(tree)
+    candidates = [readable] if readable is not data else []
+    if conditionals:
+        candidates += variants(readable, defines, implicit_else=False)
+    for text in candidates:
+        candidate = parse_c(text)
+        if (s := _wholeness(candidate)) > score:
+            best, score = candidate, s
+    if best is tree:
+        return items, True
+    chosen = top_level_items(best.root_node)
+    spans = [(n.start_byte, n.end_byte) for n in chosen if n.type != "comment"]
+    blanked = [
+        n
+        for n in items
+        if n.type == "function_definition" and not any(a < n.end_byte and n.start_byte < b for a, b in spans)
+    ]
+    return (sorted(chosen + blanked, key=lambda n: n.start_byte) if blanked else chosen), False
+
+
+def _overlaps(spans: list[tuple[int, int]], nodes: list[TSNode]) -> bool:
+    return any(n.start_byte <= a and b <= n.end_byte for a, b in spans for n in nodes)
+
+
+def _wholeness(tree: Tree) -> tuple[int, int]:
+    """More definitions read without error first, then fewer bytes in syntax errors."""
+    items = top_level_items(tree.root_node)
+    whole = sum(1 for n in items if n.type == "function_definition" and not n.has_error)
+    broken = sum(n.end_byte - n.start_byte for n in items if n.has_error or n.type == "ERROR")
+    return whole, -broken
+
+
+def _find_all(data: bytes, word: bytes) -> Iterator[int]:
+    at = data.find(word)
+    while at >= 0:
+        yield at
+        at = data.find(word, at + len(word))
+
+
+def _starts_define(data: bytes, at: int) -> bool:
+    """Whether the ``define`` at ``at`` is the directive of its line, and that line is no
+    continuation of the one before (``#define A \\`` then ``#define B 1``: ``B`` is in ``A``'s
+    body, as the whole-text scans of :func:`extractors.macro_calls.renames` read it)."""
+    line = data.rfind(b"\n", 0, at) + 1
+    found = _DEFINE_LINE.match(data, line)
+    return found is not None and found.end() == at + len(b"define") and not continues_previous(data, line)
+
+
+_SCOPE_ITEMS = frozenset({"preproc_def", "declaration", "type_definition", "enum_specifier"})
+
+
+class _Hits:
+    """Sorted byte offsets, asked about items in file order: is one of them inside this item?"""
+
+    def __init__(self, offsets: Iterable[int]) -> None:
+        self.offsets = list(offsets)
+        self.at = 0
+
+    def within(self, start: int, end: int) -> bool:
+        while self.at < len(self.offsets) and self.offsets[self.at] < start:
+            self.at += 1
+        return self.at < len(self.offsets) and self.offsets[self.at] < end
+
+
+def _reusable(n: TSNode, text: bytes) -> bool:
+    """Whether the definition ``n`` is what parsing ``text`` (its padded text) alone gives, up to
+    its first row: a definition without syntax errors parses the same wherever it stands (its grammar rule
+    does not look outside it), and its byte columns are the padded text's when what precedes it on
+    its line is one byte per character."""
+    return not n.has_error and len(text) - len(n.text or b"") == n.start_point[1]
+
+
+def _padded(data: bytes, n: TSNode) -> bytes:
+    """The item's text after as many spaces as there are characters before it on its line, so
+    that columns read from it alone are the file's."""
+    row_start = data.rfind(b"\n", 0, n.start_byte) + 1
+    before = data[row_start : n.start_byte].decode("utf-8", "replace")
+    return b" " * len(before) + data[n.start_byte : n.end_byte]  # not n.text: n may be a variant's
+
+
+def _define_span(data: bytes, start: int, end: int) -> int:
+    """Where an item's text ends once run on to the end of each ``#define`` line in it: tree-sitter
+    may end a definition early (at a comment inside it, at a continuation line that starts with
+    ``#``) and leave the rest to the next item."""
+    at = data.rfind(b"\n", 0, start) + 1  # "^" matches at a line start, not at any search start
+    while (found := _DEFINE_LINE.search(data, at, end)) is not None:
+        end = max(end, _logical_line_end(data, found.start()))
+        at = found.end()
+    return end
+
+
+def _logical_line_end(data: bytes, start: int) -> int:
+    """Where the preprocessor line starting at ``start`` ends, after its backslash-newlines and the
+    block comments that run on from it."""
+    i = start
+    while True:
+        end = data.find(b"\n", i)
+        if end < 0:
+            return len(data)
+        line = data[i:end]
+        opened = line.rfind(b"/*")
+        if opened >= 0 and line.find(b"*/", opened) < 0:
+            close = data.find(b"*/", i + opened + 2)
+            if close < 0:
+                return len(data)
+            i = close + 2
+            continue
+        if line.rstrip(b"\r").endswith(b"\\"):
+            i = end + 1
+            continue
+        return end
+
+

@@ -1,0 +1,132 @@
+"""Cutting a file into pieces (``extractors.pieces``) and reading its items piece by piece
+(``extractors.items``): what the cuts are, that cutting an edited text again is exactly cutting it
+from scratch, and that an edit re-reads the piece it touches and nothing else."""
+
+from __future__ import annotations
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from extractors.api import Project
+from extractors.items import file_items, piece_items, segment_items
+from extractors.parse import parse_c
+from extractors.pieces import Piece, cut, readable, recut
+
+
+def _executed(p: Project, query: object) -> int:
+    return p.db.counters()[query.name].executed  # type: ignore[attr-defined]
+
+
+def _functions(n: int, body: str = "    return x + {i};\n") -> str:
+    return "".join(f"int f{i}(int x)\n{{\n" + body.format(i=i) + "}\n\n" for i in range(n))
+
+
+def test_a_piece_ends_after_each_top_level_closing_brace() -> None:
+    src = "struct s {\n  int a;\n};\n" + _functions(3) + "int tail;\n"
+    pieces = cut(src.encode())
+    assert b"".join(p.text for p in pieces) == src.encode()
+    assert [p.text.splitlines()[-1] for p in pieces[:-1]] == [b"};", b"}", b"}", b"}"]
+    assert pieces[-1].text == b"\nint tail;\n"
+
+
+def test_no_cut_inside_braces_comments_strings_directives_or_a_later_branch() -> None:
+    src = (
+        "int a(void) {\n  if (x) {\n}\n  return 0;\n}\n"  # a column-0 brace inside a body
+        "/* a comment\n}\n*/\n"
+        'const char *s = "\\\n}\\\n";\n'
+        "#define OPEN {\n"
+        "#if A\nint b(void) {\n#else\nint b(int y) {\n#endif\n  return 1;\n}\n"  # one pair either way
+        "#if B\nint c(void) { return 2; }\n#else\nint c(void) { return 3;\n}\n#endif\n"
+        "int d(void) { return 4; }\n"
+    )
+    pieces = cut(src.encode())
+    ends = [p.text.rsplit(b"\n", 2)[-2] for p in pieces[:-1]]
+    assert ends == [b"}", b"}", b"int c(void) { return 2; }"]  # a, the first b, c in the first branch
+    assert [p.opened for p in pieces] == [(), (), (), (b"#if B",)]
+
+
+def test_a_piece_inside_conditionals_is_read_with_them_opened_and_closed() -> None:
+    src = "#ifndef GUARD\n#define GUARD\n" + _functions(2) + "#else\nint f0(void) { return 9; }\n#endif\n"
+    pieces = cut(src.encode())
+    assert len(pieces) == 3 and pieces[1].opened == (b"#ifndef GUARD",)
+    text, rows = readable(pieces[1].text, pieces[1].opened)
+    assert rows == 1 and text.startswith(b"#ifndef GUARD\n") and not parse_c(text).root_node.has_error
+    last, rows = readable(pieces[2].text, pieces[2].opened)  # its #else and #endif close the one opened
+    assert rows == 1 and not last.endswith(b"#endif\n#endif\n")
+    p = Project()
+    p.update_file("g.c", src)
+    items = p.db.get(file_items, "g.c")
+    assert list(items.functions) == ["f0", "f1"] and items.functions["f1"].row == 7
+
+
+def test_an_error_stays_in_its_item() -> None:
+    """A declaration tree-sitter cannot read (a conditional between a declarator and its
+    initialiser, sqlite3.c's ``nullMem``) swallowed every definition after it in a parse of the
+    whole file; read piece by piece, the next function is found."""
+    broken = (
+        "static const Mem *nullValue(void){\n  static const Mem nullMem\n#if defined(DEBUG)\n"
+        "    __attribute__((aligned(8)))\n#endif\n    = { 0 };\n  return &nullMem;\n}\n\n"
+    )
+    src = "#ifndef AMALGAMATION\n" + broken + _functions(3) + "#endif\n"
+    p = Project()
+    p.update_file("m.c", src)
+    assert {"f0", "f1", "f2"} <= set(p.db.get(file_items, "m.c").functions)
+
+
+def test_typing_in_one_function_reads_one_piece_again() -> None:
+    src = _functions(200)
+    p = Project()
+    p.update_file("big.c", src)
+    p.db.reset_counters()
+    p.update_file("big.c", src.replace("return x + 100;", "return x + 1000;"))
+    assert _executed(p, piece_items) == 1
+    assert _executed(p, segment_items) == 1
+    p.db.reset_counters()
+    p.update_file("big.c", src.replace("return x + 100;", "x++;\n    return x + 1000;"))  # a new line
+    assert _executed(p, piece_items) == 1 and _executed(p, segment_items) == 1
+    assert p.db.get(file_items, "big.c").functions["f150"].row == 150 * 5 + 1
+
+
+_ATOMS = [
+    "int f(void) {\n  return 0;\n}\n",
+    "struct s { int a; };\n",
+    "int g = 1;\n",
+    "#if A\n",
+    "#ifdef B\n",
+    "#else\n",
+    "#elif C\n",
+    "#endif\n",
+    "#define M(x) { x }\n",
+    "/* } */\n",
+    "// }\n",
+    '"}"\n',
+    "'}'\n",
+    "{\n",
+    "}\n",
+    "};\n",
+    "} x;\n",
+    "extern \"C\" {\n",
+    "x = 1; \\\n",
+    "\n",
+]
+
+
+@st.composite
+def _texts(draw: st.DrawFn) -> bytes:
+    return "".join(draw(st.lists(st.sampled_from(_ATOMS), max_size=40))).encode()
+
+
+@settings(max_examples=400, deadline=None)
+@given(old=_texts(), at=st.integers(0, 10_000), drop=st.integers(0, 40), new=_texts())
+@example(old=b"#if A\nint f(void) {\n}\n#else\n}\n", at=8, drop=0, new=b"}\n")
+def test_cutting_an_edited_text_again_is_cutting_it_afresh(old: bytes, at: int, drop: int, new: bytes) -> None:
+    at = min(at, len(old))
+    edited = old[:at] + new + old[at + drop :]
+    pieces = cut(old)
+    assert b"".join(p.text for p in pieces) == old
+    assert recut(edited, old, pieces) == cut(edited)
+
+
+def test_cut_keeps_every_byte_of_an_empty_or_uncut_text() -> None:
+    assert cut(b"") == (Piece((), b""),)
+    assert cut(b"int x;\n") == (Piece((), b"int x;\n"),)
