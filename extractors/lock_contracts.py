@@ -9,7 +9,9 @@ through its callee). The evidence that ``job_done`` is the deviant one is the re
 as in Engler et al.'s "bugs as deviant behaviour": another function calls ``finish_locked`` with
 the lock held, which says that is its contract, and nothing calls ``job_done`` with it held.
 
-The facts, over a scope's functions (one walk of each CFG, no model checking):
+The facts, over a scope's functions (one walk of the CFG of each function that can lock or unlock,
+no model checking; the others are only looked up, by their text, in a table of which functions
+call a library lock function themselves):
 
 - ``held[g]``: the (parameter index, rest of path) pairs a project caller holds at some call of
   ``g`` (index -1: a global, the path whole). A caller holds ``v`` at a call when the call is
@@ -93,11 +95,14 @@ def own_lock_paths(
 
 class _Walker:
     """The scope's functions read for locks: what each node locks and unlocks, and where its
-    project calls go, each function's answered once."""
+    project calls go, each function's answered once.  Only the functions in ``relevant`` (those
+    that call a library lock function, and their callers up the call graph) can lock or unlock
+    anything a caller can name; the others are answered empty without reading them."""
 
-    def __init__(self, proj: Projector) -> None:
+    def __init__(self, proj: Projector, relevant: set[str]) -> None:
         self.proj = proj
         self.scope = proj.scope
+        self.relevant = relevant
         self._own: dict[str, frozenset[tuple[int, str, str]]] = {}
         self._direct: dict[str, list[dict[str, set[str]]]] = {}
         self._touches: dict[str, list[dict[str, set[str]]]] = {}
@@ -110,6 +115,8 @@ class _Walker:
         got = self._own.get(ident)
         if got is not None:
             return got
+        if ident not in self.relevant:
+            return frozenset()
         # set while it is being read: a function on a call cycle sees its own calls only
         self._own[ident] = found = own_lock_paths(g, self.direct(g), self.scope.globals)
         more = set(found)
@@ -168,6 +175,9 @@ class _Walker:
         ident = function_id(fm)
         got = self._touches.get(ident)
         if got is not None:
+            return got
+        if ident not in self.relevant:
+            got = self._touches[ident] = [_NOTHING] * len(fm.cfg.nodes)
             return got
         got = []
         for n, direct in zip(fm.cfg.nodes, self.direct(fm), strict=True):
@@ -270,10 +280,29 @@ def lock_contracts(proj: Projector) -> LockContracts:
     """The facts of the module's note over the functions of ``proj``'s scope."""
     functions = proj.scope.functions
     table = proj.scope.table
-    locking = {name for name, spec in table.items() if any(atom in LOCK_ATOMS for _, atom in spec.args)}
-    if not any(c.name in locking for fm in functions.values() for n in fm.cfg.nodes for c in n.calls):
+    locking = frozenset(name for name, spec in table.items() if any(atom in LOCK_ATOMS for _, atom in spec.args))
+    known = proj.store.lock_callers
+    lockers = []
+    for ident, fm in functions.items():
+        calls = known.get(fm.key)
+        if calls is None:
+            calls = known[fm.key] = any(c.name in locking for n in fm.cfg.nodes for c in n.calls)
+        if calls:
+            lockers.append(ident)
+    if not lockers:
         return NO_CONTRACTS  # every fact starts at a library lock call: none, none held or admitted
-    walker = _Walker(proj)
+    callers: dict[str, set[str]] = {}
+    for ident, fm in functions.items():
+        for g in proj.callee_ids(fm, ident):
+            callers.setdefault(g, set()).add(ident)
+    relevant = set(lockers)  # and every function that calls one of them, at any depth
+    todo = list(lockers)
+    while todo:
+        for caller in callers.get(todo.pop(), ()):
+            if caller not in relevant:
+                relevant.add(caller)
+                todo.append(caller)
+    walker = _Walker(proj, relevant)
     held: dict[str, set[Held]] = {}
     work: list[tuple[str, Held]] = []
 
@@ -284,7 +313,8 @@ def lock_contracts(proj: Projector) -> LockContracts:
                 got.add(h)
                 work.append((g, h))
 
-    for fm in functions.values():
+    for ident in sorted(relevant):
+        fm = functions[ident]
         if any(walker.touches(fm)):
             add(walker.local_held(fm))
     while work:  # a function called with v held calls with it held what it reaches before touching v
@@ -294,12 +324,14 @@ def lock_contracts(proj: Projector) -> LockContracts:
         if v is not None:
             add(walker.calls_held(fm, [fm.cfg.entry], v))
     admitted: dict[str, frozenset[str]] = {}
-    for ident, fm in functions.items():
+    calling_held: set[str] = set().union(*(callers.get(h, set()) for h in held))  # only they call a held one
+    for ident in sorted(calling_held):
+        fm = functions[ident]
         own = {v for at in walker.direct(fm) for paths in at.values() for v in paths}
         found: set[str] = set()
         for cid in proj.calling_nodes(fm):
-            for g, args in walker.callees(fm, cid):
-                for k, rest in held.get(function_id(g), ()):
+            for callee, args in walker.callees(fm, cid):
+                for k, rest in held.get(function_id(callee), ()):
                     v = rest if k < 0 else _argument_path(args, k, rest)
                     if v is None or v in own:
                         continue

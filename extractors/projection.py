@@ -387,6 +387,7 @@ _NULL_RETURNS = Content[str, str]("null_returns")
 _OUT_PARAMS = Content[tuple[str, int, str], "Summary | None"]("out_params")
 _SHAPES = Content[str, tuple[str, tuple[str, ...]]]("shape", weight=lambda got: 1 + len(got[1]) // 8)
 _CALLEES = Content[tuple[str, str, str], tuple[str, ...]]("callee_ids")
+_LOCK_CALLERS = Content[str, bool]("lock_callers")  # by model key: calls a library lock function
 _STORE_KEYS = Content[tuple[str, str, str, str], tuple[str, str, str, str]]("store_key")
 _MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) // 4)
 _MENTIONS = Content[str, frozenset[str]]("mentions")
@@ -433,6 +434,7 @@ class ProjectionStore:
         self.out_params = d.content(_OUT_PARAMS)  # by text key, parameter, scope: extractors.out_params
         self.shapes = d.content(_SHAPES)  # shape, node contents
         self.callees = d.content(_CALLEES)
+        self.lock_callers = d.content(_LOCK_CALLERS)  # extractors.lock_contracts
         self.store_keys = d.content(_STORE_KEYS)
         self.merkle = d.content(_MERKLE)  # by resolution digest
         self.mentions = d.content(_MENTIONS)  # by Merkle digest
