@@ -28,6 +28,15 @@ that needs itself while it computes raises :class:`QueryCycle`.  Exceptions are 
 query that raised runs again on the next read, and its memo is forgotten, because a reader that
 caught the exception saw a change that no later equal value may be backdated over.
 
+Durability (salsa's).  An input may be declared ``durable``: it changes seldom (the
+configuration), where the others change at every keystroke (file texts).  A memo whose deps are all
+durable, directly or through durable memos, is durable too, and stays valid while no durable input
+changed since it was verified: it is marked verified without walking its deps.  Without this, an
+edit made every memo read afterwards walk all its deps again, even those of a file's thousands of
+pieces, which only read the configuration.  ``_durable_since`` is the last revision at which a
+durable input changed or a memo was forgotten (``invalidate``, ``collect``, a failed execution),
+which a durable memo's validity cannot see through.
+
 Eviction.  One bound for the whole database: the total ``weight`` of memoised derived values (one
 per value unless a query says otherwise), least recently used first.  Eviction drops the value but
 keeps ``changed_at``, ``verified_at`` and deps, so dependents still verify green through it, and a
@@ -121,9 +130,14 @@ class Query(Generic[K, V]):
 
 
 class Input(Query[K, V]):
-    """Values set from outside (file texts, settings); an equal value set again changes nothing."""
+    """Values set from outside (file texts, settings); an equal value set again changes nothing.
+    ``durable``: it changes seldom (see Durability in the module's note)."""
 
-    __slots__ = ()
+    __slots__ = ("durable",)
+
+    def __init__(self, name: str, eq: Callable[[V, V], bool] | None = None, *, durable: bool = False) -> None:
+        super().__init__(name, eq)
+        self.durable = durable
 
 
 class Derived(Query[K, V]):
@@ -152,6 +166,14 @@ class Derived(Query[K, V]):
 
 def _unit(value: object) -> int:
     return 1
+
+
+def _durable(table: _Table, key: Hashable) -> bool:
+    """Whether a dep (read just now) is durable: a durable input's key, or a durable memo."""
+    if table.derived is None:
+        return cast(Input[Any, Any], table.query).durable
+    memo = table.memos.get(key)
+    return memo is not None and memo.durable
 
 
 class Content(Query[K, V]):
@@ -283,7 +305,7 @@ class _Memo:
     evictable memo has a value exactly when it is in the database's LRU order, with ``weight``."""
 
     __slots__ = ("table", "key", "slot", "value", "has_value", "changed_at", "verified_at", "read_at", "deps",
-                 "weight", "verifying")
+                 "weight", "verifying", "durable")
 
     def __init__(self, table: _Table, key: Hashable, revision: int) -> None:
         self.table = table
@@ -297,6 +319,7 @@ class _Memo:
         self.deps: tuple[tuple[_Table, Hashable], ...] = ()
         self.weight = 0
         self.verifying = False
+        self.durable = False  # a derived memo every dep of which is durable
 
 
 class _Frame:
@@ -323,6 +346,7 @@ class Database:
         # Changed-at of every input key without a memo: raised when a removal's tombstone is collected,
         # so whatever read the key before that removal is red.
         self._absent_since = 0
+        self._durable_since = 0  # see Durability in the module's note
         self._lru: OrderedDict[Slot, _Memo] = OrderedDict()
         self._weight = 0
         self._frames: list[_Frame] = []
@@ -450,6 +474,8 @@ class Database:
             memo.value = value
             memo.has_value = True
             memo.changed_at = memo.read_at = revision
+            if query.durable:
+                self._durable_since = revision
 
     def remove(self, query: Input[K, Any], key: K) -> None:
         """Unset an input key; removing an unset key changes nothing."""
@@ -460,6 +486,8 @@ class Database:
             memo.value = None
             memo.has_value = False
             memo.changed_at = memo.read_at = self._bump()
+            if cast(Input[K, Any], query).durable:
+                self._durable_since = memo.changed_at
 
     def invalidate(self, query: Derived[Any, Any]) -> None:
         """Forget every memo of ``query`` and start a new revision, so that all its readers run again:
@@ -469,7 +497,7 @@ class Database:
             for memo in table.memos.values():
                 self._unlist(memo)
             table.memos.clear()
-            self._bump()
+            self._durable_since = self._bump()
 
     def evict(self, query: Derived[Any, Any]) -> int:
         """Drop the values of ``query``'s memos as the bound's eviction would; returns how many.
@@ -509,6 +537,8 @@ class Database:
                     else:
                         self._unlist(memo)
                 dropped += len(stale)
+            if dropped:
+                self._durable_since = self._revision
         return dropped
 
     # -- internals: locking ----------------------------------------------------------------------
@@ -607,6 +637,11 @@ class Database:
             if not memo.has_value:
                 return self._execute(table, key, memo, True)
             table.counters.hits += 1
+        elif memo.durable and memo.verified_at >= self._durable_since:
+            memo.verified_at = self._revision  # nothing it can read has changed since
+            table.counters.verified += 1
+            if not memo.has_value:
+                return self._execute(table, key, memo, True)
         elif not self._verify(memo):
             return self._execute(table, key, memo, False)
         elif not memo.has_value:
@@ -646,6 +681,10 @@ class Database:
                     changed = self._absent_since if dep_table.derived is None else revision
                 elif dep_table.derived is None or dep.verified_at == revision:
                     dep.read_at = revision
+                    changed = dep.changed_at
+                elif dep.durable and dep.verified_at >= self._durable_since:
+                    dep.read_at = dep.verified_at = revision  # nothing it can read has changed since
+                    dep.table.counters.verified += 1
                     changed = dep.changed_at
                 elif dep.verifying:
                     changed = revision
@@ -728,6 +767,7 @@ class Database:
         memo.has_value = True
         memo.verified_at = memo.read_at = revision
         memo.deps = tuple(frame.deps)
+        memo.durable = all(_durable(t, k) for t, k in memo.deps)
         table.memos[key] = memo
         if query.evict:
             self._list(memo, weight)
@@ -776,6 +816,7 @@ class Database:
         memo = table.memos.pop(key, None)
         if memo is not None:
             self._unlist(memo)
+            self._durable_since = self._revision
 
     def _unlist(self, memo: _Memo) -> None:
         if self._lru.pop(memo.slot, None) is not None:

@@ -123,7 +123,7 @@ def lock_contracts(db: Database, paths: tuple[str, ...]) -> LockContracts:
 
 # the key of the rules the checks run (``extractors.rules.rules_key``): the function checker keeps
 # results per rule, so a new rule set re-runs only the rules it adds or changes
-RULES = Input[tuple[()], str]("rules")
+RULES = Input[tuple[()], str]("rules", durable=True)
 
 
 @derived("file_findings")

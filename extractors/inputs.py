@@ -41,7 +41,7 @@ class Settings:
 SOURCE = Input[str, str]("source")
 HEADER = Input[str, "str | None"]("header")
 FLAGS = Input[str, FileFlags]("flags")
-SETTINGS = Input[tuple[()], Settings]("settings")
+SETTINGS = Input[tuple[()], Settings]("settings", durable=True)  # the configuration changes seldom
 PROJECT_FILES = Input[tuple[()], frozenset[str]]("project_files")
 
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 from tree_sitter import Node as TSNode
 from tree_sitter import Tree
@@ -61,9 +61,11 @@ from extractors.project_facts import (
 )
 
 
-@dataclass(frozen=True)
-class FunctionItem:
-    text: bytes  # the definition, after spaces standing for what precedes it on its first line
+class FunctionItem(NamedTuple):
+    """A definition's text, after spaces standing for what precedes it on its first line, and the
+    row it starts on (a tuple: a big file's items are made again at each edit)."""
+
+    text: bytes
     row: int
 
 
@@ -344,7 +346,7 @@ def piece_items(db: Database, piece: Piece) -> Part:
 
 @derived("file_items")
 def file_items(db: Database, path: str) -> FileItems:
-    """The file's items in file order, from its pieces' (the first definition of a name counts)."""
+    """The file's items in file order, from its segments' (the first definition of a name counts)."""
     pieces = db.get(file_pieces, path)
     front = db if isinstance(db, FrontDb) else None
     if front is not None:
@@ -358,11 +360,14 @@ def file_items(db: Database, path: str) -> FileItems:
     if front is not None:
         front.parsed[path] = front.fresh
         front.fresh = {}
-    whole = merge(segments)
     functions: dict[str, FunctionItem] = {}
-    for name, text, row in whole.functions:
-        if name not in functions:
-            functions[name] = FunctionItem(text, row)
+    row = 0
+    for segment in segments:  # merge's, without making every row again before the items
+        for name, text, at in segment.functions:
+            if name not in functions:
+                functions[name] = FunctionItem(text, at + row)
+        row += segment.lines
+    whole = merge([replace(segment, functions=()) for segment in segments])
     consts = dict(whole.consts)
     variables = list(whole.variables)
     variables.extend((name, const_of(form, consts), static) for name, form, static in whole.variable_forms)

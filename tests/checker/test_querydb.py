@@ -153,15 +153,17 @@ ECHO = Content[tuple[int, int, int], int]("echo", weight=lambda v: 1 + v % 2)
 
 
 def build(spec: Spec, layers: list[tuple[bool, int]], x: Input[int, int]) -> list[Derived[int, int]]:
+    """The graph's queries over the inputs ``x``, whose even keys are read from a durable twin (the
+    same values, set through :func:`put_input`), so that durable and mixed memos are exercised."""
     queries: list[Derived[int, int]] = []
 
     def make(layer: int) -> Callable[[Database, int], int]:
         def fn(db: Database, index: int) -> int:
             def read(ref: Ref) -> int:
                 if ref[0] == "in":
-                    return db.get(x, ref[1])
+                    return db.get(input_of(x, ref[1]), ref[1])
                 if ref[0] == "in_or":
-                    return db.get_or(x, ref[1], -1)
+                    return db.get_or(input_of(x, ref[1]), ref[1], -1)
                 return db.get(queries[ref[1]], ref[2])
 
             value = evaluate(spec[layer][index], read, MissingInput)
@@ -179,6 +181,19 @@ def build(spec: Spec, layers: list[tuple[bool, int]], x: Input[int, int]) -> lis
         weight = (lambda v, m=mode: 1 + v % m) if mode else None
         queries.append(Derived(f"layer{layer}", make(layer), weight=weight, evict=evict))
     return queries
+
+
+_DURABLE: dict[str, Input[int, int]] = {}
+
+
+def input_of(x: Input[int, int], key: int) -> Input[int, int]:
+    """Where key ``key`` of ``x`` lives: even keys in ``x``'s durable twin."""
+    if key % 2:
+        return x
+    twin = _DURABLE.get(x.name)
+    if twin is None:
+        twin = _DURABLE[x.name] = Input[int, int](f"{x.name}_durable", durable=True)
+    return twin
 
 
 def executed(db: Database) -> dict[str, int]:
@@ -200,14 +215,14 @@ def run_scenario(scenario: Scenario, bound: int) -> None:
     inputs = dict(initial)
     with db.write():
         for k, v in initial.items():
-            db.set(x, k, v)
+            db.set(input_of(x, k), k, v)
 
     def put(k: int, v: int | None) -> None:
         if v is None:
-            db.remove(x, k)
+            db.remove(input_of(x, k), k)
             inputs.pop(k, None)
         else:
-            db.set(x, k, v)
+            db.set(input_of(x, k), k, v)
             inputs[k] = v
 
     for (op, *args), reads in steps:
@@ -220,7 +235,7 @@ def run_scenario(scenario: Scenario, bound: int) -> None:
                 for k, v in args[0]:
                     put(k, v)
         elif op == "get_or":
-            assert db.get_or(x, args[0], -1) == inputs.get(args[0], -1)
+            assert db.get_or(input_of(x, args[0]), args[0], -1) == inputs.get(args[0], -1)
         elif op == "collect":
             db.collect(db.revision - args[0])
         elif op == "invalidate":
@@ -252,6 +267,52 @@ def test_random_graphs_match_evaluation_from_scratch_under_a_tiny_bound(scenario
 
 
 # -- targeted tests --------------------------------------------------------------------------------
+
+
+def test_a_durable_memo_is_verified_without_walking_its_deps() -> None:
+    """A memo that reads only durable inputs (the configuration), directly or through durable
+    memos, stays verified through edits of the other inputs without its deps being walked; a change
+    of a durable input makes it red as usual, and a memo that reads both kinds is walked."""
+    config = Input[tuple[()], int]("config", durable=True)
+    text = Input[str, int]("text")
+    inner = Derived("inner", lambda db, k: db.get(config, ()) + k)
+    outer = Derived("outer", lambda db, k: db.get(inner, k) * 2)
+    mixed = Derived("mixed", lambda db, k: db.get(inner, k) + db.get(text, "a"))
+    db = Database()
+    db.set(config, (), 1)
+    db.set(text, "a", 10)
+    assert db.get(outer, 1) == 4 and db.get(mixed, 1) == 12
+    db.reset_counters()
+    db.set(text, "a", 20)  # an edit: nothing durable changed
+    assert db.get(outer, 1) == 4
+    counts = db.counters()
+    assert counts["outer"].verified == 1 and counts["inner"].verified == 0  # inner's memo not visited
+    assert db.get(mixed, 1) == 22
+    assert db.counters()["mixed"].executed == 1 and db.counters()["inner"].executed == 0
+    db.reset_counters()
+    db.set(config, (), 5)  # the configuration changed: every durable memo is red
+    assert db.get(outer, 1) == 12 and db.get(mixed, 1) == 26
+    assert db.counters()["inner"].executed == 1 and db.counters()["outer"].executed == 1
+
+
+def test_invalidating_a_durable_memos_dep_makes_it_run_again() -> None:
+    config = Input[tuple[()], int]("config", durable=True)
+    text = Input[str, int]("text")
+    seen: list[int] = []
+
+    def leaf(db: Database, k: int) -> int:
+        seen.append(k)
+        return db.get(config, ()) + k
+
+    inner = Derived("leaf", leaf)
+    outer = Derived("top", lambda db, k: db.get(inner, k) + 1)
+    db = Database()
+    db.set(config, (), 1)
+    db.set(text, "a", 1)
+    assert db.get(outer, 2) == 4 and seen == [2]
+    db.invalidate(inner)
+    db.set(text, "a", 2)
+    assert db.get(outer, 2) == 4 and seen == [2, 2]  # the forgotten memo ran again, through its reader
 
 
 def test_a_read_at_an_unchanged_revision_runs_nothing_and_an_unrelated_edit_verifies() -> None:
