@@ -1,53 +1,35 @@
-"""The session's one extractors ``Project`` and knowledge base, driven from a single worker thread.
+"""A workspace folder's ``Project`` and knowledge base, inside the checker process (``worker.py``).
 
-Keeping one Project (and its KnowledgeBase) for the whole session is what makes checks incremental:
-only functions whose text changed are re-extracted and only models whose digest changed are
-re-checked.  The Project is not thread-safe, so every call goes through one single-thread executor;
-the event loop stays free to apply edits and answer requests meanwhile.
-
-That thread is the process's, shared by the projects of all workspace folders: the solver behind
-witness refutation (z3, one context per process) must never run in two threads at once, nor have
-its objects freed by one thread's garbage collection while another solves, which crashed the
-server when two folders were checked together.  The interpreter's lock runs Python one thread at a
+Keeping one Project (and its KnowledgeBase) per folder for the whole session is what makes checks
+incremental: only functions whose text changed are re-extracted and only models whose digest changed
+are re-checked. The Project is not thread-safe: every method whose name ends in ``_sync`` runs on the
+worker's one check thread, which every folder's project shares. That thread must be one: the solver
+behind witness refutation (z3, one context per process) must never run in two threads at once, nor
+have its objects freed by one thread's garbage collection while another solves, which crashed the
+server when two folders were checked together. The interpreter's lock runs Python one thread at a
 time anyway, so checking folders one after another costs nothing.
+
+The one exception is :meth:`Analysis.announce`, called from another thread of the worker while a
+check runs: a new text set in the project stops the check of the old one at its next function.
+
+This is the edge (``server/``), not the front end: it reads the files the project needs from disk
+(sources nobody has open, headers, the compile database) as the CLI does.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import Callable, Collection
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, TypeVar
-
-import tree_sitter
+from collections.abc import Callable, Collection, Mapping, Sequence
+from pathlib import Path
 
 from checker import KnowledgeBase
 from extractors.api import NOT_CHECKED, PARTIAL_EVERY, Config, Finding, Project, Rule, catalogue
-from server.lsp.memory import MemoryPolicy
-from server.workspace import header_stamp, read_header
-
-log = logging.getLogger(__name__)
-T = TypeVar("T")
-
-Extents = dict[str, tuple[int, int]]
-
-
-@dataclass(frozen=True)
-class CheckOutcome:
-    """A check's findings per file, with the work it did; ``extents``: per checked file, the first and
-    last line of each function its parse found (what ``steady`` keeps findings by)."""
-
-    findings: dict[str, list[Finding]]
-    counters_delta: dict[str, int]
-    changed_functions: tuple[str, ...] = ()
-    extents: dict[str, Extents] = field(default_factory=dict)
+from server.lsp.folders import belongs
+from server.lsp.worker_messages import CheckOutcome, Extents, Synced
+from server.workspace import C_SUFFIXES, header_stamp, read_header, read_source, scan_c_files
 
 
 class Analysis:
-    """Owns the Project; all methods whose name ends in ``_sync`` run on the worker thread only."""
+    """Owns a folder's Project; its ``_sync`` methods run on the worker's check thread only."""
 
     def __init__(self, config: Config) -> None:
         self.kb = KnowledgeBase()
@@ -57,34 +39,28 @@ class Analysis:
         self.files: set[str] = set()
         self.disk_stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) when last read
         self.header_stamps: dict[str, tuple[int, int] | None] = {}  # the same, of included headers
-        self._closed = False
-        # Edits go to the project from their own thread: a new text cancels the check in flight at
-        # its next function (the project's database), and waiting for that must not hold the event loop.
-        self._edits = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-edit")
-        self.memory = MemoryPolicy()
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        if self._closed:
-            raise RuntimeError("the folder's analysis is closed")
-        return await asyncio.get_running_loop().run_in_executor(_checks(), fn, *args)
-
-    def shutdown(self) -> None:
-        self._closed = True  # the check thread is shared: later runs of this analysis are refused
-        self._edits.shutdown(wait=False, cancel_futures=True)
-
-    def announce(self, path: str, text: str, tree: tree_sitter.Tree | None) -> None:
-        """Event loop: a file's new text, handed to the project at once so that a check of an older
-        text stops (it raises ``Cancelled`` and publishes nothing); the check of this text is
-        scheduled as usual and finds it set.  Only files the project has: a new one is added by the
-        worker, which owns the set of files."""
-        if path not in self.files:
-            return
-        project = self.project
-        done = self._edits.submit(project.set_file, path, text)
-        done.add_done_callback(_log_failure)
+    def announce(self, path: str, text: str) -> None:
+        """From a thread other than the check thread: a file's new text, handed to the project at once
+        so that a check of an older text stops (it raises ``Cancelled`` and publishes nothing); this
+        waits until that check has stopped. The check of this text comes as a request and finds it
+        set. Only files the project has: a new one is added by the check thread, which owns the set of
+        files."""
+        if path in self.files:
+            self.project.set_file(path, text)
 
     def counters(self) -> dict[str, int]:
         return dict(self.project.counters)
+
+    def reload_sync(self, config: Config, texts: Mapping[str, str]) -> None:
+        """:meth:`reconfigure_sync` with the open buffers' ``texts`` and, for the other files the
+        project holds, their text on disk."""
+        sources = dict(texts)
+        for path in sorted(self.files - set(sources)):
+            text = read_source(Path(path))
+            if text is not None:
+                sources[path] = text
+        self.reconfigure_sync(config, sources)
 
     def reconfigure_sync(self, config: Config, sources: dict[str, str]) -> None:
         """Take a new configuration: in the project when it changes only the rules (the next check
@@ -103,7 +79,9 @@ class Analysis:
         for path, text in sources.items():
             self.update_sync(path, text)
 
-    def update_sync(self, path: str, text: str, tree: tree_sitter.Tree | None = None) -> tuple[str, ...]:
+    def update_sync(self, path: str, text: str) -> tuple[str, ...]:
+        """Set a file's text (the project parses it); the functions whose text changed, appeared or
+        went."""
         update = self.project.update_file(path, text)
         self.files.add(path)
         if path in self.header_stamps:
@@ -131,11 +109,41 @@ class Analysis:
             self.files.discard(path)
             self.project.remove_file(path)
 
+    def sync_project_sync(
+        self, texts: Mapping[str, str], disk_roots: Sequence[Path], root: Path | None, roots: Sequence[Path]
+    ) -> Synced:
+        """Bring the project in line with the folder's open buffers (``texts``) and its C files on
+        disk under ``disk_roots`` (``roots``: all workspace roots, to leave out what a nested folder
+        owns; ``root``: the folder's); a file on disk is read again only when its modification stamp
+        changed."""
+        on_disk = belongs(roots, root, [str(p) for p in scan_c_files(list(disk_roots))])
+        for path in on_disk:
+            if path in texts:
+                self.disk_stamps.pop(path, None)
+                continue
+            try:
+                stat = Path(path).stat()
+            except OSError:
+                continue
+            stamp = (stat.st_mtime_ns, stat.st_size)
+            if self.disk_stamps.get(path) == stamp and path in self.files:
+                continue  # unchanged on disk since it was last read
+            text = read_source(Path(path))
+            if text is not None:
+                self.update_sync(path, text)
+                self.disk_stamps[path] = stamp
+        for path, text in texts.items():
+            self.update_sync(path, text)
+        for gone in self.files - set(on_disk) - set(texts):
+            self.remove_sync(gone)
+        self.sync_headers_sync()
+        paths = sorted(p for p in self.files if p.endswith(C_SUFFIXES))
+        return Synced(paths, self.project.compile_commands_error)
+
     def check_file_sync(
         self,
         path: str,
         text: str,
-        tree: tree_sitter.Tree | None,
         still_wanted: Callable[[], bool],
         partial: Callable[[str, list[Finding]], None] | None = None,
         partial_every: float = PARTIAL_EVERY,
@@ -154,7 +162,7 @@ class Analysis:
         if not still_wanted():
             return None
         before = self.counters()
-        changed = self.update_sync(path, text, tree)
+        changed = self.update_sync(path, text)
         if not still_wanted():
             return None
         findings = self.project.check(
@@ -165,7 +173,7 @@ class Analysis:
 
     def check_paths_sync(
         self,
-        paths: list[str],
+        paths: Sequence[str],
         partial: Callable[[str, list[Finding]], None] | None = None,
         partial_every: float = PARTIAL_EVERY,
         early: Collection[str] = (),
@@ -174,10 +182,26 @@ class Analysis:
         ``early``: those not shown yet (see :meth:`check_file_sync`)."""
         before = self.counters()
         findings = self.project.check(
-            paths=paths, interprocedural=True, partial=partial, partial_every=partial_every, early=early
+            paths=list(paths), interprocedural=True, partial=partial, partial_every=partial_every, early=early
         )
         result = {p: list(findings.get(p, [])) + self.notes(p) for p in paths}
         return CheckOutcome(result, _delta(before, self.counters()), extents={p: self.extents(p) for p in paths})
+
+    def check_disk_text_sync(
+        self, path: str, buffer: str, keep: bool, still_wanted: Callable[[], bool]
+    ) -> tuple[list[Finding], bool] | None:
+        """The file on disk in place of a closed buffer (whose text was ``buffer``), and its findings
+        (None if outdated: the document was opened again); with whether the project's text of it
+        changed. ``keep``: the file belongs to the workspace (else it leaves the project)."""
+        if not still_wanted():
+            return None
+        text = read_source(Path(path)) if keep else None
+        if text is None:
+            self.remove_sync(path)
+            return [], True
+        self.update_sync(path, text)
+        outcome = self.check_paths_sync([path])
+        return outcome.findings.get(path, []), text != buffer
 
     def extents(self, path: str) -> Extents:
         """First and last line of each function of ``path`` as the project parsed it."""
@@ -192,17 +216,6 @@ class Analysis:
         return [
             Finding(NOT_CHECKED, "info", u.message, u.location, u.function) for u in self.project.unmodelled(path)
         ]
-
-
-@cache
-def _checks() -> ThreadPoolExecutor:
-    """The one thread every folder's project is checked on (see the module's doc)."""
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-check")
-
-
-def _log_failure(done: Future[None]) -> None:
-    if not done.cancelled() and (e := done.exception()) is not None:
-        log.error("handing an edit to the project failed: %s: %s", type(e).__name__, e)
 
 
 def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:

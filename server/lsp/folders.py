@@ -17,15 +17,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from server.lsp.analysis import Analysis
 from server.lsp.settings import ServerSettings
+
+if TYPE_CHECKING:  # the checker process's ``analysis`` imports this module (``belongs``): no cycle at run time
+    from server.lsp.worker_client import FolderAnalysis
 
 
 @dataclass
 class Folder:
     root: Path | None  # None: the workspace has no folder
-    analysis: Analysis
+    analysis: FolderAnalysis
     settings: ServerSettings
 
     def disk_roots(self) -> list[Path]:

@@ -16,7 +16,8 @@ IDLE_SECONDS = 20.0
 
 
 class MemoryPolicy:
-    """Called on the analysis worker only (the server runs both steps there), so it needs no lock."""
+    """Called on the checker process's check thread only (the server asks for both steps there), so
+    it needs no lock."""
 
     def __init__(self) -> None:
         self.checks_since_full = 0

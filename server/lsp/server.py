@@ -1,17 +1,19 @@
 """The ctlsp language server's state and check orchestration (the handlers live in handlers/).
 
-Edits are applied on the event loop (cheap: a tree edit and an incremental re-parse); checking runs on
-the single analysis worker after a short debounce, and results for document versions that are no
-longer current are dropped, so a burst of keystrokes costs one check, not one per key.
+Edits are applied on the event loop (cheap: a tree edit and an incremental re-parse); checking runs in
+the checker process (``worker_client``) after a short debounce, and results for document versions that
+are no longer current are dropped, so a burst of keystrokes costs one check, not one per key. The event
+loop never waits on a check: requests are answered from the findings of the last one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import traceback
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -21,10 +23,9 @@ from pygls.lsp.server import LanguageServer
 
 from extractors.api import Cancelled, Config, Finding
 from server.line_ends import split_lines
-from server.lsp.analysis import Analysis, CheckOutcome
 from server.lsp.diagnostics import contains, path_to_uri, to_diagnostic
 from server.lsp.documents import Document
-from server.lsp.folders import Folder, belongs, owner
+from server.lsp.folders import Folder, owner
 from server.lsp.memory import IDLE_SECONDS
 from server.lsp.positions import Columns
 from server.lsp.progress import WorkProgress
@@ -32,7 +33,9 @@ from server.lsp.protocol import CtlspProtocol
 from server.lsp.pulled import ResultIds
 from server.lsp.settings import ServerSettings, load_workspace_config, merge_settings
 from server.lsp.steady import Extent, LineShift, Shown, settle
-from server.workspace import C_SUFFIXES, read_source, scan_c_files
+from server.lsp.worker_client import FolderAnalysis, FolderClosed, PartialFindings, WorkerClient, WorkerGone, WorkerLost
+from server.lsp.worker_messages import CheckOutcome
+from server.workspace import read_source
 
 log = logging.getLogger(__name__)
 VERSION = "0.1.0"
@@ -77,6 +80,7 @@ class CtlspServer(LanguageServer):
         self._full_again = False
         self._background: set[asyncio.Task[Any]] = set()
         self._idle_collection: asyncio.Task[None] | None = None
+        self.worker = WorkerClient(self._worker_ready, self._worker_lost)  # the checker process, started on first use
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve over stdio; on ``exit`` without ``shutdown`` end with status 1, as LSP asks.
@@ -98,7 +102,7 @@ class CtlspServer(LanguageServer):
         ``compile_commands.json`` counts as none, so without a word every ``-D``/``-I`` in it would be
         silently ignored; the same problem is not repeated on each check, a new one is."""
         for root, folder in self.folders.items():
-            error = folder.analysis.project.compile_commands_error
+            error = folder.analysis.compile_commands_error
             if error is not None and error != self._compile_warned.get(root):
                 self.warn_user(f"ctlsp: {error}; its compile flags are not used")
             self._compile_warned[root] = error
@@ -115,6 +119,8 @@ class CtlspServer(LanguageServer):
                 await coro
             except asyncio.CancelledError:
                 raise
+            except WorkerGone as e:  # the checker process died (said once, see ``_worker_lost``), a folder closed
+                log.debug("%s ended: %s", what, e)
             except Exception:
                 self.log(f"ctlsp: {what} failed:\n{traceback.format_exc()}", types.MessageType.Error)
 
@@ -153,7 +159,7 @@ class CtlspServer(LanguageServer):
         """The folder ``path`` belongs to (None before the configuration is loaded)."""
         return self.folders.get(owner(self.roots, path))
 
-    def analysis_for(self, path: str) -> Analysis | None:
+    def analysis_for(self, path: str) -> FolderAnalysis | None:
         folder = self.folder_for(path)
         return folder.analysis if folder is not None else None
 
@@ -200,12 +206,12 @@ class CtlspServer(LanguageServer):
         except Exception:
             self.log(f"ctlsp: bad configuration, using defaults:\n{traceback.format_exc()}")
             config, settings = Config(), ServerSettings()
-        self.folders[root] = Folder(root, Analysis(config), settings)
+        self.folders[root] = Folder(root, FolderAnalysis(self.worker, config), settings)
 
     def close_folder(self, root: Path | None) -> None:
         folder = self.folders.pop(root, None)
         if folder is not None:
-            folder.analysis.shutdown()
+            folder.analysis.close()
 
     async def set_roots(self, roots: list[Path]) -> None:
         """Workspace folders added or removed: a project per folder (see ``folders``). Files that
@@ -227,13 +233,9 @@ class CtlspServer(LanguageServer):
             if self.folders.get(root) is not folder:
                 continue  # the folder was closed meanwhile
             folder.settings = settings
-            analysis = folder.analysis
-            sources = {doc.path: doc.checked_text for doc in self.docs.values() if self.folder_for(doc.path) is folder}
-            for path in sorted(analysis.files - set(sources)):
-                text = read_source(Path(path))
-                if text is not None:
-                    sources[path] = text
-            await analysis.run(analysis.reconfigure_sync, config, sources)
+            texts = {doc.path: doc.checked_text for doc in self.docs.values() if self.folder_for(doc.path) is folder}
+            with contextlib.suppress(WorkerLost):  # the new process opened the folder with ``config``
+                await folder.analysis.reconfigure(config, texts)
         self.log(f"ctlsp: configuration reloaded ({reason})")
         self.request_full_check(f"configuration changed ({reason})")
 
@@ -269,7 +271,26 @@ class CtlspServer(LanguageServer):
         for task in list(self._background):
             task.cancel()
         for folder in self.folders.values():
-            folder.analysis.shutdown()
+            folder.analysis.close()
+        self.worker.stop()
+
+    def _worker_ready(self, pid: int) -> None:
+        self.log(f"ctlsp: checker process {pid} started", types.MessageType.Log)
+
+    def _worker_lost(self, message: str, restarted: bool) -> None:
+        """The checker process died (see ``worker_client``): say so once, and check everything again
+        in the new one: the workspace, and each open document (the workspace check publishes only
+        once all of it is done). Without a new process, nothing waits for checks any more."""
+        self.warn_user(message)
+        if restarted:
+            self.request_full_check("the checker process was restarted")
+            for uri in list(self.docs):
+                self.schedule_check(uri, 0)
+            return
+        for uri in list(self._waiters):
+            doc = self.docs.get(uri)
+            if doc is not None:
+                self.mark_checked(uri, doc.version)
 
     # ----- checking ---------------------------------------------------------------------------------
     def schedule_check(self, uri: str, delay: float, edited: bool = False) -> None:
@@ -281,7 +302,7 @@ class CtlspServer(LanguageServer):
         doc = self.docs.get(uri)
         analysis = self.analysis_for(doc.path) if doc is not None else None
         if edited and doc is not None and analysis is not None:
-            analysis.announce(doc.path, doc.checked_text, doc.tree)
+            analysis.announce(doc.path, doc.checked_text)
         self._pending[uri] = self.spawn(self._check_document(uri, delay), f"check of {uri}")
 
     async def _check_document(self, uri: str, delay: float) -> None:
@@ -293,7 +314,7 @@ class CtlspServer(LanguageServer):
         if doc is None or folder is None:
             return
         analysis = folder.analysis
-        version, tree, text, path = doc.version, doc.tree, doc.checked_text, doc.path
+        version, text, path = doc.version, doc.checked_text, doc.path
 
         def current() -> bool:
             d = self.docs.get(uri)
@@ -301,12 +322,9 @@ class CtlspServer(LanguageServer):
 
         self._checking[uri] = version
         try:
-            outcome = await analysis.run(
-                analysis.check_file_sync,
+            outcome = await analysis.check_file(
                 path,
                 text,
-                tree,
-                current,
                 self._partial_publisher({path: text}),
                 folder.settings.partial_results_ms / 1000,
                 path not in self._complete,  # not shown yet: known findings first, refuted ones after
@@ -314,6 +332,10 @@ class CtlspServer(LanguageServer):
         except Cancelled:
             self.log(f"check of {Path(path).name} v{version} stopped: the text changed", types.MessageType.Log)
             return  # the newer text's check is scheduled: nothing of this one is published
+        except WorkerLost:
+            if self.worker.down:
+                self.mark_checked(uri, version)  # no check will come: pulls answer with what there is
+            return  # else the new process checks the document again (``_worker_lost``)
         except Exception:
             self.mark_checked(uri, version)  # pull requests get the previous result instead of hanging
             raise
@@ -327,32 +349,30 @@ class CtlspServer(LanguageServer):
             self.publish(path, outcome.findings.get(path, []), outcome.extents.get(path, {}))
             self.mark_checked(uri, version)
         self.report_counters(f"{Path(path).name} v{version}", outcome, edited)
-        self.tidy_memory(analysis)
+        self.tidy_memory()
 
-    def tidy_memory(self, analysis: Analysis) -> None:
-        """After diagnostics are out: freeze what survived the check, and plan a full collection
-        for when the user has stopped typing (the collector is the process's: one plan for all
-        folders, run on the worker of the folder checked last)."""
-        self.spawn(analysis.run(analysis.memory.after_check), "memory tidy-up")
+    def tidy_memory(self) -> None:
+        """After diagnostics are out: the checker process freezes what survived the check, and a
+        full collection is planned for when the user has stopped typing (the collector is the
+        process's: one plan for all folders)."""
+        self.worker.tidy()
         if self._idle_collection is not None:
             self._idle_collection.cancel()
 
         async def when_idle() -> None:
             await asyncio.sleep(IDLE_SECONDS)
-            freed = await analysis.run(analysis.memory.when_idle)
+            freed = await self.worker.collect()
             log.debug("idle collection freed %d objects", freed)
 
         self._idle_collection = self.spawn(when_idle(), "idle collection")
 
-    def _partial_publisher(self, texts: dict[str, str]) -> Callable[[str, list[Finding]], None]:
-        """For the worker: hand the findings so far of a long check to the event loop, with the text
-        of the open buffer they were found in (``texts``: the buffers handed to the check; the
-        worker must not read the project from inside the check, which would make it depend on the
-        file's whole text)."""
-        loop = asyncio.get_running_loop()
+    def _partial_publisher(self, texts: dict[str, str]) -> PartialFindings:
+        """What hears the findings so far of a long check (on the event loop): they are published
+        with the text of the open buffer they were found in (``texts``: the buffers handed to the
+        check)."""
 
         def partial(path: str, findings: list[Finding]) -> None:
-            loop.call_soon_threadsafe(self._publish_partial, path, texts.get(path), findings)
+            self._publish_partial(path, texts.get(path), findings)
 
         return partial
 
@@ -465,7 +485,8 @@ class CtlspServer(LanguageServer):
     async def _full_check_loop(self, reason: str) -> None:
         while True:
             self._full_again = False
-            await self._full_check(reason)
+            with contextlib.suppress(WorkerLost):  # a new process asked for this check again, or there is none
+                await self._full_check(reason)
             if not self._full_again:
                 return
             reason = "files changed during the last check"
@@ -485,10 +506,21 @@ class CtlspServer(LanguageServer):
 
     async def _check_folder(self, folder: Folder, reason: str, progress: WorkProgress, n: int, of: int) -> None:
         """The workspace check of one folder: every C file of it across files, in chunks."""
+        with contextlib.suppress(FolderClosed):  # the folder was removed meanwhile: nothing of it is published
+            await self._check_folder_files(folder, reason, progress, n, of)
+
+    async def _check_folder_files(self, folder: Folder, reason: str, progress: WorkProgress, n: int, of: int) -> None:
         analysis = folder.analysis
-        mine = {d.path: (d.uri, d.version, d.checked_text, d.tree) for d in self.docs.values()}
-        open_docs = {p: entry for p, entry in mine.items() if self.folder_for(p) is folder}
-        paths = await analysis.run(self._sync_project, analysis, open_docs, folder, list(self.roots))
+        while True:
+            await self.edits_checked()  # an edit's check goes first, here and before each chunk
+            mine = {d.path: (d.uri, d.version, d.checked_text) for d in self.docs.values()}
+            open_docs = {p: entry for p, entry in mine.items() if self.folder_for(p) is folder}
+            texts = {path: entry[2] for path, entry in open_docs.items()}
+            try:
+                paths = await analysis.sync_project(texts, folder.disk_roots(), folder.root, list(self.roots))
+                break
+            except Cancelled:  # an edit came in: again, with the buffers as they are then
+                continue
         self.report_compile_commands()
         if not paths:
             return
@@ -496,14 +528,15 @@ class CtlspServer(LanguageServer):
         results: dict[str, list[Finding]] = {}
         extents: dict[str, dict[str, Extent]] = {}
         totals: dict[str, int] = {}
-        partial = self._partial_publisher({path: entry[2] for path, entry in open_docs.items()})
+        partial = self._partial_publisher(texts)
         for start in range(0, len(paths), size):
             chunk = paths[start : start + size]
             while True:
+                await self.edits_checked()
                 try:
                     early = frozenset(p for p in chunk if p not in self._complete)
-                    outcome = await analysis.run(
-                        analysis.check_paths_sync, chunk, partial, folder.settings.partial_results_ms / 1000, early
+                    outcome = await analysis.check_paths(
+                        chunk, partial, folder.settings.partial_results_ms / 1000, early
                     )
                     break
                 except Cancelled:
@@ -532,36 +565,15 @@ class CtlspServer(LanguageServer):
                 self._whole_checked[info[0]] = info[1]
                 self.mark_checked(info[0], info[1])
         self.report_counters(f"workspace ({len(paths)} files, {reason})", CheckOutcome({}, totals))
-        self.tidy_memory(analysis)
+        self.tidy_memory()
 
-    @staticmethod
-    def _sync_project(
-        analysis: Analysis, open_docs: dict[str, tuple[str, int, str, Any]], folder: Folder, roots: list[Path]
-    ) -> list[str]:
-        """Worker thread: bring the folder's project in line with its open buffers and its C files on
-        disk (``roots``: all workspace roots, to leave out what a nested folder owns)."""
-        on_disk = belongs(roots, folder.root, [str(p) for p in scan_c_files(folder.disk_roots())])
-        for path in on_disk:
-            if path in open_docs:
-                analysis.disk_stamps.pop(path, None)
-                continue
-            try:
-                stat = Path(path).stat()
-            except OSError:
-                continue
-            stamp = (stat.st_mtime_ns, stat.st_size)
-            if analysis.disk_stamps.get(path) == stamp and path in analysis.files:
-                continue  # unchanged on disk since it was last read
-            text = read_source(Path(path))
-            if text is not None:
-                analysis.update_sync(path, text)
-                analysis.disk_stamps[path] = stamp
-        for path, (_uri, _version, text, tree) in open_docs.items():
-            analysis.update_sync(path, text, tree)
-        for gone in analysis.files - set(on_disk) - set(open_docs):
-            analysis.remove_sync(gone)
-        analysis.sync_headers_sync()
-        return sorted(p for p in analysis.files if p.endswith(C_SUFFIXES))
+    async def edits_checked(self) -> None:
+        """Wait for the checks of open documents scheduled now (an edit's): the workspace check
+        goes on (and a check an edit stopped runs again) after the edit's own, which is the one
+        the user waits for."""
+        scheduled = [task for task in self._pending.values() if not task.done()]
+        if scheduled:
+            await asyncio.wait(scheduled)
 
     async def settle_workspace_check(self, timeout: float) -> None:
         """Wait at most ``timeout`` seconds for a workspace check that is running (never stopping it),

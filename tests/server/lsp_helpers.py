@@ -99,6 +99,17 @@ def checked(client: LanguageClient, what: str) -> str | None:
     return next((m.message for m in client.log_messages if f"ctlsp: checked {what}" in m.message), None)
 
 
+def checker_pids(client: LanguageClient) -> list[int]:
+    """The checker processes the server said it started (it logs each once it is up, which is when
+    the checks it was sent begin), first to last."""
+    prefix, suffix = "ctlsp: checker process ", " started"
+    return [
+        int(m.message[len(prefix) : -len(suffix)])
+        for m in client.log_messages
+        if m.message.startswith(prefix) and m.message.endswith(suffix)
+    ]
+
+
 def codes(found: Sequence[types.Diagnostic]) -> list[str]:
     return sorted(str(d.code) for d in found)
 
@@ -157,3 +168,24 @@ int work(int n)
     return 0;
 }
 """
+
+
+def many_functions(functions: int) -> str:
+    """A C file of ``functions`` small functions, each allocating, testing and freeing a buffer;
+    every fiftieth forgets the free (a memory leak at its ``malloc`` line): a long check."""
+    out = ["#include <stdlib.h>", ""]
+    for k in range(functions):
+        out += [
+            f"int fn_{k}(int n)",
+            "{",
+            f"    char *p = malloc(n + {k});",
+            "    if (p == NULL)",
+            "        return -1;",
+            f"    if (n > {k % 7})",
+            "        p[0] = 1;",
+            "    free(p);" if k % 50 != 49 else "    n++;",
+            "    return n;",
+            "}",
+            "",
+        ]
+    return "\n".join(out)

@@ -47,12 +47,9 @@ def test_the_session_reads_the_workspace_compile_database_and_rereads_it(tmp_pat
     assert problems == [] and config.compile_commands == str(tmp_path / "compile_commands.json")
     analysis = Analysis(config)
     path = str((tmp_path / "src" / "counter.c").resolve())
-    try:
-        first = analysis.check_file_sync(path, COUNTER, None, lambda: True)
-        assert first is not None and first.findings[path] == []
-        _database(tmp_path, "cc -c src/counter.c -DNO_CONFIG_FOLDER")  # config.h is no longer found
-        again = analysis.check_file_sync(path, COUNTER, None, lambda: True)
-        assert again is not None
-        assert sorted(f.rule_id for f in again.findings[path]) == ["unlock-without-lock"]
-    finally:
-        analysis.shutdown()
+    first = analysis.check_file_sync(path, COUNTER, lambda: True)
+    assert first is not None and first.findings[path] == []
+    _database(tmp_path, "cc -c src/counter.c -DNO_CONFIG_FOLDER")  # config.h is no longer found
+    again = analysis.check_file_sync(path, COUNTER, lambda: True)
+    assert again is not None
+    assert sorted(f.rule_id for f in again.findings[path]) == ["unlock-without-lock"]

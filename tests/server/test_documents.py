@@ -158,24 +158,22 @@ def test_random_edits_match_a_fresh_parse_and_pygls_text(data: st.DataObject, st
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_edits_never_break_the_check_pipeline(data: st.DataObject) -> None:
-    """Half-typed C goes through the same path as in the server: edit, incremental tree, check."""
+    """Half-typed C goes through the same path as in the server: edits applied to the document, its
+    checked text handed to the folder's analysis (as the checker process does), checked."""
     from extractors.api import Config
     from server.lsp.analysis import Analysis
 
     analysis = Analysis(Config())
     doc = Document.from_text(URI, "/w/sample.c", 0, SAMPLE)
     oracle = TextDocument(URI, SAMPLE)
-    try:
-        for version in range(1, data.draw(st.integers(1, 4)) + 1):
-            batch = [data.draw(edits(oracle.source))]
-            oracle.apply_change(batch[0])
-            doc.apply_changes(batch, version)
-            outcome = analysis.check_file_sync(doc.path, doc.checked_text, doc.tree, lambda: True)
-            assert outcome is not None
-            for finding in outcome.findings[doc.path]:
-                assert 0 <= finding.location.start_line < len(doc.line_starts)
-    finally:
-        analysis.shutdown()
+    for version in range(1, data.draw(st.integers(1, 4)) + 1):
+        batch = [data.draw(edits(oracle.source))]
+        oracle.apply_change(batch[0])
+        doc.apply_changes(batch, version)
+        outcome = analysis.check_file_sync(doc.path, doc.checked_text, lambda: True)
+        assert outcome is not None
+        for finding in outcome.findings[doc.path]:
+            assert 0 <= finding.location.start_line < len(doc.line_starts)
 
 
 def test_a_lone_cr_ends_a_line_and_the_tree_counts_it() -> None:

@@ -14,7 +14,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from extractors.api import Project
-from tests.server.lsp_helpers import codes, diagnostics, edit, line_of, open_doc, start, until
+from tests.server.lsp_helpers import checker_pids, codes, diagnostics, edit, line_of, open_doc, start, until
 
 PAIRS = 100  # 200 functions: helper_k frees its argument, user_k allocates and calls helper_k
 
@@ -117,6 +117,7 @@ async def test_an_edit_stops_the_running_check_which_publishes_nothing(
     path.write_text(text)
     await start(client, tmp_path, settings={"debounceMs": 0, "partialResultsMs": 600_000})
     uri = open_doc(client, path)
+    await until(lambda: checker_pids(client), "the checker process")  # it checks from now on
     await asyncio.sleep(1.0)  # the check of v1 is under way (it takes several seconds)
     target = line_of(text, "void helper_7(") + 4
     edit(client, uri, 2, (target + 1, 0, target + 1, 0), "    p[0] = 1;\n")

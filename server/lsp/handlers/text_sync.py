@@ -14,18 +14,17 @@ and a ``.cpp`` file is not C whatever the editor calls it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
 
-from extractors.api import Cancelled, Finding
-from server.lsp.analysis import Analysis
+from extractors.api import Cancelled
 from server.lsp.diagnostics import path_to_uri
 from server.lsp.documents import Document
 from server.lsp.handlers.base import Feature, guarded
 from server.lsp.server import CtlspServer
-from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT, read_source, skipped_dir
+from server.lsp.worker_client import FolderAnalysis
+from server.workspace import C_SUFFIXES, CONFIG_NAME, PYPROJECT, skipped_dir
 
 
 def is_c_document(path: str) -> bool:
@@ -80,26 +79,28 @@ def did_close(ls: CtlspServer, params: types.DidCloseTextDocumentParams) -> None
     task.add_done_callback(done)
 
 
-async def recheck_from_disk(ls: CtlspServer, analysis: Analysis, doc: Document) -> None:
+async def recheck_from_disk(ls: CtlspServer, analysis: FolderAnalysis, doc: Document) -> None:
     """A closed document's file on disk goes back into the project in place of the buffer, and is
     checked as the workspace check checks it (across files); its findings replace the buffer's. A
     buffer closed with unsaved edits may have changed other files' findings too: the workspace is
     checked again then. A file gone from disk, or one the workspace does not hold (opened from
     elsewhere), leaves the project and its diagnostics are cleared, as the workspace check would.
-    Nothing is published if the document is opened again (or the configuration changes) meanwhile."""
+    Nothing is published if the document is opened again (or the configuration changes) meanwhile:
+    the checker process skips the check if the document's check is requested before this one runs.
+    If the process dies meanwhile, the new one's workspace check publishes the file."""
     path = doc.path
     folder = ls.folder_for(path)
     keep = folder is not None and in_workspace(path, folder.disk_roots())  # the folder owns it: see folders
 
-    def wanted() -> bool:  # read on the worker thread too (a few lookups, as the per-edit checks do)
+    def wanted() -> bool:
         return ls.analysis_for(path) is analysis and doc.uri not in ls.docs
 
     while True:
         try:
-            result = await analysis.run(_check_disk_text_sync, analysis, path, doc.checked_text, keep, wanted)
+            result = await analysis.check_disk_text(path, doc.checked_text, keep)
             break
-        except Cancelled:
-            continue  # an edit of another file came in: its check runs, then this one again
+        except Cancelled:  # an edit of another file came in: its check runs, then this one again
+            await ls.edits_checked()
     if result is None or not wanted() or ls.doc_for_path(path) is not None:
         return
     findings, differed = result
@@ -123,23 +124,6 @@ def in_workspace(path: str, roots: list[Path]) -> bool:
         if is_c_document(name) and not name.startswith(".") and not any(skipped_dir(d) for d in folders):
             return True
     return False
-
-
-def _check_disk_text_sync(
-    analysis: Analysis, path: str, buffer: str, keep: bool, wanted: Callable[[], bool]
-) -> tuple[list[Finding], bool] | None:
-    """Worker thread: the file on disk in place of the closed buffer, and its findings (None if the
-    document was opened again); with whether the project's text of it changed. ``keep``: the file
-    belongs to the workspace (else it leaves the project)."""
-    if not wanted():
-        return None
-    text = read_source(Path(path)) if keep else None
-    if text is None:
-        analysis.remove_sync(path)
-        return [], True
-    analysis.update_sync(path, text)
-    outcome = analysis.check_paths_sync([path])
-    return outcome.findings.get(path, []), text != buffer
 
 
 FEATURES = (
