@@ -1,0 +1,137 @@
+"""The checker process's dispatch, in this process: what its reader thread does with each message
+(``worker.receive``) and what its check thread answers (``worker.run``), read off the other end of
+the pipe. The process itself, under a real server, is in ``test_checker_process.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from multiprocessing import Pipe
+from multiprocessing.connection import Connection
+
+import pytest
+
+from extractors.api import Config
+from server.lsp.worker import Worker, receive, run
+from server.lsp.worker_messages import (
+    Announce,
+    CheckFile,
+    CheckOutcome,
+    CheckPaths,
+    CloseFolder,
+    Failure,
+    OpenFolder,
+    Partial,
+    Reply,
+    Withdraw,
+)
+from tests.server.lsp_helpers import LEAK, many_functions
+
+PATH = "/w/a.c"
+FIXED = LEAK.replace("    p[0] = 1;\n", "    p[0] = 1;\n    free(p);\n")
+
+
+@pytest.fixture
+def pipe() -> Iterator[tuple[Worker, Connection]]:
+    server, checker = Pipe()
+    worker = Worker(checker)
+    receive(worker, OpenFolder(1, Config()))
+    yield worker, server
+    worker.edits.shutdown()
+
+
+def run_queued(worker: Worker) -> None:
+    while not worker.work.empty():
+        run(worker, worker.work.get())
+
+
+def answers(server: Connection) -> list[object]:
+    found = []
+    while server.poll():
+        found.append(server.recv())
+    return found
+
+
+def rules(reply: object) -> list[str]:
+    assert isinstance(reply, Reply) and isinstance(reply.value, CheckOutcome)
+    return sorted(f.rule_id for f in reply.value.findings[PATH])
+
+
+def test_each_request_is_answered_once_in_order(pipe: tuple[Worker, Connection]) -> None:
+    worker, server = pipe
+    receive(worker, CheckFile(10, 1, PATH, LEAK, partial=False))
+    receive(worker, CheckPaths(11, 1, (PATH,), partial=False))
+    run_queued(worker)
+    first, second = answers(server)
+    assert rules(first) == rules(second) == ["memory-leak"]
+    assert (first.request, second.request) == (10, 11)  # type: ignore[attr-defined]
+    assert worker.tickets == {}
+
+
+def test_a_newer_text_of_the_file_makes_a_queued_check_outdated(pipe: tuple[Worker, Connection]) -> None:
+    """What ``still_wanted`` was: the server only wants the newest text checked, and the check of an
+    older one that has not started answers None (outdated) without checking."""
+    worker, server = pipe
+    receive(worker, CheckFile(10, 1, PATH, LEAK, partial=False))
+    receive(worker, Announce(1, PATH, FIXED))
+    receive(worker, CheckFile(11, 1, PATH, FIXED, partial=False))
+    receive(worker, CheckFile(12, 1, "/w/other.c", LEAK, partial=False))  # another file: still wanted
+    run_queued(worker)
+    outdated, fixed, other = answers(server)
+    assert outdated == Reply(10, None)
+    assert rules(fixed) == []
+    assert isinstance(other, Reply) and other.value is not None
+
+
+def test_a_newer_text_withdraws_a_queued_chunk_that_reads_the_file(pipe: tuple[Worker, Connection]) -> None:
+    """A chunk of the workspace check that has not started fails ``cancelled``, as it would had it
+    been running (the server runs it again after the edit's check); one without the file runs."""
+    worker, server = pipe
+    receive(worker, CheckFile(10, 1, PATH, LEAK, partial=False))
+    run_queued(worker)
+    receive(worker, CheckPaths(11, 1, (PATH, "/w/b.c"), partial=False))
+    receive(worker, CheckPaths(12, 1, ("/w/b.c",), partial=False))
+    receive(worker, Announce(1, PATH, FIXED))
+    run_queued(worker)
+    _, stopped, other = answers(server)
+    assert isinstance(stopped, Failure) and stopped.request == 11 and stopped.kind == "cancelled"
+    assert isinstance(other, Reply) and other.request == 12
+
+
+def test_a_later_check_of_the_same_file_makes_an_earlier_one_outdated(pipe: tuple[Worker, Connection]) -> None:
+    worker, server = pipe
+    receive(worker, CheckFile(10, 1, PATH, LEAK, partial=False))
+    receive(worker, CheckFile(11, 1, PATH, LEAK, partial=False))
+    run_queued(worker)
+    outdated, checked = answers(server)
+    assert outdated == Reply(10, None) and rules(checked) == ["memory-leak"]
+
+
+def test_a_withdrawn_request_is_skipped(pipe: tuple[Worker, Connection]) -> None:
+    worker, server = pipe
+    receive(worker, CheckPaths(10, 1, (PATH,), partial=False))
+    receive(worker, Withdraw(10))
+    run_queued(worker)
+    [skipped] = answers(server)
+    assert isinstance(skipped, Failure) and skipped.request == 10 and skipped.kind == "cancelled"
+
+
+def test_a_long_check_sends_its_findings_so_far_before_its_answer(pipe: tuple[Worker, Connection]) -> None:
+    worker, server = pipe
+    receive(worker, CheckFile(10, 1, PATH, many_functions(100), partial_every=0.0, early=True))
+    run_queued(worker)
+    *partials, last = answers(server)
+    assert partials and all(isinstance(p, Partial) and p.request == 10 and p.path == PATH for p in partials)
+    assert rules(last) == ["memory-leak", "memory-leak"]
+
+
+def test_requests_of_a_closed_folder_fail_closed_and_errors_are_answered(pipe: tuple[Worker, Connection]) -> None:
+    worker, server = pipe
+    receive(worker, CheckPaths(10, 1, None, partial=False))  # type: ignore[arg-type]  # paths that are none
+    receive(worker, CloseFolder(1))
+    receive(worker, CheckFile(11, 1, PATH, LEAK, partial=False))
+    run_queued(worker)
+    answered = answers(server)
+    assert [type(a).__name__ for a in answered] == ["Failure", "Failure"]
+    failed, closed = answered
+    assert isinstance(failed, Failure) and failed.kind == "error" and "Traceback" in failed.detail
+    assert isinstance(closed, Failure) and closed.kind == "closed"
