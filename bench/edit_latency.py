@@ -29,8 +29,9 @@ and for each big input one more line:
   hover p50/p95/max  textDocument/hover at a few statement positions, one every ~50 ms from right after
                      didOpen until the first full check is done (request -> response; n = how many);
                      the answer is mostly empty (no finding there yet), so this is how long a request
-                     waits while the check runs on the server's worker thread
-  RSS                VmRSS of the server process (/proc/<pid>/status, MiB) after didOpen and its full
+                     waits while the check runs in the server's checker process
+  RSS                VmRSS of the server process and its children, the checker process among them
+                     (/proc/<pid>/status, MiB) after didOpen and its full
                      check, after N/2 and after N one-line edits (N = ``--memory-edits``; each point
                      read once the server logged that version checked), to see whether memory stays flat
   edits 1..N         p50/p95 of all N edits (the edit line above uses the first ones only)
@@ -240,15 +241,31 @@ async def start_client(root: Path, recorder: Recorder) -> LanguageClient:
 def server_pid(client: LanguageClient) -> int | None:
     """The pid of the server process: pygls' client keeps the process ``start_io`` spawned in its
     private ``_server`` (pygls 2.x).  SERVER_COMMAND runs Python directly, so that process is the
-    server itself (it checks on a thread, not in worker processes).  None if pygls moves it."""
+    server itself (its checks run in a child process, see :func:`rss_mib`).  None if pygls moves it."""
     process = getattr(client, "_server", None)
     return process.pid if isinstance(process, asyncio.subprocess.Process) else None
 
 
 def rss_mib(pid: int | None) -> float:
-    """Resident memory of a process in MiB (VmRSS); NaN where there is no /proc (not Linux)."""
+    """Resident memory of a process and its children in MiB (VmRSS; the server's checks, and so most
+    of its memory, are in its child the checker process); NaN where there is no /proc (not Linux)."""
     if pid is None:
         return math.nan
+    children = (_own_rss_mib(child) for child in _children(pid))
+    return _own_rss_mib(pid) + sum(r for r in children if not math.isnan(r))  # a child may just have ended
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = (entry / "stat").read_text()
+            if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _own_rss_mib(pid: int) -> float:
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
