@@ -186,6 +186,11 @@ class WorkerClient:
     def next_id(self) -> int:
         return next(self._ids)
 
+    def start(self) -> None:
+        """Start the process now (it imports the checker for a while before it can check), unless
+        it runs already."""
+        self._running()
+
     def open_folder(self, analysis: FolderAnalysis) -> int:
         """Register a folder's analysis; its project is made in the process now and after every
         restart (with the configuration it has then)."""

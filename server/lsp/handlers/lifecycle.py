@@ -21,6 +21,7 @@ from server.lsp.server import VERSION, CtlspServer
 @guarded("initialize")
 def on_initialize(ls: CtlspServer, params: types.InitializeParams) -> None:
     ls.init_settings = params.initialization_options
+    ls.worker.start()  # it loads while the session begins: the first check waits the less
     if isinstance(ls.init_settings, dict) and "ctlsp" in ls.init_settings:
         ls.init_settings = ls.init_settings["ctlsp"]
     folders = params.workspace_folders or []
