@@ -2,18 +2,24 @@
 
 A node none of whose labels is in ``keep`` (a superset of the formula's atoms) is *blank* for the
 formula. Removing a blank node and routing its predecessors to its successors keeps every verdict
-exactly when each temporal subformula is *transparent* at blank nodes: its value there equals
-"some successor has it". Then a predecessor that asked the blank node asks its successors instead
-and gets the same answer. Transparency is decided syntactically on the normal form (``kind``):
+exactly when each subformula a temporal operator reads is *transparent* at blank nodes: its value
+there equals "some successor has it". Then a predecessor that asked the blank node asks its
+successors instead and gets the same answer. Transparency is decided syntactically on the normal
+form (``kind``):
 
-- at a blank node an atom is false and ``true`` is true (constants ``T``/``F``);
+- at a blank node an atom is false (``F``): a constant *there*, not at its successors; ``true`` is
+  true everywhere (``1``, and its negation ``0``);
 - ``E X g`` is transparent (``E``) by definition; a predecessor's ``E X g`` survives the contraction
-  when ``g`` is transparent too (a constant only describes the blank node, not its successors);
-- ``E (a U b)`` is transparent when ``a`` is ``T`` and ``b`` is ``F`` or transparent;
-- ``E G c`` is transparent when ``c`` is ``T`` (blank cycles are never contracted, so infinite
-  paths stay);
+  when ``g`` is transparent too;
+- ``E (a U b)`` is transparent when ``a`` is true at blank nodes and ``b`` false there or
+  transparent; ``E G c`` when ``c`` is true at blank nodes (blank cycles are never contracted, so
+  infinite paths stay);
 - negation swaps ``E`` (some successor) and ``A`` (every successor); ``or`` keeps ``E``, ``and``
-  keeps ``A``; anything else is unsafe and the formula is checked on the whole model.
+  keeps ``A``, and a constant absorbs or is neutral; but a constant only of blank nodes is no
+  neutral for the successors: ``~a & E F a`` is ``E F a`` at a blank node, not "some successor has
+  ``~a & E F a``" (a successor may have ``a``), so such a combination is *none* (``N``): its value
+  at blank nodes may be anything, which only a temporal operator reading it cannot accept. Such a
+  read, or any other shape, makes the formula checked on the whole model.
 
 The rules of the C front end (``E F (x & E X E (~y U z))`` and the dead-store ``A X A (...)``) are
 all contractible: a statement that does nothing the rule looks at is invisible to it, so an edit
@@ -29,8 +35,9 @@ from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, fold, no
 from checker.graphs import strongly_connected, through_passable
 from checker.model import RSM, Component, Ref
 
-_CONST_T, _CONST_F, _SOME, _ALL = "T", "F", "E", "A"
-_NEGATE = {_CONST_T: _CONST_F, _CONST_F: _CONST_T, _SOME: _ALL, _ALL: _SOME}
+_CONST_T, _CONST_F, _SOME, _ALL, _NONE = "T", "F", "E", "A", "N"  # at blank nodes
+_TRUE, _FALSE = "1", "0"  # everywhere
+_NEGATE = {_CONST_T: _CONST_F, _CONST_F: _CONST_T, _SOME: _ALL, _ALL: _SOME, _TRUE: _FALSE, _FALSE: _TRUE, _NONE: _NONE}
 
 
 class _Opaque(Exception):
@@ -44,40 +51,48 @@ def _kind(f: Formula) -> str:
 def _kind_step(f: Formula, kind: Callable[[Formula], str]) -> str:
     match f:
         case TrueF():
-            return _CONST_T
+            return _TRUE
         case Atom():
             return _CONST_F
         case Not(arg=a):
             return _NEGATE[kind(a)]
         case Or(left=a, right=b):
-            return _combine(kind(a), kind(b), absorbing=_CONST_T, neutral=_CONST_F, kept=_SOME)
+            return _combine(kind(a), kind(b), absorbing=(_TRUE, _CONST_T), neutral=(_FALSE, _CONST_F), kept=_SOME)
         case And(left=a, right=b):
-            return _combine(kind(a), kind(b), absorbing=_CONST_F, neutral=_CONST_T, kept=_ALL)
+            return _combine(kind(a), kind(b), absorbing=(_FALSE, _CONST_F), neutral=(_TRUE, _CONST_T), kept=_ALL)
         case EX(arg=a):
             if kind(a) != _SOME:
                 raise _Opaque
             return _SOME
         case EU(left=a, right=b):
-            if kind(a) != _CONST_T or kind(b) == _CONST_T or kind(b) == _ALL:
+            kb = kind(b)
+            if kind(a) not in (_TRUE, _CONST_T) or kb not in (_FALSE, _CONST_F, _SOME, _TRUE):
                 raise _Opaque
-            return _SOME
+            return _TRUE if kb == _TRUE else _SOME
         case EG(arg=a):
-            if kind(a) != _CONST_T:
+            if kind(a) not in (_TRUE, _CONST_T):
                 raise _Opaque
             return _SOME
     raise _Opaque
 
 
-def _combine(x: str, y: str, *, absorbing: str, neutral: str, kept: str) -> str:
-    if absorbing in (x, y):
-        return absorbing
-    if x == neutral:
+def _combine(x: str, y: str, *, absorbing: tuple[str, str], neutral: tuple[str, str], kept: str) -> str:
+    """``and``/``or`` of kinds ``x`` and ``y``: ``absorbing`` and ``neutral`` are the constants
+    everywhere, then at blank nodes only, of that connective."""
+    everywhere, blank = absorbing
+    if everywhere in (x, y):
+        return everywhere
+    if blank in (x, y):
+        return blank
+    if x == neutral[0]:
         return y
-    if y == neutral:
+    if y == neutral[0]:
         return x
+    if x in neutral and y in neutral:
+        return neutral[1]
     if x == y == kept:
         return kept
-    raise _Opaque
+    return _NONE  # a blank node's own constant, or E with A: its value there is no successor's
 
 
 @lru_cache(maxsize=1024)

@@ -102,3 +102,30 @@ def test_rule_formulas_of_the_front_end_are_contractible() -> None:
     from extractors.rules import catalogue
 
     assert all(contractible(r.parsed) for r in catalogue(Config()))
+
+
+def test_a_blank_nodes_own_constant_is_no_neutral_for_its_successors() -> None:
+    """``E X (~a & E F a)`` holds at ``s`` through the blank ``m`` (not ``a``, and ``a`` ahead);
+    at ``m`` the subformula is ``E F a`` only because ``~a`` holds there, which it does not at the
+    node after ``m``. Contracting ``m`` made ``s`` look straight at ``a``, where the subformula is
+    false (a case hypothesis found); the formula is not contractible, the other shapes still are."""
+    m = Node("m", frozenset())
+    goal = Node("g", frozenset({"a"}))
+    model = build_rsm(
+        [
+            Component(
+                "C",
+                (Node("s", frozenset(), True, False), m, goal, Node("t", frozenset(), False, True)),
+                (),
+                (("s", "g"), ("s", "m"), ("m", "g"), ("g", "g")),
+            )
+        ],
+        "C",
+        "s",
+    )
+    f = EX(And(Not(Atom("a")), EF(Atom("a"))))
+    assert check(model, f, "exhaustive").holds
+    assert not contractible(f)
+    assert not contractible(EX(Or(Atom("a"), EX(Atom("b")))))  # or with a blank constant likewise
+    assert contractible(And(Not(Atom("a")), EF(Atom("a"))))  # read by no temporal operator: fine
+    assert contractible(EF(And(Atom("x"), EX(EU(Not(Atom("y")), Atom("z"))))))
