@@ -29,8 +29,10 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,22 +165,29 @@ CLANG_LINE = re.compile(r"^(.*?):(\d+):\d+: warning: (.*) \[([^\]]+)\]$")
 
 
 def run_clang(target: Path, files: list[Path]) -> list[Raw]:
-    """``clang --analyze -Wall`` (plus the alpha checkers named above) on each .c file; -I every folder."""
+    """``clang --analyze -Wall`` (plus the alpha checkers named above) on each .c file, one process
+    per core at a time as cppcheck's ``-j`` and ctlsp's jobs use them; -I every folder."""
     exe = shutil.which("clang")
     assert exe is not None
     includes = sorted({f"-I{p.parent}" for p in files})
     out: list[Raw] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, src in enumerate(p for p in files if p.suffix == ".c"):
+
+        def analyze(job: tuple[int, Path]) -> str:
+            i, src = job
             cmd = [exe, "--analyze", "-Wall", *includes]
             for c in CLANG_CHECKERS:
                 cmd += ["-Xclang", "-analyzer-checker", "-Xclang", c]
             cmd += ["-o", f"{tmp}/{i}.plist", str(src)]
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TOOL_TIMEOUT)
-            for line in proc.stderr.splitlines():
-                m = CLANG_LINE.match(line)
-                if m:
-                    out.append(Raw(str(Path(m[1]).resolve()), int(m[2]), m[4], m[3]))
+            return subprocess.run(cmd, capture_output=True, text=True, timeout=TOOL_TIMEOUT).stderr
+
+        sources = list(enumerate(p for p in files if p.suffix == ".c"))
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            for stderr in pool.map(analyze, sources):
+                for line in stderr.splitlines():
+                    m = CLANG_LINE.match(line)
+                    if m:
+                        out.append(Raw(str(Path(m[1]).resolve()), int(m[2]), m[4], m[3]))
     return sorted(set(out), key=lambda r: (r.file, r.line, r.check))
 
 
@@ -382,21 +391,38 @@ def count_lines(files: Iterable[Path]) -> int:
 
 
 def run_projects(tools: list[Tool], projects: list[Project]) -> None:
-    print(f"\n{'project':<10} {'files':>5} {'lines':>7}" + "".join(f" | {t.name + ' mapped (all)':>24}" for t in tools))
+    """Per project and tool: mapped findings (all findings) and per 1,000 lines, and the wall time of
+    the tool's whole run on the project (every tool uses every core: ctlsp's jobs, cppcheck's -j,
+    one clang process per core); then the total time of each tool and ctlsp's ratio to it."""
+    head = f"\n{'project':<10} {'files':>5} {'lines':>7}"
+    print(head + "".join(f" | {t.name + ' mapped (all), time':>34}" for t in tools))
     per_project: dict[str, list[Report]] = {}
+    seconds = {t.name: 0.0 for t in tools}
+    total_lines = 0
     for proj in projects:
         files = [Path(p) for p in collect([str(proj.root)])]
         lines = count_lines(files)
+        total_lines += lines
         row = f"{proj.name:<10} {len(files):>5} {lines:>7}"
         unit = Unit(proj.name, proj.root, tuple(files))
         for tool in tools:
+            started = time.perf_counter()
             raws = tool.run(proj.root, files)
+            took = time.perf_counter() - started
+            seconds[tool.name] += took
             mapped = to_reports(tool, unit, raws, ())
             if tool.name == "ctlsp":
                 per_project[proj.name] = mapped
             k = 1000 / lines if lines else 0.0
-            row += f" | {len(mapped):>5} {len(mapped) * k:>5.2f}/kl ({len(raws):>4} {len(raws) * k:5.2f})"
+            row += f" | {len(mapped):>5} {len(mapped) * k:>5.2f}/kl ({len(raws):>4} {len(raws) * k:5.2f}) {took:6.1f}s"
         print(row)
+    if len(projects) > 1 or len(tools) > 1:
+        print(f"\ntime on all {len(projects)} projects ({total_lines} lines), one run:")
+        for tool in tools:
+            ratio = f", ctlsp / {tool.name} = {seconds['ctlsp'] / seconds[tool.name]:.2f}" if (
+                "ctlsp" in seconds and tool.name != "ctlsp" and seconds[tool.name] > 0
+            ) else ""
+            print(f"  {tool.name:<9} {seconds[tool.name]:7.1f} s{ratio}")
     for proj in projects:
         if proj.name not in per_project:
             continue
