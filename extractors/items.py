@@ -88,6 +88,18 @@ class FileItems:
     scope: FileScope
     defines: tuple[bytes, ...]
     facts: FileFacts = NO_FACTS  # what the file adds to the whole project's facts
+    unread: tuple[Unread, ...] = ()  # definitions lost in syntax errors, placed
+
+
+class Unread(NamedTuple):
+    """A function body inside a syntax error no readable form of its piece gets past: the name it
+    seems to define (the first ``name(`` before its ``{``), where, and the text's first line's
+    columns.  Reported, never skipped in silence."""
+
+    name: str
+    row: int
+    start_col: int
+    end_col: int
 
 
 _DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.MULTILINE)
@@ -184,6 +196,7 @@ class Part:
     hiding: frozenset[str]  # those of them whose body says ``return``
     written: frozenset[str]
     directives: tuple[Directive, ...]
+    unread: tuple[Unread, ...] = ()
 
 
 def merge(parts: list[Part]) -> Part:
@@ -199,6 +212,12 @@ def merge(parts: list[Part]) -> Part:
 
     def joined(field: str) -> tuple[Any, ...]:
         return tuple(chain.from_iterable(getattr(part, field) for part in parts))
+
+    unread: list[Unread] = []
+    at = 0
+    for part in parts:
+        unread.extend(u._replace(row=u.row + at) for u in part.unread)
+        at += part.lines
 
     def united(field: str) -> frozenset[str]:
         return frozenset().union(*(getattr(part, field) for part in parts))
@@ -220,6 +239,7 @@ def merge(parts: list[Part]) -> Part:
         united("hiding"),
         united("written"),
         joined("directives"),
+        tuple(unread),
     )
 
 
@@ -277,8 +297,12 @@ def piece_items(db: Database, piece: Piece) -> Part:
     # where the rare texts are, found once in the piece rather than once per item
     define_at = _Hits(i for i in _find_all(data, b"define") if _starts_define(data, i))
     noreturn_at = _Hits(_find_all(data, b"oreturn"))  # every spelling :func:`noreturn_names` reads
+    unread: list[Unread] = []
     for n in found:
         start, end = n.start_byte, n.end_byte
+        shattered = n.type in _SHATTERED or (n.has_error and n.type == "declaration")
+        if shattered and (lost := _lost_definition(data, n, shift)) is not None:
+            unread.append(lost)
         if noreturn_at.within(start, end):
             noreturn |= noreturn_names(n)
         if n.type == "declaration":
@@ -341,7 +365,36 @@ def piece_items(db: Database, piece: Piece) -> Part:
         returning_macros(defines),
         frozenset(written),
         directives(text),
+        tuple(u for u in unread if u.name not in {name for name, _, _ in functions}),
     )
+
+
+# a definition's head on its own line: type words (or pointer stars), the name, the parameters, a "{"
+_LOST_HEAD = re.compile(rb"(?m)^[ \t]*[A-Za-z_][\w \t*]*?[ \t*]\**([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{")
+_DECLARATOR_NAME = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+# top-level items no readable C has: an error, or a function's declarator on its own (its body's
+# statements then follow as items of their own); and a declaration with an error inside may have
+# swallowed a definition's head and the start of its body
+_SHATTERED = frozenset({"ERROR", "function_declarator"})
+
+
+def _lost_definition(data: bytes, item: TSNode, shift: int) -> Unread | None:
+    """The function an ERROR item (a declarator left alone, a broken declaration) of a piece's
+    chosen parse hides: named by a definition's head (``static int f(int x) {``) in the error, or
+    by the declarator; None for anything else (a stray token, a broken declaration or initialiser)."""
+    if item.type == "function_declarator":
+        found = _DECLARATOR_NAME.match(data, item.start_byte, item.end_byte)
+    else:
+        found = _LOST_HEAD.search(data, item.start_byte, item.end_byte)
+    if found is None or found.group(1) in _KEYWORDS:
+        return None
+    line_start = data.rfind(b"\n", 0, found.start(1)) + 1
+    row = data.count(b"\n", 0, found.start(1)) - shift
+    start = len(data[line_start : found.start(1)].decode("utf-8", "replace"))
+    return Unread(found.group(1).decode("ascii"), row, start, start + len(found.group(1)))
+
+
+_KEYWORDS = frozenset({b"if", b"while", b"for", b"switch", b"return", b"sizeof", b"do", b"defined"})
 
 
 @derived("file_items")
@@ -386,7 +439,8 @@ def file_items(db: Database, path: str) -> FileItems:
         whole.directives,
         whole.volatiles,
     )
-    return FileItems(functions, scope, whole.defines, facts)
+    unread = tuple(u for u in whole.unread if u.name not in functions)
+    return FileItems(functions, scope, whole.defines, facts, unread)
 
 
 def _called_in(fn: TSNode, data: bytes) -> frozenset[str]:

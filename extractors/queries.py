@@ -520,10 +520,15 @@ def file_notes(db: Database, path: str) -> tuple[Unmodelled, ...]:
     """The functions of the file that could not be modelled, placed: what a check reports besides
     its findings, without placing every model of the file."""
     notes: list[Unmodelled] = []
-    for name, item in db.get(file_items, path).functions.items():
+    items = db.get(file_items, path)
+    for name, item in items.functions.items():
         got = db.get(function_model, (path, name, item.text))
         if isinstance(got, Unmodelled):
             notes.append(_placed_note(got, item.row))
+    for lost in items.unread:  # a definition a syntax error hides: not even an item
+        at = Location(path, lost.row, lost.start_col, lost.row, lost.end_col)
+        notes.append(Unmodelled(lost.name, at, "ctlsp cannot read it past a syntax error around it"))
+    notes.sort(key=lambda u: (u.location.start_line, u.location.start_col))
     return tuple(notes)
 
 

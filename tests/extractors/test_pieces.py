@@ -71,6 +71,9 @@ def test_an_error_stays_in_its_item() -> None:
     p = Project()
     p.update_file("m.c", src)
     assert {"f0", "f1", "f2"} <= set(p.db.get(file_items, "m.c").functions)
+    # the broken one is not skipped in silence: it is named where it starts
+    notes = [(u.function, u.location.start_line, u.location.start_col) for u in p.unmodelled("m.c")]
+    assert notes == [("nullValue", 1, 18)]
 
 
 def test_typing_in_one_function_reads_one_piece_again() -> None:
