@@ -75,7 +75,7 @@ import operator
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from typing import Any, Generic, NoReturn, TypeVar, cast, overload
 
@@ -213,7 +213,7 @@ class ContentMemos(Generic[K, V]):
         if memo is None:
             return default
         self._table.counters.hits += 1
-        self._db._lru.move_to_end(memo.slot)
+        self._db._touch(memo)
         return memo.value
 
     def __setitem__(self, key: K, value: V) -> None:
@@ -499,6 +499,19 @@ class Database:
             table.memos.clear()
             self._durable_since = self._bump()
 
+    def pin(self) -> int:
+        """Keep every value memoised now until it is recomputed: out of the eviction order and the
+        bound; returns the weight they had.  For an owner that knows they will be read to the end
+        and that nothing they read will change (a batch worker's extracted project): evicting a
+        value the others still hold (a model its scope keeps) frees nothing and costs a rebuild."""
+        with self.write():
+            pinned = self._weight
+            for memo in self._lru.values():
+                memo.weight = 0
+            self._lru.clear()
+            self._weight = 0
+        return pinned
+
     def evict(self, query: Derived[Any, Any]) -> int:
         """Drop the values of ``query``'s memos as the bound's eviction would; returns how many.
 
@@ -647,7 +660,7 @@ class Database:
         elif not memo.has_value:
             return self._execute(table, key, memo, True)
         if cast(Derived[Any, Any], table.derived).evict:
-            self._lru.move_to_end(memo.slot)
+            self._touch(memo)
         return memo.value
 
     def _verify(self, root: _Memo) -> bool:
@@ -774,6 +787,11 @@ class Database:
         return value
 
     # -- internals: eviction ---------------------------------------------------------------------
+
+    def _touch(self, memo: _Memo) -> None:
+        """Move ``memo`` last in the LRU order, if it is in it (a pinned value is not)."""
+        with suppress(KeyError):
+            self._lru.move_to_end(memo.slot)
 
     def _list(self, memo: _Memo, weight: int) -> None:
         """Put ``memo``'s new value last in the LRU order, then evict down to the bound; a value

@@ -507,9 +507,11 @@ class Project:
 
     def bound_checks(self, weight: int) -> None:
         """Let the database hold at most ``weight`` more than it holds now (never more than its
-        bound already allows): the models extracted so far stay, and the projections, models and
-        verdicts that checks add are evicted beyond it."""
-        self.db.max_weight = min(self.db.max_weight, self.db.weight + weight)
+        bound already allows): what is memoised now (the extracted models, the pieces and scope
+        they come from) is pinned (:meth:`Database.pin`), and the projections, models and verdicts
+        that checks add are evicted beyond it.  For a batch worker, whose texts never change."""
+        pinned = self.db.pin()
+        self.db.max_weight = min(max(0, self.db.max_weight - pinned), weight)
 
     def forget_projector(self) -> None:
         """Let go of the project's projector, which keeps every projection it built for as long as

@@ -869,3 +869,26 @@ def test_content_is_read_only_through_its_table_and_survives_collection() -> Non
     db.set(Input[int, int]("x"), 0, 0)
     db.collect(db.revision + 1)
     assert db.content(blobs).get("k") == 1
+
+
+def test_pinned_values_stay_out_of_the_bound_until_recomputed() -> None:
+    x = Input[int, int]("x")
+    runs: list[int] = []
+
+    def square(db: Database, k: int) -> int:
+        runs.append(k)
+        return db.get(x, k) ** 2
+
+    sq = Derived("square", square)
+    db = Database(max_weight=2)
+    for k in range(2):
+        db.set(x, k, k + 2)
+        assert db.get(sq, k) == (k + 2) ** 2
+    assert db.pin() == 2 and db.weight == 0
+    for k in range(2, 6):  # each new value evicts the one before it, never a pinned one
+        db.set(x, k, k)
+        db.get(sq, k)
+    runs.clear()
+    assert [db.get(sq, k) for k in range(2)] == [4, 9] and runs == []
+    db.set(x, 0, 5)  # a pinned memo recomputed joins the order again
+    assert db.get(sq, 0) == 25 and runs == [0] and db.weight <= 2
