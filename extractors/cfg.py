@@ -42,6 +42,7 @@ from extractors.facts import (
     args_of,
     call_name,
     is_null_pointer,
+    macro_statement_facts,
     null_test,
     path_of,
     root_of,
@@ -673,6 +674,12 @@ class CfgBuilder:
             return self.statements([c for c in s.named_children if c != label and c.type != "comment"], [(n, None)])
         if t in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_else", "preproc_elifdef"):
             return self.conditional(s, preds)
+        if t == "macro_type_specifier":
+            # ``BRET(b)`` written as a statement with no semicolon before ``}``: tree-sitter reads
+            # the macro call as the type ``BRET`` of ``b``; it is the call, and it reads ``b``
+            n = self.new("stmt", s, facts=macro_statement_facts(s))
+            self.link(preds, n)
+            return [(n, None)]
         if t in ("ERROR", "attributed_statement", "case_statement"):
             for c in s.named_children:
                 if c.type.endswith("statement") or c.type == "declaration":

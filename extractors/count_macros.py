@@ -39,7 +39,7 @@ So do block macros: a function-like macro whose whole body is one block (``do { 
 takes a type name (``long double``, ``unsigned PY_LONG_LONG``: tree-sitter reads such a call as a
 type, not a call), reads the caller's ``size`` and returns from the caller; expanded, the type is
 text like any other argument.  The bodies that say ``return`` (:func:`returning_macros`) also
-keep a function that calls one from looking like it never returns (``queries._ends_in_call``).
+keep a function that calls one from looking like it never returns (``items._ending_calls``).
 
 Macros that read a name of their caller travel with them too: ``#define EQ(s1) (strcmp(s1, inst) ==
 0)`` reads the ``inst`` of the function calling it (:func:`free_reads`), which the CFG builder

@@ -687,6 +687,21 @@ class FactWalker:
         return out
 
 
+def macro_statement_facts(node: TSNode) -> Facts:
+    """Facts of a ``macro_type_specifier`` that stands as a statement (``BRET(b)`` before ``}``,
+    no semicolon): a discarded call of the macro whose one argument, a plain name, it reads."""
+    f = Facts()
+    name = node.child_by_field_name("name")
+    desc = node.child_by_field_name("type")
+    inner = [c for c in desc.named_children if c.type != "comment"] if desc is not None else []
+    arg = text_of(inner[0]) if len(inner) == 1 and inner[0].type == "type_identifier" else None
+    if arg is not None:
+        f.events.append((arg, "read"))
+    if name is not None:
+        f.calls.append(Call(text_of(name), ((arg, False),) if arg is not None else (), None, True))
+    return f
+
+
 def _is_array(d: TSNode | None) -> bool:
     """Whether a declarator declares an array (``char buf[8]``; ``char *v[4]`` too, not ``char (*p)[4]``)."""
     while d is not None and d.type != "identifier":

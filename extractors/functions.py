@@ -120,8 +120,10 @@ def top_level_items(root: TSNode) -> list[TSNode]:
 
 def macro_specs(text: str) -> dict[str, CallSpec]:
     """Function-like macros that assign to a parameter or hand on its address, as call specs that
-    define it (``def``) or take its address (``addr``), and those that assign other names (the
-    caller's variables: lua's ``vmfetch()`` sets ``i``), as specs that list them (``assigns``).
+    define it (``def``; ``read`` too when the body reads it before: lua's ``#define tonumber(o,n)
+    (ttype(o)==3||(((o)=luaV_tonumber(o,n))!=NULL))``) or take its address (``addr``), and those
+    that assign other names (the caller's variables: lua's ``vmfetch()`` sets ``i``), as specs
+    that list them (``assigns``).
 
     ``lua_number2int(k, n)`` expands to ``((k)=(int)(n))``: without this, passing ``k`` looks like
     a read of an uninitialised variable, the commonest false positive on real code.  Read from the
@@ -143,6 +145,8 @@ def _assigned_params(params: str, body: str) -> tuple[tuple[int, str], ...]:
     out: list[tuple[int, str]] = []
     for i, prm in enumerate(p.strip() for p in params.split(",")):
         if prm.isidentifier() and _assigns(prm, body):
+            if _read_first(prm, body):
+                out.append((i, "read"))
             out.append((i, "def"))
         elif prm.isidentifier() and _address_handed_on(prm, body):
             out.append((i, "addr"))
@@ -159,6 +163,20 @@ def _assigns(param: str, body: str) -> bool:
     p = re.escape(param)
     target = rf"(?<![\w.>])\(?\s*{p}\s*\)?"
     return re.search(rf"{target}\s*=(?!=)", body) is not None
+
+
+_STORE_AFTER = re.compile(r"\s*\)?\s*=(?!=)")  # after a name: it is what a plain ``=`` stores to
+
+
+def _read_first(param: str, body: str) -> bool:
+    """Whether the body's first use of ``param`` (not a member after ``.`` or ``->``) reads it
+    rather than being the target of a plain ``=``: the caller's value is then read before the
+    macro stores a new one, as ``x = x + 1`` reads before it writes."""
+    p = re.escape(param)
+    first = re.search(rf"(?<![\w.>]){p}\b", body)
+    if first is None:
+        return False
+    return _STORE_AFTER.match(body, first.end()) is None
 
 
 def _address_handed_on(param: str, body: str) -> bool:

@@ -35,7 +35,8 @@ from extractors.facts import ConstForm, const_of
 from extractors.functions import file_constants, function_name, noreturn_names, top_level_items
 from extractors.inputs import SETTINGS, SOURCE, FrontDb
 from extractors.lasting import volatile_globals
-from extractors.parse import parse_c, text_of
+from extractors.macro_calls import renames
+from extractors.parse import parse_c, strip_parens, text_of
 from extractors.pieces import Piece, cut, readable, recut
 from extractors.preprocessor import (
     Defines,
@@ -106,62 +107,113 @@ _DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.MULTILINE)
 _CALLED_NAME = re.compile(rb"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")  # a name a text calls
 
 
-def _ends_in_call(fn: TSNode, data: bytes, returning: frozenset[str] = frozenset()) -> str | None:
-    """The function a definition's body ends by calling, when the body has no ``return`` and
-    calls no macro that may hide one: none of ``returning`` (the file's macros whose body
-    returns), no capitalised statement call and no statement tree-sitter reads as a macro of a
-    type (cffi's ``_write_raw_data(unsigned char);``).  Such a function never returns if that
-    callee never does (``void die(const char *m) { fprintf(...); exit(1); }``)."""
+Ending = tuple[frozenset[str], ...]  # ways a body never returns: each, a set of callees none of which returns
+_MOST_WAYS = 64  # an ``if``/``else`` multiplies its branches' ways: past this many, fewer are kept
+
+
+def _ending_calls(fn: TSNode, data: bytes) -> tuple[Ending, frozenset[str]] | None:
+    """The ways a definition's body never returns (:func:`_ways`), and the capitalised names it
+    calls as statements (macros that may hide a ``return``: the file decides, :func:`file_items`).
+    Such a function never returns if, for one way, none of its callees does (``void die(const
+    char *m) { fprintf(...); exit(1); }``; lua's ``luaD_throw``, whose two branches end in
+    ``longjmp`` and ``exit``; ``int lua_error(L) { luaG_errormsg(L); return 0; }``).  None when
+    there is no way, when a statement tree-sitter reads as a macro of a type may hide a ``return``
+    (cffi's ``_write_raw_data(unsigned char);``), or when a ``goto`` may leave the path."""
     body = fn.child_by_field_name("body")
-    if body is None or b"return" in data[body.start_byte : body.end_byte]:
+    if body is None or b"goto" in data[body.start_byte : body.end_byte]:
         return None
-    stmts = [c for c in body.named_children if c.type != "comment"]
-    if not stmts or stmts[-1].type != "expression_statement":
-        return None
-    called = _CALLED_NAME.findall(data, body.start_byte, body.end_byte) if returning else ()
-    if any(m.decode("ascii") in returning for m in called):
-        return None
-    for st in stmts:
+    shouting: set[str] = set()
+    stack = [body]
+    while stack:
+        st = stack.pop()
         if st.type == "macro_type_specifier":
             return None
         call = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
         if call is not None and call.type == "call_expression":
             callee = call.child_by_field_name("function")
             if callee is not None and callee.type == "identifier" and text_of(callee).isupper():
-                return None
-    last = stmts[-1].named_children[0] if stmts[-1].named_children else None
-    if last is None or last.type != "call_expression":
-        return None
-    callee = last.child_by_field_name("function")
-    return text_of(callee) if callee is not None and callee.type == "identifier" else None
+                shouting.add(text_of(callee))
+        stack.extend(
+            c
+            for c in st.named_children
+            if c.type.endswith("statement") or c.type in ("else_clause", "macro_type_specifier")
+        )
+    ways = _ways(body, data)
+    return (ways, frozenset(shouting)) if ways else None
 
 
-def _never_returning(ends_in: dict[str, str], declared: set[str]) -> set[str]:
-    """The file's functions that end, on every path that ends, in a call that never returns:
-    the library's, the declared ones, and (to a fixpoint) each other."""
+def _ways(st: TSNode, data: bytes) -> Ending:
+    """The ways statement ``st``, once reached, never completes: each a set of callees that, were
+    none of them to return, leave no path out of ``st``.  A call statement or ``return f(...)``
+    is one way (its callee); an ``if`` with ``else`` combines one way of each branch; a block has
+    the ways of each of its statements up to the first that may ``return`` (a path reaches each
+    of them unless one before never completes, which is a way too).  Loops and ``switch`` give
+    none: a ``break`` inside may leave them."""
+    t = st.type
+    if t in ("expression_statement", "return_statement"):
+        e = strip_parens(st.named_children[0]) if st.named_children else None
+        callee = e.child_by_field_name("function") if e is not None and e.type == "call_expression" else None
+        return (frozenset({text_of(callee)}),) if callee is not None and callee.type == "identifier" else ()
+    if t == "if_statement":  # an ``else if`` chain is walked as a loop: generated ones are long
+        combined: Ending = (frozenset(),)
+        while True:
+            alt, then = st.child_by_field_name("alternative"), st.child_by_field_name("consequence")
+            if alt is None or then is None:
+                return ()
+            combined = _each_with_each(combined, _ways(then, data))
+            branch = [c for c in alt.named_children if c.type != "comment"] if alt.type == "else_clause" else [alt]
+            if not combined or len(branch) != 1:
+                return ()
+            if branch[0].type != "if_statement":
+                return _each_with_each(combined, _ways(branch[0], data))
+            st = branch[0]
+    if t == "compound_statement":
+        ways: list[frozenset[str]] = []
+        for c in st.named_children:
+            if c.type == "comment":
+                continue
+            ways.extend(_ways(c, data))
+            if b"return" in data[c.start_byte : c.end_byte]:
+                break
+        return tuple(dict.fromkeys(ways))[:_MOST_WAYS]
+    return ()
+
+
+def _each_with_each(first: Ending, second: Ending) -> Ending:
+    """The ways of two branches taken together: one way of each (at most :data:`_MOST_WAYS`)."""
+    return tuple(dict.fromkeys(a | b for a in first for b in second))[:_MOST_WAYS]
+
+
+def _never_returning(ends_in: dict[str, Ending], declared: set[str], renamed: dict[str, str]) -> set[str]:
+    """The file's functions that never return: one of their ways (:func:`_ways`) calls only
+    functions that never return, the library's, the declared ones, a macro of the file that
+    renames one (``#define LUAI_THROW(L,c) longjmp((c)->b,1)``), and (to a fixpoint) each other."""
     known = set(declared) | NORETURN
     found: set[str] = set()
+
+    def exits(name: str) -> bool:
+        return name in known or name in found or renamed.get(name) in known
+
     changed = True
     while changed:
         changed = False
-        for name, callee in ends_in.items():
-            if name not in found and callee in known | found:
+        for name, ways in ends_in.items():
+            if name not in found and any(all(exits(c) for c in way) for way in ways):
                 found.add(name)
                 changed = True
     return found
 
 
-
-
 @dataclass(frozen=True)
 class _EndsIn:
-    """A function with no ``return`` whose body ends by calling ``callee`` (:func:`_ends_in_call`
-    with no returning macros), and the names its body calls: it ends so unless one of those is a
-    macro of the file whose body returns."""
+    """A function's ways never to return (:func:`_ending_calls`), the names its body calls, and
+    the capitalised ones it calls as statements: the ways hold unless one of those is a macro of
+    the file whose body returns, or one of these is no macro of the file."""
 
     name: str
-    callee: str
+    ways: Ending
     called: frozenset[str]
+    shouting: frozenset[str] = frozenset()
 
 
 _Var = tuple[str, "int | None", bool]  # a file-scope variable: name, constant value (None: none), static
@@ -328,8 +380,8 @@ def piece_items(db: Database, piece: Piece) -> Part:
                     returning.append((name, returned_constant(forms, {}), static, callees(n)))
                 else:
                     returning_forms.append((name, forms, static, callees(n)))
-                if (callee := _ends_in_call(n, data)) is not None:
-                    ends_in.append(_EndsIn(name, callee, _called_in(n, data)))
+                if (ending := _ending_calls(n, data)) is not None:
+                    ends_in.append(_EndsIn(name, ending[0], _called_in(n, data), ending[1]))
                 padded = _padded(data, n)
                 functions.append((name, padded, n.start_point[0] - shift))
                 if original and _reusable(n, padded):
@@ -426,8 +478,10 @@ def file_items(db: Database, path: str) -> FileItems:
     variables.extend((name, const_of(form, consts), static) for name, form, static in whole.variable_forms)
     returning = list(whole.returning)
     returning.extend((n, returned_constant(forms, consts), s, c) for n, forms, s, c in whole.returning_forms)
-    ending = {e.name: e.callee for e in whole.ends_in if not (e.called & whole.hiding)}
-    noreturn = whole.noreturn | _never_returning(ending, set(whole.noreturn))
+    ending = {
+        e.name: e.ways for e in whole.ends_in if not (e.called & whole.hiding) and e.shouting <= whole.macros
+    }
+    noreturn = whole.noreturn | _never_returning(ending, set(whole.noreturn), _renamed(ending, whole))
     functions_facts = tuple(
         dict.fromkeys((f, None if v is None or c & whole.macros else v, s) for f, v, s, c in returning)
     )
@@ -441,6 +495,17 @@ def file_items(db: Database, path: str) -> FileItems:
     )
     unread = tuple(u for u in whole.unread if u.name not in functions)
     return FileItems(functions, scope, whole.defines, facts, unread)
+
+
+def _renamed(ending: dict[str, Ending], whole: Part) -> dict[str, str]:
+    """What the file's function-like macros among the callees of ``ending`` call, by their
+    definitions (:func:`extractors.macro_calls.renames`, read only from the defines naming them)."""
+    wanted = {c for ways in ending.values() for way in ways for c in way} & whole.macros
+    if not wanted:
+        return {}
+    texts = [t for t in whole.defines if any(w.encode() in t for w in wanted)]
+    found = renames(b"\n".join(texts).decode("utf-8", "replace"))
+    return {name: r.target for name, r in found.items() if name in wanted}
 
 
 def _called_in(fn: TSNode, data: bytes) -> frozenset[str]:

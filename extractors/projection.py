@@ -823,7 +823,7 @@ class Projector:
                             if atom == "use" and v in call.guarded:
                                 continue
                             labels.add("def" if atom == "addr" else atom)
-                            if atom in ("def", "addr"):
+                            if atom in ("def", "addr") and (i, "read") not in spec.args:
                                 labels.discard("read")  # the macro initialises its argument
             elif proj is not None:
                 for k, (ap, byaddr) in enumerate(call.args):
