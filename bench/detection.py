@@ -16,7 +16,9 @@ are downloaded into ``--work`` at run time (never committed): Lua 5.4 (from the 
                                         [--project DIR ...] [--tool ctlsp|clang|cppcheck ...]
 
 clang comes from Debian (``apt-get install -y clang``), cppcheck too; a missing tool is said so and
-left out.  Not run in CI.
+left out.  A tool still running after ``--tool-timeout`` seconds (600) on a project (clang: on one of
+its files) is stopped and said so: its time there is a lower bound (cppcheck 2.10 runs for more than
+half an hour on brotli).  Not run in CI.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import tempfile
 import time
@@ -122,7 +126,21 @@ CPPCHECK_MAP: list[tuple[str, str, tuple[str, ...]]] = [
 ]
 CLANG_CHECKERS = ("alpha.unix.Stream", "alpha.unix.PthreadLock", "alpha.deadcode.UnreachableCode")
 CPPCHECK_ARGS = ("--enable=warning,style", "--inconclusive", "--quiet")
-TOOL_TIMEOUT = 1800
+TOOL_TIMEOUT = 600.0  # seconds a tool may take on one project (one file for clang); --tool-timeout
+
+
+def run_limited(cmd: Sequence[str]) -> str:
+    """``cmd``'s stderr; on :data:`TOOL_TIMEOUT`, its whole process group is killed (cppcheck's -j
+    forks) and :class:`subprocess.TimeoutExpired` raised."""
+    with subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
+    ) as proc:
+        try:
+            return proc.communicate(timeout=TOOL_TIMEOUT)[1]
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
 
 
 @dataclass(frozen=True)
@@ -164,12 +182,30 @@ def run_ctlsp(target: Path, files: list[Path]) -> list[Raw]:
 CLANG_LINE = re.compile(r"^(.*?):(\d+):\d+: warning: (.*) \[([^\]]+)\]$")
 
 
+def include_folders(target: Path, files: list[Path]) -> list[str]:
+    """What clang needs to compile a project it has no build for: every folder of its files and
+    every folder above a header's up to ``target`` (brotli's ``#include <brotli/decode.h>`` is
+    under ``c/include``), then Python's headers (the PyPI sdists' extension modules include
+    ``Python.h``).  Without these, clang stops at the first missing header and analyses nothing."""
+    found: dict[str, None] = {}
+    root = target.resolve()
+    for p in files:
+        found[str(p.parent)] = None
+        if p.suffix == ".h":
+            for d in p.resolve().parents:
+                if d == root or root not in d.parents:
+                    break
+                found[str(d)] = None
+    found[sysconfig.get_paths()["include"]] = None
+    return sorted(found)
+
+
 def run_clang(target: Path, files: list[Path]) -> list[Raw]:
     """``clang --analyze -Wall`` (plus the alpha checkers named above) on each .c file, one process
     per core at a time as cppcheck's ``-j`` and ctlsp's jobs use them; -I every folder."""
     exe = shutil.which("clang")
     assert exe is not None
-    includes = sorted({f"-I{p.parent}" for p in files})
+    includes = [f"-I{d}" for d in include_folders(target, files)]
     out: list[Raw] = []
     with tempfile.TemporaryDirectory() as tmp:
 
@@ -179,7 +215,7 @@ def run_clang(target: Path, files: list[Path]) -> list[Raw]:
             for c in CLANG_CHECKERS:
                 cmd += ["-Xclang", "-analyzer-checker", "-Xclang", c]
             cmd += ["-o", f"{tmp}/{i}.plist", str(src)]
-            return subprocess.run(cmd, capture_output=True, text=True, timeout=TOOL_TIMEOUT).stderr
+            return run_limited(cmd)
 
         sources = list(enumerate(p for p in files if p.suffix == ".c"))
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
@@ -199,9 +235,8 @@ def run_cppcheck(target: Path, files: list[Path]) -> list[Raw]:
     assert exe is not None
     cmd = [exe, *CPPCHECK_ARGS, f"-j{os.cpu_count() or 1}", "--template={file}:{line}:{id}:{severity}:{message}"]
     cmd += sorted({f"-I{p.parent}" for p in files if p.suffix == ".h"})
-    proc = subprocess.run([*cmd, str(target)], capture_output=True, text=True, timeout=TOOL_TIMEOUT)
     out = []
-    for line in proc.stderr.splitlines():
+    for line in run_limited([*cmd, str(target)]).splitlines():
         m = CPPCHECK_LINE.match(line)
         if m and m[1]:
             out.append(Raw(str(Path(m[1]).resolve()), int(m[2]), m[3], m[5]))
@@ -398,6 +433,7 @@ def run_projects(tools: list[Tool], projects: list[Project]) -> None:
     print(head + "".join(f" | {t.name + ' mapped (all), time':>34}" for t in tools))
     per_project: dict[str, list[Report]] = {}
     seconds = {t.name: 0.0 for t in tools}
+    timed_out: dict[str, list[str]] = {t.name: [] for t in tools}  # projects a tool ran out of time on
     total_lines = 0
     for proj in projects:
         files = [Path(p) for p in collect([str(proj.root)])]
@@ -407,7 +443,14 @@ def run_projects(tools: list[Tool], projects: list[Project]) -> None:
         unit = Unit(proj.name, proj.root, tuple(files))
         for tool in tools:
             started = time.perf_counter()
-            raws = tool.run(proj.root, files)
+            try:
+                raws = tool.run(proj.root, files)
+            except subprocess.TimeoutExpired:
+                took = time.perf_counter() - started
+                seconds[tool.name] += took
+                timed_out[tool.name].append(proj.name)
+                row += f" | {'timed out after':>27} {took:6.1f}s"
+                continue
             took = time.perf_counter() - started
             seconds[tool.name] += took
             mapped = to_reports(tool, unit, raws, ())
@@ -419,10 +462,15 @@ def run_projects(tools: list[Tool], projects: list[Project]) -> None:
     if len(projects) > 1 or len(tools) > 1:
         print(f"\ntime on all {len(projects)} projects ({total_lines} lines), one run:")
         for tool in tools:
-            ratio = f", ctlsp / {tool.name} = {seconds['ctlsp'] / seconds[tool.name]:.2f}" if (
+            # a tool stopped at the time limit took at least that long: the ratio is then a bound
+            bound = "<=" if timed_out[tool.name] and not timed_out.get("ctlsp") else "="
+            ratio = f", ctlsp / {tool.name} {bound} {seconds['ctlsp'] / seconds[tool.name]:.2f}" if (
                 "ctlsp" in seconds and tool.name != "ctlsp" and seconds[tool.name] > 0
             ) else ""
-            print(f"  {tool.name:<9} {seconds[tool.name]:7.1f} s{ratio}")
+            late = f" (at least: stopped after {TOOL_TIMEOUT:.0f} s on {', '.join(timed_out[tool.name])})" if (
+                timed_out[tool.name]
+            ) else ""
+            print(f"  {tool.name:<9} {seconds[tool.name]:7.1f} s{late}{ratio}")
     for proj in projects:
         if proj.name not in per_project:
             continue
@@ -446,13 +494,16 @@ def run_projects(tools: list[Tool], projects: list[Project]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global TOOL_TIMEOUT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "ctlsp-detection")
     ap.add_argument("--project", action="append", default=[], type=Path, metavar="DIR")
     ap.add_argument("--no-default-projects", action="store_true")
     ap.add_argument("--no-corpus", action="store_true")
     ap.add_argument("--tool", action="append", choices=("ctlsp", "clang", "cppcheck"))
+    ap.add_argument("--tool-timeout", type=float, default=TOOL_TIMEOUT, help="seconds per tool and project")
     args = ap.parse_args(argv)
+    TOOL_TIMEOUT = args.tool_timeout
     tools = available_tools(args.tool or ["ctlsp", "clang", "cppcheck"])
     if not args.no_corpus:
         cases = discover()
