@@ -184,23 +184,36 @@ def _each_with_each(first: Ending, second: Ending) -> Ending:
     return tuple(dict.fromkeys(a | b for a in first for b in second))[:_MOST_WAYS]
 
 
-def _never_returning(ends_in: dict[str, Ending], declared: set[str], renamed: dict[str, str]) -> set[str]:
+def _never_returning(ends_in: dict[str, Ending], declared: set[str]) -> set[str]:
     """The file's functions that never return: one of their ways (:func:`_ways`) calls only
-    functions that never return, the library's, the declared ones, a macro of the file that
-    renames one (``#define LUAI_THROW(L,c) longjmp((c)->b,1)``), and (to a fixpoint) each other."""
-    known = set(declared) | NORETURN
+    functions that never return, the library's, the ``declared`` ones (and macros of the file
+    that rename a library one), and (to a fixpoint) each other.
+    Each way waits on its callees not known yet, so the fixpoint reads each way once: a big file
+    has tens of thousands of them, and this runs at every edit."""
+    exits = set(declared) | NORETURN
     found: set[str] = set()
-
-    def exits(name: str) -> bool:
-        return name in known or name in found or renamed.get(name) in known
-
-    changed = True
-    while changed:
-        changed = False
-        for name, ways in ends_in.items():
-            if name not in found and any(all(exits(c) for c in way) for way in ways):
+    owners: list[str] = []
+    missing: list[int] = []  # per waiting way, how many of its callees are not known to exit yet
+    waiting: dict[str, list[int]] = {}
+    for name, ways in ends_in.items():
+        for way in ways:
+            rest = [c for c in way if c not in exits]
+            if any(c not in ends_in for c in rest):
+                continue  # a callee that returns, or that nothing here says never does
+            if not rest:
                 found.add(name)
-                changed = True
+                continue
+            for c in rest:
+                waiting.setdefault(c, []).append(len(owners))
+            owners.append(name)
+            missing.append(len(rest))
+    queue = list(found)
+    while queue:
+        for k in waiting.pop(queue.pop(), ()):
+            missing[k] -= 1
+            if missing[k] == 0 and owners[k] not in found:
+                found.add(owners[k])
+                queue.append(owners[k])
     return found
 
 
@@ -246,6 +259,7 @@ class Part:
     defines: tuple[bytes, ...]
     macros: frozenset[str]  # the function-like macros the defines define
     hiding: frozenset[str]  # those of them whose body says ``return``
+    exiting: frozenset[str]  # those that rename a library call that never returns (``longjmp``)
     written: frozenset[str]
     directives: tuple[Directive, ...]
     unread: tuple[Unread, ...] = ()
@@ -289,6 +303,7 @@ def merge(parts: list[Part]) -> Part:
         joined("defines"),
         united("macros"),
         united("hiding"),
+        united("exiting"),
         united("written"),
         joined("directives"),
         tuple(unread),
@@ -415,6 +430,7 @@ def piece_items(db: Database, piece: Piece) -> Part:
         tuple(defines),
         macro_names(defines),
         returning_macros(defines),
+        _exiting_macros(defines),
         frozenset(written),
         directives(text),
         tuple(u for u in unread if u.name not in {name for name, _, _ in functions}),
@@ -481,7 +497,7 @@ def file_items(db: Database, path: str) -> FileItems:
     ending = {
         e.name: e.ways for e in whole.ends_in if not (e.called & whole.hiding) and e.shouting <= whole.macros
     }
-    noreturn = whole.noreturn | _never_returning(ending, set(whole.noreturn), _renamed(ending, whole))
+    noreturn = whole.noreturn | _never_returning(ending, set(whole.noreturn) | whole.exiting)
     functions_facts = tuple(
         dict.fromkeys((f, None if v is None or c & whole.macros else v, s) for f, v, s, c in returning)
     )
@@ -497,15 +513,13 @@ def file_items(db: Database, path: str) -> FileItems:
     return FileItems(functions, scope, whole.defines, facts, unread)
 
 
-def _renamed(ending: dict[str, Ending], whole: Part) -> dict[str, str]:
-    """What the file's function-like macros among the callees of ``ending`` call, by their
-    definitions (:func:`extractors.macro_calls.renames`, read only from the defines naming them)."""
-    wanted = {c for ways in ending.values() for way in ways for c in way} & whole.macros
-    if not wanted:
-        return {}
-    texts = [t for t in whole.defines if any(w.encode() in t for w in wanted)]
-    found = renames(b"\n".join(texts).decode("utf-8", "replace"))
-    return {name: r.target for name, r in found.items() if name in wanted}
+def _exiting_macros(defines: list[bytes]) -> frozenset[str]:
+    """The macros ``defines`` define that rename a library call that never returns
+    (:func:`extractors.macro_calls.renames`): ``#define LUAI_THROW(L,c) longjmp((c)->b,1)``."""
+    if not defines:
+        return frozenset()
+    found = renames(b"\n".join(defines).decode("utf-8", "replace"))
+    return frozenset(name for name, r in found.items() if r.target in NORETURN)
 
 
 def _called_in(fn: TSNode, data: bytes) -> frozenset[str]:
