@@ -109,6 +109,7 @@ _CALLED_NAME = re.compile(rb"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")  # a name a text 
 
 Ending = tuple[frozenset[str], ...]  # ways a body never returns: each, a set of callees none of which returns
 _MOST_WAYS = 64  # an ``if``/``else`` multiplies its branches' ways: past this many, fewer are kept
+_DEEPEST = 100  # statements nested deeper than this give no way
 
 
 def _ending_calls(fn: TSNode, data: bytes) -> tuple[Ending, frozenset[str]] | None:
@@ -142,14 +143,17 @@ def _ending_calls(fn: TSNode, data: bytes) -> tuple[Ending, frozenset[str]] | No
     return (ways, frozenset(shouting)) if ways else None
 
 
-def _ways(st: TSNode, data: bytes) -> Ending:
+def _ways(st: TSNode, data: bytes, depth: int = 0) -> Ending:
     """The ways statement ``st``, once reached, never completes: each a set of callees that, were
     none of them to return, leave no path out of ``st``.  A call statement or ``return f(...)``
     is one way (its callee); an ``if`` with ``else`` combines one way of each branch; a block has
     the ways of each of its statements up to the first that may ``return`` (a path reaches each
     of them unless one before never completes, which is a way too).  Loops and ``switch`` give
-    none: a ``break`` inside may leave them."""
+    none: a ``break`` inside may leave them, and so does nesting deeper than :data:`_DEEPEST`
+    (generated code nests thousands of blocks: the walk recurses)."""
     t = st.type
+    if depth > _DEEPEST:
+        return ()
     if t in ("expression_statement", "return_statement"):
         e = strip_parens(st.named_children[0]) if st.named_children else None
         callee = e.child_by_field_name("function") if e is not None and e.type == "call_expression" else None
@@ -160,19 +164,19 @@ def _ways(st: TSNode, data: bytes) -> Ending:
             alt, then = st.child_by_field_name("alternative"), st.child_by_field_name("consequence")
             if alt is None or then is None:
                 return ()
-            combined = _each_with_each(combined, _ways(then, data))
+            combined = _each_with_each(combined, _ways(then, data, depth + 1))
             branch = [c for c in alt.named_children if c.type != "comment"] if alt.type == "else_clause" else [alt]
             if not combined or len(branch) != 1:
                 return ()
             if branch[0].type != "if_statement":
-                return _each_with_each(combined, _ways(branch[0], data))
+                return _each_with_each(combined, _ways(branch[0], data, depth + 1))
             st = branch[0]
     if t == "compound_statement":
         ways: list[frozenset[str]] = []
         for c in st.named_children:
             if c.type == "comment":
                 continue
-            ways.extend(_ways(c, data))
+            ways.extend(_ways(c, data, depth + 1))
             if b"return" in data[c.start_byte : c.end_byte]:
                 break
         return tuple(dict.fromkeys(ways))[:_MOST_WAYS]
