@@ -123,6 +123,9 @@ def _ending_calls(fn: TSNode, data: bytes) -> tuple[Ending, frozenset[str]] | No
     body = fn.child_by_field_name("body")
     if body is None or b"goto" in data[body.start_byte : body.end_byte]:
         return None
+    ways = _ways(body, data)
+    if not ways:
+        return None
     shouting: set[str] = set()
     stack = [body]
     while stack:
@@ -139,8 +142,7 @@ def _ending_calls(fn: TSNode, data: bytes) -> tuple[Ending, frozenset[str]] | No
             for c in st.named_children
             if c.type.endswith("statement") or c.type in ("else_clause", "macro_type_specifier")
         )
-    ways = _ways(body, data)
-    return (ways, frozenset(shouting)) if ways else None
+    return ways, frozenset(shouting)
 
 
 def _ways(st: TSNode, data: bytes, depth: int = 0) -> Ending:
