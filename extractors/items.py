@@ -524,7 +524,8 @@ def _exiting_macros(defines: list[bytes]) -> frozenset[str]:
     (:func:`extractors.macro_calls.renames`): ``#define LUAI_THROW(L,c) longjmp((c)->b,1)``."""
     if not defines:
         return frozenset()
-    found = renames(b"\n".join(defines).decode("utf-8", "replace"))
+    # blank lines between: a definition ending in a backslash must not run on into the next
+    found = renames(b"\n\n".join(defines).decode("utf-8", "replace"))
     return frozenset(name for name, r in found.items() if r.target in NORETURN)
 
 
