@@ -25,6 +25,7 @@ from extractors.count_macros import (
     CountMacros,
     Expanded,
     called_at,
+    dropped,
     expand_call,
     expansion,
     object_like,
@@ -331,7 +332,8 @@ class CfgBuilder:
 
     def statement_expansion(self, s: TSNode) -> _Found | None:
         """When statement ``s`` starts with a call of a statement macro of the file
-        (:func:`extractors.count_macros.statement_macro`), the call expanded, the block its
+        (:func:`extractors.count_macros.statement_macro`) or of one that compiles an argument out
+        (:func:`extractors.count_macros.dropped`) and ends with it, the call expanded, the block its
         expansion parses as, and where the call ends (past its ``;``) in ``s``'s tree; None when
         it is no such call, the expansion does not parse whole, or the function's budget of
         expansions is spent."""
@@ -340,11 +342,13 @@ class CfgBuilder:
         data, base = self.text_at()
         call = called_at(data, s.start_byte - base)
         macro = self.counts.get(call[0]) if call is not None else None
-        if call is None or macro is None or not statement_macro(macro):
+        if call is None or macro is None or not (statement_macro(macro) or dropped(macro)):
             return None
         got = expand_call(macro, data, call[1])
         if got is None or self.expanded_bytes + len(got.text) > EXPANSION_BUDGET:
             return None
+        if not statement_macro(macro) and data[got.end - 1 : got.end] != b";" and not macro[1].endswith((";", "}")):
+            return None  # ``TESTONLY(i =) f();``: the statement goes on past the call
         self.expanded_bytes += len(got.text)
         text = _WRAPPER + b"{" + got.text + b";}\n}\n"
         tree = parse_c(text)

@@ -104,6 +104,28 @@ def count_macros(text: str) -> dict[str, CountMacro]:
     return out
 
 
+def function_like(define: str) -> CountMacro | None:
+    """The function-like macro the text after ``#define`` defines (``SimulateIOError(A)``), or
+    None when it is object-like, variadic, or pastes or stringifies (``#`` in the body)."""
+    m = _DEFINE.match("#define " + _COMMENT.sub(" ", define))
+    if m is None or m.group(2) is None or "#" in m.group(4):
+        return None
+    names = tuple(p.strip() for p in m.group(3).split(",")) if m.group(3).strip() else ()
+    return (names, m.group(4).strip()) if all(_NAME.match(n) for n in names) else None
+
+
+@lru_cache(maxsize=4096)
+def dropped(macro: CountMacro) -> tuple[int, ...]:
+    """The parameters ``macro``'s body never names (``#define SimulateIOError(A)``, empty): a
+    call's argument there is compiled out, reads, stores, calls and returns in it alike, so a
+    call written as a statement is read through its expansion (:mod:`extractors.cfg`)."""
+    params, body = macro
+    if object_like(macro) or "#" in body:
+        return ()
+    words = set(_WORD.findall(_LITERALS.sub(" ", body)))
+    return tuple(i for i, p in enumerate(params) if _NAME.match(p) and p not in words)
+
+
 def counting(found: Mapping[str, CountMacro]) -> dict[str, CountMacro]:
     """Of the candidates a file sees (its headers' and its own :func:`count_macros`), those whose
     body applies ``sizeof`` or calls one that is kept, or (object-like) names one (the others can

@@ -103,6 +103,41 @@ def preprocess(
     return run.outcome()
 
 
+BuildMacros = tuple[tuple[str, str], ...]
+
+
+def build_macros(
+    path: str,
+    own: Sequence[Directive],
+    forced: Sequence[str],
+    search: SearchPath,
+    base: Defines,
+    lookup: Lookup,
+    pinned: Defines = NO_DEFINES,
+    elsewhere: Elsewhere = _nowhere,
+) -> BuildMacros:
+    """The macros of the one build a compiler makes of ``path`` when told nothing more than
+    ``base`` and ``pinned`` (:meth:`Defines.closed_world`: gcc's predefines on x86-64 Linux, every
+    other unknown name undefined): each name the file or a header it reads defines for sure in
+    that build, with the text after ``#define`` that build ends with.
+
+    Why: ``#ifdef SQLITE_TEST  #define SimulateIOError(X) if (...) { X; }  #else  #define
+    SimulateIOError(X)  #endif`` defines the macro twice, and reading whichever comes last is
+    reading an arbitrary build; a macro call is one text per build, so the definitions are all
+    one consistent build's (a store one macro compiles out is not read by another that the same
+    build keeps).  A name that build leaves undefined (defined only where it does not pass:
+    code under ``#ifdef SQLITE_ENABLE_FTS5`` is still modelled, with its own macros) or that a
+    condition even the closed world cannot evaluate may define is left out: its definition stays
+    as the file's text says."""
+    run = _Run(search, base.overlaid(pinned).closed_world(), lookup, pinned, elsewhere, record=True)
+    for header in forced:
+        found = run.find(header)
+        if found is not None:
+            run.header(header, found, True, 1)
+    run.lines(own, os.path.dirname(path), True, 0, guarded=False)
+    return tuple(sorted((n, d) for n, d in run.chosen.items() if d is not None and n not in run.unsure))
+
+
 _INCLUDE = re.compile(r'"([^"]+)"|<([^>]+)>')
 _DEFINE = re.compile(r"([A-Za-z_]\w*)(\()?\s*(.*)", re.DOTALL)
 _GUARD = re.compile(r"!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?")
@@ -110,7 +145,13 @@ _GUARD = re.compile(r"!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?")
 
 class _Run:
     def __init__(
-        self, search: SearchPath, base: Defines, lookup: Lookup, pinned: Defines, elsewhere: Elsewhere
+        self,
+        search: SearchPath,
+        base: Defines,
+        lookup: Lookup,
+        pinned: Defines,
+        elsewhere: Elsewhere,
+        record: bool = False,
     ) -> None:
         self.pinned = pinned.defined.keys() | pinned.undefined
         self.search = search
@@ -123,6 +164,13 @@ class _Run:
         self.headers: list[str] = []
         self.seen: set[str] = set()
         self.wanted: dict[str, None] = {}
+        # with ``record`` (build_macros): each name's #define/#undef lines met, in any branch; the
+        # text after ``#define`` of the last one run for sure (None: an #undef); names run unsure
+        self.record = record
+        self.closed = base.closed
+        self.define_lines: dict[str, int] = {}
+        self.chosen: dict[str, str | None] = {}
+        self.unsure: set[str] = set()
 
     def outcome(self) -> Preprocessed:
         return Preprocessed(
@@ -136,7 +184,7 @@ class _Run:
         """The defines so far (a view of the run's own dict: used at once, never kept)."""
         if self._undefined is None:
             self._undefined = frozenset(self.undefined)
-        return Defines(self.defined, self._undefined)
+        return Defines(self.defined, self._undefined, self.closed)
 
     def find(self, path: str) -> tuple[Directive, ...] | None:
         """A header's directives, or None when it is missing or not handed in yet."""
@@ -174,6 +222,8 @@ class _Run:
         guard = guarded and _guard(lines)
         for i, (kind, rest) in enumerate(lines):
             c: bool | None
+            if self.record and kind in ("define", "undef") and (m := _DEFINE.match(rest)) is not None:
+                self.define_lines[m.group(1)] = self.define_lines.get(m.group(1), 0) + 1
             if kind in ("if", "ifdef", "ifndef"):
                 c = True if guard and i == 0 else (condition(kind, rest, self.now()) if state is not False else False)
                 stack.append((state, c is True, c is None))
@@ -212,6 +262,11 @@ class _Run:
         name = m.group(1)
         if name in self.pinned:
             return
+        if self.record:
+            if certain:
+                self.chosen[name] = rest
+            else:
+                self.unsure.add(name)
         if not certain:
             self.forget(name)
             return
@@ -227,6 +282,11 @@ class _Run:
         m = _DEFINE.match(rest)
         if m is None or m.group(1) in self.pinned:
             return
+        if self.record:
+            if certain:
+                self.chosen[m.group(1)] = None
+            else:
+                self.unsure.add(m.group(1))
         if not certain:
             self.forget(m.group(1))
             return

@@ -578,12 +578,33 @@ def _overlaps(spans: list[tuple[int, int]], nodes: list[TSNode]) -> bool:
     return any(n.start_byte <= a and b <= n.end_byte for a, b in spans for n in nodes)
 
 
-def _wholeness(tree: Tree) -> tuple[int, int]:
-    """More definitions read without error first, then fewer bytes in syntax errors."""
+def _wholeness(tree: Tree) -> tuple[int, int, int]:
+    """More definitions read without error first, then fewer bytes in syntax errors, then fewer
+    bytes in items that hold one.  Error bytes before broken items: a function read to its end
+    with one statement-like macro argument in error (``SEH_EXCEPT( rc = f(); )``) beats the same
+    function cut short at a block and its rest read as broken items of their own."""
     items = top_level_items(tree.root_node)
     whole = sum(1 for n in items if n.type == "function_definition" and not n.has_error)
-    broken = sum(n.end_byte - n.start_byte for n in items if n.has_error or n.type == "ERROR")
-    return whole, -broken
+    broken = [n for n in items if n.has_error or n.type == "ERROR"]
+    return whole, -sum(_error_bytes(n) for n in broken), -sum(n.end_byte - n.start_byte for n in broken)
+
+
+def _error_bytes(node: TSNode) -> int:
+    """The bytes of the ERROR nodes in ``node`` (outermost ones; a MISSING node counts one)."""
+    if node.type == "ERROR":
+        return node.end_byte - node.start_byte
+    total = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        for c in n.children:
+            if c.type == "ERROR":
+                total += c.end_byte - c.start_byte
+            elif c.is_missing:
+                total += 1
+            elif c.has_error:
+                stack.append(c)
+    return total
 
 
 def _find_all(data: bytes, word: bytes) -> Iterator[int]:

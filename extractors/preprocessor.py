@@ -14,12 +14,14 @@ is not).  A function modelled from several variants is their choice: the code ru
 Defines are tri-state: a name listed as defined (``-D``, ``[preprocessor] defines``, a file's own
 ``#define NAME value``), listed as undefined (``-U``, ``[preprocessor] undefines``), or unknown (a
 header ctlsp did not read may define it).  A condition over an unknown name is undecided and both
-branches stay.
+branches stay.  *Closed* defines (:data:`TARGET`) are the one build a compiler makes when told
+nothing more: an unknown name is undefined, as the C preprocessor reads it.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -36,13 +38,15 @@ class Defines:
 
     defined: Mapping[str, int | None] = field(default_factory=dict)
     undefined: frozenset[str] = frozenset()
+    closed: bool = False  # a name neither defined nor undefined is undefined, not unknown
 
     def with_file(self, consts: Mapping[str, int]) -> Defines:
         """These defines, and a file's own ``#define NAME number`` lines (what these say of a name,
         defined or undefined, wins)."""
         if not consts:
             return self
-        return Defines({**{n: v for n, v in consts.items() if n not in self.undefined}, **self.defined}, self.undefined)
+        kept = {n: v for n, v in consts.items() if n not in self.undefined}
+        return Defines({**kept, **self.defined}, self.undefined, self.closed)
 
     def overlaid(self, top: Defines) -> Defines:
         """These defines with ``top``'s on top: what ``top`` defines or undefines wins."""
@@ -50,14 +54,53 @@ class Defines:
             return self
         defined = {n: v for n, v in self.defined.items() if n not in top.undefined}
         defined.update(top.defined)
-        return Defines(defined, self.undefined.difference(top.defined) | top.undefined)
+        return Defines(defined, self.undefined.difference(top.defined) | top.undefined, self.closed)
 
     def key(self) -> str:
         """A stable text naming these defines, for digests."""
-        return repr((sorted(self.defined.items()), sorted(self.undefined)))
+        return repr((sorted(self.defined.items()), sorted(self.undefined), self.closed))
+
+    def closed_world(self) -> Defines:
+        """These defines, on top of what :data:`TARGET` predefines, with every other name undefined."""
+        target = {n: v for n, v in TARGET.items() if n not in self.undefined}
+        return Defines({**target, **self.defined}, self.undefined, True)
 
 
 NO_DEFINES = Defines()
+
+# What gcc predefines on x86-64 Linux (``gcc -dM -E - </dev/null``, the names code tests): the
+# target the closed-world build (:meth:`Defines.closed_world`) is made for.  Only those a condition
+# reads for a platform, a compiler, a word size or a byte order.
+TARGET: Mapping[str, int | None] = {
+    "__GNUC__": 12,
+    "__GNUC_MINOR__": 2,
+    "__GNUC_PATCHLEVEL__": 0,
+    "__STDC__": 1,
+    "__STDC_VERSION__": 201710,
+    "__STDC_HOSTED__": 1,
+    "__linux__": 1,
+    "__linux": 1,
+    "__gnu_linux__": 1,
+    "__unix__": 1,
+    "__unix": 1,
+    "__ELF__": 1,
+    "__x86_64__": 1,
+    "__x86_64": 1,
+    "__amd64__": 1,
+    "__LP64__": 1,
+    "_LP64": 1,
+    "__CHAR_BIT__": 8,
+    "__SIZEOF_SHORT__": 2,
+    "__SIZEOF_INT__": 4,
+    "__SIZEOF_LONG__": 8,
+    "__SIZEOF_LONG_LONG__": 8,
+    "__SIZEOF_POINTER__": 8,
+    "__SIZEOF_SIZE_T__": 8,
+    "__ORDER_LITTLE_ENDIAN__": 1234,
+    "__ORDER_BIG_ENDIAN__": 4321,
+    "__ORDER_PDP_ENDIAN__": 3412,
+    "__BYTE_ORDER__": 1234,
+}
 
 
 def macro_name(text: str) -> str:
@@ -104,7 +147,7 @@ def condition(kind: str, rest: str, defines: Defines) -> bool | None:
 def _defined(name: str, defines: Defines) -> bool | None:
     if name in defines.defined:
         return True
-    if name in defines.undefined:
+    if name in defines.undefined or defines.closed:
         return False
     return None
 
@@ -226,7 +269,7 @@ class _Evaluator:
             if self.peek() == "(":
                 raise _Undecided  # a function-like macro ctlsp does not expand
             value = self.defines.defined.get(t)
-            if t in self.defines.undefined:
+            if t in self.defines.undefined or (self.defines.closed and t not in self.defines.defined):
                 return 0  # the preprocessor reads an undefined name as 0
             return value
         raise _Undecided
@@ -262,10 +305,12 @@ def directives(data: bytes) -> tuple[Directive, ...]:
     backslash-newline joins a line to the next; comments are left out (a directive inside a block
     comment that spans lines still counts: rare, and only ever makes a name unknown or defined).
     A ``#`` line that a backslash-newline joins to the line before is no directive: the splice
-    comes first in C, so ``#define A \\`` then ``#define B 1`` defines ``A`` only."""
+    comes first in C, so ``#define A \\`` then ``#define B 1`` defines ``A`` only.  Nor is a ``#``
+    line inside a block comment that spans lines."""
     out: list[Directive] = []
+    comments = _block_comments(data) if b"/*" in data else None
     for m in _ANY_DIRECTIVE.finditer(data):
-        if continues_previous(data, m.start()):
+        if continues_previous(data, m.start()) or (comments is not None and _inside(comments, m.start())):
             continue
         end = data.find(b"\n", m.end())
         end = len(data) if end < 0 else end
@@ -275,6 +320,27 @@ def directives(data: bytes) -> tuple[Directive, ...]:
         rest = data[m.end() : end].decode("utf-8", "replace").replace("\\\r\n", " ").replace("\\\n", " ")
         out.append((m.group(1).decode(), _COMMENTS.sub(" ", rest).strip()))
     return tuple(out)
+
+
+# what the scan for block comments steps over: strings, character constants, line comments
+_COMMENT_SCAN = re.compile(rb'/\*.*?(?:\*/|\Z)|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def _block_comments(data: bytes) -> tuple[list[int], list[int]]:
+    """The starts and ends of the block comments of ``data`` that span lines, in order."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for m in _COMMENT_SCAN.finditer(data):
+        if data.startswith(b"/*", m.start()) and data.find(b"\n", m.start(), m.end()) >= 0:
+            starts.append(m.start())
+            ends.append(m.end())
+    return starts, ends
+
+
+def _inside(comments: tuple[list[int], list[int]], at: int) -> bool:
+    starts, ends = comments
+    k = bisect_right(starts, at) - 1
+    return k >= 0 and at < ends[k]
 
 
 def has_conditionals(data: bytes) -> bool:
@@ -650,6 +716,8 @@ def _blank(out: bytearray, start: int, end: int) -> None:
 # ----- statement-like macros ---------------------------------------------------------------------
 
 _LONE = re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?\r?$", re.MULTILINE)
+# a name alone before the ``{`` of a block, at the start of a line (sqlite's ``SEH_TRY {``)
+_BEFORE_BLOCK = re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?=\{)", re.MULTILINE)
 _MACRO_NAME = re.compile(r"_?[A-Za-z][a-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*|_?[A-Z][A-Z0-9_]+")
 # C's keywords (C11's too): never a macro's name nor a variable's
 C_KEYWORDS = frozenset({
@@ -682,13 +750,31 @@ def statement_macro_spans(data: bytes) -> list[tuple[int, int]]:
     ``free``) or swallow the next statement into an error.  A line counts when it holds one
     macro-like name (upper case, maybe after one lower-case prefix such as ``Py_``) and nothing
     else, follows the end of a statement (or another such line), and the next line does not
-    continue an expression or open a block."""
+    continue an expression or open a block.  So does such a name right before the ``{`` of a
+    block on its line (sqlite's ``SEH_TRY {``, which opens a ``__try`` or is one statement as the
+    build says): tree-sitter reads it as a type and the block as a broken declaration that ends
+    the function at its ``}``; C has no statement that is a name and a block."""
     hits: list[re.Match[bytes]] = []
-    for m in _LONE.finditer(data):
+    lone = list(_LONE.finditer(data))
+    blocks = list(_BEFORE_BLOCK.finditer(data)) if b"{" in data else []
+    found = sorted([*lone, *blocks], key=lambda m: m.start()) if blocks else lone
+    for m in found:
         after_hit = bool(hits) and not data[hits[-1].end() : m.start()].strip()
-        if _is_statement_macro(data, m, after_hit):
+        if m.re is _BEFORE_BLOCK:
+            if _is_block_macro(data, m):
+                hits.append(m)
+        elif _is_statement_macro(data, m, after_hit):
             hits.append(m)
     return [(m.start(1), m.end(1)) for m in hits]
+
+
+def _is_block_macro(data: bytes, m: re.Match[bytes]) -> bool:
+    name = m.group(1).decode()
+    if name in C_KEYWORDS or not _MACRO_NAME.fullmatch(name):
+        return False
+    before = data[max(0, m.start() - _WINDOW) : m.start()].rstrip()
+    before_line = before[before.rfind(b"\n") + 1 :].strip()
+    return before.endswith(_ENDS_STATEMENT) or before_line.startswith(b"#") or before.endswith(b"*/")
 
 
 def _is_statement_macro(data: bytes, m: re.Match[bytes], after_hit: bool) -> bool:

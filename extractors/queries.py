@@ -61,6 +61,8 @@ from extractors.count_macros import (
     count_macros,
     count_macros_key,
     counting,
+    dropped,
+    function_like,
 )
 from extractors.findings import Location, Unmodelled
 from extractors.functions import (
@@ -76,7 +78,17 @@ from extractors.functions import (
     moved,
     top_level_items,
 )
-from extractors.includes import UNREAD, Preprocessed, Unread, preprocess, search_path
+from extractors.includes import (
+    UNREAD,
+    BuildMacros,
+    Elsewhere,
+    Lookup,
+    Preprocessed,
+    Unread,
+    build_macros,
+    preprocess,
+    search_path,
+)
 from extractors.inputs import FLAGS, HEADER, PROJECT_FILES, SETTINGS, SOURCE, FrontDb, Settings
 from extractors.items import FileItems, FileScope, FunctionItem, file_items, file_pieces, piece_items
 from extractors.macro_calls import Rename, macro_call_names, renames, resolved
@@ -164,7 +176,17 @@ def file_counts(db: Database, path: str) -> tuple[tuple[str, CountMacro], ...]:
     defines = db.get(file_defines, path)
     if defines:
         found.update(count_macros(b"\n\n".join(defines).decode("utf-8", "surrogateescape")))
-    return tuple(sorted(counting(found).items()))
+    build: BuildMacros = db.get(file_build_macros, path)
+    for name, _ in build:
+        found.pop(name, None)
+    found.update(count_macros(_define_lines(build)))
+    kept = counting(found)
+    for name, define in build:
+        # a call of a macro that compiles an argument out is read through its expansion
+        macro = function_like(define) if name not in kept else None
+        if macro is not None and dropped(macro):
+            kept[name] = macro
+    return tuple(sorted(kept.items()))
 
 
 @derived("header_directives")
@@ -173,15 +195,9 @@ def header_directives(db: Database, header: str) -> tuple[Directive, ...]:
     return directives(text.encode("utf-8", "surrogatepass")) if text else ()
 
 
-@derived("file_preprocessor")
-def file_preprocessor(db: Database, path: str) -> Preprocessed:
-    """The headers ``path`` reads (next to it, in its ``-I`` folders, its ``-include`` files) and
-    what its and their directives define (:func:`extractors.includes.preprocess`).  Reads only its
-    directives, its flags, the settings and the headers it looks at, so typing inside a function
-    does not run it, and a change to one file's flags or to one header runs it for the files that
-    read them only; equal outcomes are backdated."""
-    settings = db.get(SETTINGS, ())
-    flags = db.get_or(FLAGS, path, NO_FLAGS)
+def _header_lookups(db: Database) -> tuple[Lookup, Elsewhere]:
+    """How a preprocessor run over a file reads its headers' directives and finds a quoted
+    include's one project file: through the database, so the run depends on what it read."""
 
     def lookup(header: str) -> tuple[Directive, ...] | None | Unread:
         text = db.get_or(HEADER, header, UNREAD)
@@ -194,7 +210,47 @@ def file_preprocessor(db: Database, path: str) -> Preprocessed:
         found: str | None = db.get(project_header, name)
         return found
 
+    return lookup, elsewhere
+
+
+@derived("file_preprocessor")
+def file_preprocessor(db: Database, path: str) -> Preprocessed:
+    """The headers ``path`` reads (next to it, in its ``-I`` folders, its ``-include`` files) and
+    what its and their directives define (:func:`extractors.includes.preprocess`).  Reads only its
+    directives, its flags, the settings and the headers it looks at, so typing inside a function
+    does not run it, and a change to one file's flags or to one header runs it for the files that
+    read them only; equal outcomes are backdated."""
+    settings = db.get(SETTINGS, ())
+    flags = db.get_or(FLAGS, path, NO_FLAGS)
+
+    lookup, elsewhere = _header_lookups(db)
     return preprocess(
+        path,
+        db.get(file_scope, path).directives,
+        flags.forced,
+        search_path(flags, settings.command_include, settings.include),
+        _flag_defines(db, path),
+        lookup,
+        settings.command,
+        elsewhere,
+    )
+
+
+def _define_lines(build: BuildMacros) -> str:
+    """The build's definitions as the text of their ``#define`` lines, a blank line between."""
+    return "\n\n".join("#define " + define for _, define in build)
+
+
+@derived("file_build_macros")
+def file_build_macros(db: Database, path: str) -> BuildMacros:
+    """The macros the file and its headers define differently per build, as the build the
+    configuration and the file's flags make (:func:`extractors.includes.build_macros`).  Reads
+    what :func:`file_preprocessor` reads, so typing inside a function does not run it."""
+    settings = db.get(SETTINGS, ())
+    flags = db.get_or(FLAGS, path, NO_FLAGS)
+
+    lookup, elsewhere = _header_lookups(db)
+    return build_macros(
         path,
         db.get(file_scope, path).directives,
         flags.forced,
@@ -241,6 +297,14 @@ def file_macros(db: Database, path: str) -> tuple[tuple[str, CallSpec], ...]:
         own = b"\n\n".join(defines).decode("utf-8", "surrogateescape")
         macros.update(macro_specs(own))
         renamed.update(renames(own))
+    build: BuildMacros = db.get(file_build_macros, path)
+    if build:  # the build's definitions, not the last ones written
+        for name, _ in build:
+            macros.pop(name, None)
+            renamed.pop(name, None)
+        text = _define_lines(build)
+        macros.update(macro_specs(text))
+        renamed.update(renames(text))
     table = db.get(SETTINGS, ()).table
     return tuple(sorted(resolved(renamed, table, macros).items()))
 
