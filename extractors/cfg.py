@@ -684,12 +684,32 @@ class CfgBuilder:
             n = self.new("stmt", s, facts=macro_statement_facts(s))
             self.link(preds, n)
             return [(n, None)]
+        if t == "function_definition" and _macro_type(s):
+            return self.macro_block(s, preds)
         if t in ("ERROR", "attributed_statement", "case_statement"):
             for c in s.named_children:
                 if c.type.endswith("statement") or c.type == "declaration":
                     preds = self.stmt(c, preds)
             return preds
         return preds
+
+    def macro_block(self, s: TSNode, preds: list[Pred]) -> list[Pred]:
+        """A macro call before a block inside a body (``FOREACH(x, list) {``, lua's ``vmdispatch
+        (GET_OPCODE(i)) {``), which tree-sitter reads as a nested function definition: the call
+        reads its arguments, then the block may run any number of times (a loop's body, a
+        switch's), so it is modelled as a loop whose test is unknown; a ``break`` in it leaves it."""
+        body = s.child_by_field_name("body")
+        if body is None:
+            return preds
+        data = s.text or b""
+        tree = parse_c(_WRAPPER + data[: body.start_byte - s.start_byte] + b";\n}\n")
+        fn = tree.root_node.named_children[0] if tree.root_node.named_children else None
+        block = fn.child_by_field_name("body") if fn is not None else None
+        call = block.named_children[0] if block is not None and block.named_children else None
+        whole = call is not None and not tree.root_node.has_error and call.type == "expression_statement"
+        n = self.new("stmt", s.child_by_field_name("declarator"), facts=self.facts(call) if whole else Facts())
+        self.link(preds, n)
+        return self.loop_body(body, [(n, None)], n) + [(n, None)]
 
     def asm_gotos(self, e: TSNode, n: int) -> None:
         """``asm goto``: the statement may jump to each label it lists, besides going on."""
@@ -1074,3 +1094,9 @@ def evaluate(c: CondExpr, env: dict[str, int]) -> int | None:
     if op in ops:
         return int(ops[op])
     return {"+": lv + rv, "-": lv - rv, "*": lv * rv, "&": lv & rv, "|": lv | rv}.get(str(op))
+
+
+def _macro_type(s: TSNode) -> bool:
+    """Whether function definition ``s`` (inside a body) is a name's call before a block."""
+    ty = s.child_by_field_name("type")
+    return ty is not None and ty.type == "type_identifier"

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from extractors.compile_flags import FileFlags
+from extractors.count_macros import dropped, function_like
 from extractors.preprocessor import NO_DEFINES, Defines, Directive, condition, value_of
 
 MAX_DEPTH = 16  # nested #include levels followed below the file
@@ -128,14 +129,31 @@ def build_macros(
     build keeps).  A name that build leaves undefined (defined only where it does not pass:
     code under ``#ifdef SQLITE_ENABLE_FTS5`` is still modelled, with its own macros) or that a
     condition even the closed world cannot evaluate may define is left out: its definition stays
-    as the file's text says."""
+    as the file's text says.  Assertions are read as a build that checks them has them: a macro
+    named for asserting that this build compiles out, and that another build's definition reads
+    the first argument of (Lua's ``lua_assert(c) assert(c)``, zlib's ``Assert(cond, msg) {if
+    (!(cond)) z_error(msg);}``), is the standard ``assert`` of that argument, so a path the code
+    asserts away (``default: lua_assert(0); return 0;``) is no path, as in the build it is tested
+    in; with no such definition it is left out (lz4's ``#ifndef assert  #define assert(c)
+    ((void)0)``: the other build's is ``<assert.h>``'s)."""
     run = _Run(search, base.overlaid(pinned).closed_world(), lookup, pinned, elsewhere, record=True)
     for header in forced:
         found = run.find(header)
         if found is not None:
             run.header(header, found, True, 1)
     run.lines(own, os.path.dirname(path), True, 0, guarded=False)
-    return tuple(sorted((n, d) for n, d in run.chosen.items() if d is not None and n not in run.unsure))
+    out: dict[str, str] = {}
+    for name, define in run.chosen.items():
+        if define is None or name in run.unsure:
+            continue
+        macro = function_like(define)
+        if macro is not None and macro[0] and dropped(macro) and "assert" in name.lower():
+            written = (function_like(d) for d in run.written.get(name, ()))
+            if not any(m is not None and 0 not in dropped(m) for m in written):
+                continue  # ``#ifndef assert  #define assert(c) ((void)0)``: <assert.h>'s, as written
+            define = f"{name}({', '.join(macro[0])}) assert({macro[0][0]})"
+        out[name] = define
+    return tuple(sorted(out.items()))
 
 
 _INCLUDE = re.compile(r'"([^"]+)"|<([^>]+)>')
@@ -164,11 +182,11 @@ class _Run:
         self.headers: list[str] = []
         self.seen: set[str] = set()
         self.wanted: dict[str, None] = {}
-        # with ``record`` (build_macros): each name's #define/#undef lines met, in any branch; the
-        # text after ``#define`` of the last one run for sure (None: an #undef); names run unsure
+        # with ``record`` (build_macros): the text after ``#define`` of each name's last definition
+        # run for sure (None: an #undef), and the names a definition run unsure may define
         self.record = record
         self.closed = base.closed
-        self.define_lines: dict[str, int] = {}
+        self.written: dict[str, list[str]] = {}  # every #define of a name met, in any branch
         self.chosen: dict[str, str | None] = {}
         self.unsure: set[str] = set()
 
@@ -222,8 +240,8 @@ class _Run:
         guard = guarded and _guard(lines)
         for i, (kind, rest) in enumerate(lines):
             c: bool | None
-            if self.record and kind in ("define", "undef") and (m := _DEFINE.match(rest)) is not None:
-                self.define_lines[m.group(1)] = self.define_lines.get(m.group(1), 0) + 1
+            if self.record and kind == "define" and (m := _DEFINE.match(rest)) is not None:
+                self.written.setdefault(m.group(1), []).append(rest)
             if kind in ("if", "ifdef", "ifndef"):
                 c = True if guard and i == 0 else (condition(kind, rest, self.now()) if state is not False else False)
                 stack.append((state, c is True, c is None))

@@ -197,3 +197,73 @@ int begin_read(Wal *w)
     assert [f.rule_id for f in found] == []
     bad = src.replace("rc = wal_read(w);", "rc = wal_read(w);\n        rc = 0;")
     assert [f.location.start_line for f in of_rule(check_src(bad), "dead-store")] == [line_of(bad, "rc = wal_read(w);")]
+
+
+def test_an_assertion_macro_compiled_out_is_read_as_the_builds_that_check_it() -> None:
+    lua = "#if defined(LUAI_ASSERT)\n#define lua_assert(c) assert(c)\n#else\n#define lua_assert(c) ((void)0)\n#endif\n"
+    assert _built(lua) == {"lua_assert": "lua_assert(c) assert(c)"}
+    zlib = (
+        "#ifdef ZLIB_DEBUG\n#define Assert(cond, msg) {if (!(cond)) z_error(msg);}\n"
+        "#else\n#define Assert(cond, msg)\n#endif\n"
+    )
+    assert _built(zlib) == {"Assert": "Assert(cond, msg) assert(cond)"}
+    lz4 = "#ifndef assert\n#define assert(condition) ((void)0)\n#endif\n"
+    assert _built(lz4) == {}  # <assert.h>'s assert, as written
+    assert _built("#define ASSERT_OFF(x)\n") == {}  # no build checks it: as written
+
+
+def test_a_path_an_assertion_macro_rules_out_is_no_path() -> None:
+    src = """\
+#include <stdio.h>
+#ifdef ZLIB_DEBUG
+# define Assert(cond, msg) {if (!(cond)) z_error(msg);}
+#else
+# define Assert(cond, msg)
+#endif
+void z_error(char *m);
+void gen_header(void)
+{
+    FILE *header = fopen("trees.h", "w");
+    Assert(header != NULL, "Can't open trees.h");
+    fprintf(header, "/* generated */\\n");
+    fclose(header);
+}
+"""
+    found = check_src(src)
+    assert [f.rule_id for f in found if "null" in f.rule_id] == []
+    unchecked = src.replace('    Assert(header != NULL, "Can\'t open trees.h");\n', "")
+    assert [f.rule_id for f in check_src(unchecked) if "null" in f.rule_id] == ["null-dereference"]
+
+
+def test_a_macro_call_before_a_block_runs_the_block_any_number_of_times() -> None:
+    # lua's ``vmdispatch (GET_OPCODE(i)) {`` and foreach macros: tree-sitter reads a nested
+    # function definition; the block's reads and frees are the function's
+    src = """\
+#include <stdlib.h>
+#define vmdispatch(o) switch (o)
+#define vmcase(l) case l:
+struct node { struct node *next; };
+int step(int *pc)
+{
+    int i;
+    int n = 0;
+    i = *pc;
+    vmdispatch (i & 7) {
+        vmcase(1) {
+            n++;
+            break;
+        }
+    }
+    return n;
+}
+void drop(struct node *p)
+{
+    free(p);
+    FOR_EACH_NODE (p) {
+        p->next = 0;
+    }
+}
+"""
+    found = check_src(src)
+    assert of_rule(found, "dead-store") == []
+    assert [f.location.start_line for f in of_rule(found, "use-after-free")] == [line_of(src, "p->next = 0;")]
