@@ -347,8 +347,13 @@ class CfgBuilder:
         got = expand_call(macro, data, call[1])
         if got is None or self.expanded_bytes + len(got.text) > EXPANSION_BUDGET:
             return None
-        if not statement_macro(macro) and data[got.end - 1 : got.end] != b";" and not macro[1].endswith((";", "}")):
-            return None  # ``TESTONLY(i =) f();``: the statement goes on past the call
+        stop = s.end_byte - base
+        if not statement_macro(macro) and s.type == "expression_statement" and got.end < stop:
+            # ``TESTONLY(rc =) f(x);``: the build's statement is the expansion and the rest
+            rest = data[got.end : stop]
+            got = Expanded(got.text + rest, (*got.pieces, (len(got.text), len(got.text) + len(rest), got.end)), stop)
+        elif not statement_macro(macro) and data[got.end - 1 : got.end] != b";" and not macro[1].endswith((";", "}")):
+            return None  # the statement goes on past the call in a way this cannot read
         self.expanded_bytes += len(got.text)
         text = _WRAPPER + b"{" + got.text + b";}\n}\n"
         tree = parse_c(text)

@@ -292,7 +292,7 @@ def value_of(body: str, defines: Defines) -> int | None:
         return _BOOLEANS.get(body.strip("()").strip())
 
 
-_COMMENTS = re.compile(r"/\*.*?\*/|//.*")
+_COMMENTS = re.compile(r"/\*.*?\*/|//.*|/\*.*")  # the last: one that goes on past the line
 _ANY_DIRECTIVE = re.compile(
     rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif|define|undef|include)\b", re.MULTILINE
 )
@@ -323,11 +323,12 @@ def directives(data: bytes) -> tuple[Directive, ...]:
 
 
 # what the scan for block comments steps over: strings, character constants, line comments
-_COMMENT_SCAN = re.compile(rb'/\*.*?(?:\*/|\Z)|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+_COMMENT_SCAN = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
 def _block_comments(data: bytes) -> tuple[list[int], list[int]]:
-    """The starts and ends of the block comments of ``data`` that span lines, in order."""
+    """The starts and ends of the closed block comments of ``data`` that span lines, in order (one
+    never closed is an error the rest of the text is read past, as the whole-text scans do)."""
     starts: list[int] = []
     ends: list[int] = []
     for m in _COMMENT_SCAN.finditer(data):
