@@ -277,10 +277,11 @@ def mentioned(view: frozenset[tuple[str, int]], text: bytes) -> frozenset[tuple[
     small and comparable, so an unrelated change of the project's facts backdates it."""
     if not view:
         return frozenset()
-    names = _identifiers(text)
+    names = identifiers(text)
     return frozenset((n, v) for n, v in view if n.split("(", 1)[0] in names)
 
 
 @lru_cache(maxsize=16_384)
-def _identifiers(text: bytes) -> frozenset[str]:
+def identifiers(text: bytes) -> frozenset[str]:
+    """The names ``text`` mentions (every identifier-shaped word, keywords too)."""
     return frozenset(x.decode() for x in _IDENT.findall(text))

@@ -106,6 +106,7 @@ from extractors.project_facts import (
     FileFacts,
     ProjectFacts,
     combine,
+    identifiers,
     mentioned,
 )
 from extractors.suppress import suppressions
@@ -355,6 +356,7 @@ class Context:
     # each of ``macros`` to the name the models give its calls (``macro_calls.macro_call_name``)
     call_names: dict[str, str] = field(default_factory=dict, compare=False)
     counts: CountMacros = field(default_factory=dict, compare=False)  # what loop bounds read through
+    known: frozenset[str] = field(default=frozenset(), compare=False)  # the table's names before must_check
 
 
 @derived("function_context")
@@ -367,19 +369,14 @@ def function_context(db: Database, path: str) -> Context:
     consts = {**dict(pre.consts), **own} if pre.consts else own
     defines = pre.defines.with_file(own)
     must = db.get(file_declared, (path, "must_check"))
-    stops = db.get(file_declared, (path, "noreturn")) - scope.noreturn
-    text = consts_digest(consts) + ",".join(sorted(scope.noreturn)) + repr(list(macros)) + defines.key()
+    text = consts_digest(consts) + repr(list(macros)) + defines.key()
     text += "|must:" + ",".join(sorted(must)) if must else ""
-    text += "|stops:" + ",".join(sorted(stops)) if stops else ""
     counted: tuple[tuple[str, CountMacro], ...] = db.get(file_counts, path)
     counts = dict(counted)
     text += "|counts:" + count_macros_key(counts) if counts else ""
     digest = hashlib.sha256(f"{settings.config_digest}|{text}".encode()).hexdigest()[:32]
     table = {**settings.table, **dict(macros)} if macros else settings.table
-    if scope.noreturn:
-        table = {**table, **{n: CallSpec(noreturn=True) for n in scope.noreturn if n not in table}}
-    if stops:  # declared noreturn through a macro or in a header the file reads
-        table = {**table, **{n: CallSpec(noreturn=True) for n in stops if n not in table}}
+    known = frozenset(table)
     if must:  # a project function stays a box in the projections: only its calls are marked unchecked
         table = {**table, **{n: replace(table.get(n, CallSpec()), must_check=True) for n in must}}
     own_macros = dict(macros)
@@ -392,7 +389,24 @@ def function_context(db: Database, path: str) -> Context:
         atoms=settings.atoms,
         call_names=macro_call_names(own_macros),
         counts=counts,
+        known=known,
     )
+
+
+@derived("file_stops")
+def file_stops(db: Database, path: str) -> frozenset[str]:
+    """The functions a call to which ends the path in ``path``: its own that never return
+    (:mod:`extractors.items`) and those declared ``noreturn`` in it or the headers it reads."""
+    declared: frozenset[str] = db.get(file_declared, (path, "noreturn"))
+    return db.get(file_scope, path).noreturn | declared
+
+
+@derived("function_stops")
+def function_stops(db: Database, key: tuple[str, str, bytes]) -> frozenset[str]:
+    """Those of :func:`file_stops` the function's text names: whether a helper it never calls
+    returns never rebuilds it (``luaM_toobig`` starting to return rebuilds its callers only)."""
+    stops = db.get(file_stops, key[0])
+    return stops & identifiers(key[2]) if stops else frozenset()
 
 
 # ----- whole-project facts (extractors.project_facts) --------------------------------------------
@@ -437,6 +451,17 @@ def _with_facts(context: Context, known: frozenset[tuple[str, int]]) -> Context:
     return replace(context, digest=digest, consts={**facts, **context.consts}, facts=frozenset(facts))
 
 
+def _with_stops(context: Context, stops: frozenset[str]) -> Context:
+    """The context whose call table ends the path at each call of ``stops`` (a name the table
+    knows keeps its row); its digest names them, so the model's key does."""
+    table = dict(context.table)
+    for n in sorted(stops):
+        if n not in context.known:
+            table[n] = replace(table.get(n, CallSpec()), noreturn=True)
+    digest = hashlib.sha256(f"{context.digest}|stops:{','.join(sorted(stops))}".encode()).hexdigest()[:32]
+    return replace(context, digest=digest, table=table)
+
+
 def _same_model(a: FunctionModel | Unmodelled | None, b: FunctionModel | Unmodelled | None) -> bool:
     """Models with one key are built from one text and context: equal without comparing CFGs."""
     if isinstance(a, FunctionModel) and isinstance(b, FunctionModel):
@@ -458,6 +483,9 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
     known = db.get(function_facts, key)
     if known:
         context = _with_facts(context, known)
+    stops = db.get(function_stops, key)
+    if stops:
+        context = _with_stops(context, stops)
     log = db if isinstance(db, FrontDb) else None
     fn = log.take_parsed(path, name, text) if log is not None else None
     # the text tree-sitter reads; positions are the same

@@ -71,3 +71,26 @@ def test_a_caller_path_ends_at_a_helper_that_never_returns() -> None:
     assert "outer" in _noreturn(src)
     edited = src.replace("if (x) THROW(); else abort();", "if (x) THROW();")
     assert not {"raise_both", "tail_call", "outer"} & _noreturn(edited)
+
+
+def test_a_helper_that_starts_to_return_rebuilds_its_callers_only() -> None:
+    """Whether a helper never returns is part of the models of the functions that call it, and of
+    no other: an edit that lets ``die`` return rebuilds ``die`` and its caller, not the 30 others."""
+    others = "".join(f"int g{i}(int x)\n{{\n    return x + {i};\n}}\n" for i in range(30))
+    text = (
+        "#include <stdlib.h>\n"
+        "void die(const char *m)\n{\n    (void)m;\n    exit(1);\n}\n"
+        "int use(int *p)\n{\n    if (!p)\n        die(\"no p\");\n    return *p;\n}\n" + others
+    )
+    p = Project()
+    p.update_file("a.c", text)
+    assert [f.rule_id for f in p.check()["a.c"] if "null" in f.rule_id] == []
+    built = p.db.built
+    returning = text.replace("    exit(1);\n", "    (void)0;\n")
+    p.update_file("a.c", returning)
+    found = p.check()["a.c"]
+    assert p.db.built - built == 2  # die's model and use's
+    fresh = Project()
+    fresh.update_file("a.c", returning)
+    assert found == fresh.check()["a.c"]
+    assert [f.rule_id for f in found if "null" in f.rule_id] != []
