@@ -104,9 +104,11 @@ def count_macros(text: str) -> dict[str, CountMacro]:
     return out
 
 
+@lru_cache(maxsize=65_536)
 def function_like(define: str) -> CountMacro | None:
     """The function-like macro the text after ``#define`` defines (``SimulateIOError(A)``), or
-    None when it is object-like, variadic, or pastes or stringifies (``#`` in the body)."""
+    None when it is object-like, variadic, or pastes or stringifies (``#`` in the body).  Memoised:
+    each file reads its headers' definitions again."""
     m = _DEFINE.match("#define " + _COMMENT.sub(" ", define))
     if m is None or m.group(2) is None or "#" in m.group(4):
         return None

@@ -120,7 +120,8 @@ def build_macros(
     """The macros of the one build a compiler makes of ``path`` when told nothing more than
     ``base`` and ``pinned`` (:meth:`Defines.closed_world`: gcc's predefines on x86-64 Linux, every
     other unknown name undefined): each name the file or a header it reads defines for sure in
-    that build, with the text after ``#define`` that build ends with.
+    that build, with the text after ``#define`` that build ends with; of the names defined on one
+    line only, those whose definition drops an argument (the others read as the text has them).
 
     Why: ``#ifdef SQLITE_TEST  #define SimulateIOError(X) if (...) { X; }  #else  #define
     SimulateIOError(X)  #endif`` defines the macro twice, and reading whichever comes last is
@@ -147,6 +148,8 @@ def build_macros(
         if define is None or name in run.unsure:
             continue
         macro = function_like(define)
+        if len(run.written.get(name, ())) < 2 and (macro is None or not dropped(macro)):
+            continue  # its one definition, as the text has it
         if macro is not None and macro[0] and dropped(macro) and "assert" in name.lower():
             written = (function_like(d) for d in run.written.get(name, ()))
             if not any(m is not None and 0 not in dropped(m) for m in written):
