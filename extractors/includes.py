@@ -95,13 +95,17 @@ def preprocess(
     ``#define`` or ``#undef`` says.  ``elsewhere(name)``: where a quoted include found nowhere on
     the search path is, if anywhere (the project's one file of that name: a build's ``-I`` that
     nobody told ctlsp about)."""
-    run = _Run(search, base.overlaid(pinned), lookup, pinned, elsewhere)
+    return _walked(_Run(search, base.overlaid(pinned), lookup, pinned, elsewhere), path, own, forced).outcome()
+
+
+def _walked(run: _Run, path: str, own: Sequence[Directive], forced: Sequence[str]) -> _Run:
+    """``run`` over the ``-include`` headers ``forced``, then file ``path``'s directives ``own``."""
     for header in forced:
         found = run.find(header)
         if found is not None:
             run.header(header, found, True, 1)
     run.lines(own, os.path.dirname(path), True, 0, guarded=False)
-    return run.outcome()
+    return run
 
 
 BuildMacros = tuple[tuple[str, str], ...]
@@ -137,12 +141,8 @@ def build_macros(
     asserts away (``default: lua_assert(0); return 0;``) is no path, as in the build it is tested
     in; with no such definition it is left out (lz4's ``#ifndef assert  #define assert(c)
     ((void)0)``: the other build's is ``<assert.h>``'s)."""
-    run = _Run(search, base.overlaid(pinned).closed_world(), lookup, pinned, elsewhere, record=True)
-    for header in forced:
-        found = run.find(header)
-        if found is not None:
-            run.header(header, found, True, 1)
-    run.lines(own, os.path.dirname(path), True, 0, guarded=False)
+    closed = base.overlaid(pinned).closed_world()
+    run = _walked(_Run(search, closed, lookup, pinned, elsewhere, record=True), path, own, forced)
     out: dict[str, str] = {}
     for name, define in run.chosen.items():
         if define is None or name in run.unsure:

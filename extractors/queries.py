@@ -46,7 +46,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from tree_sitter import Node as TSNode
 
@@ -221,11 +223,19 @@ def file_preprocessor(db: Database, path: str) -> Preprocessed:
     directives, its flags, the settings and the headers it looks at, so typing inside a function
     does not run it, and a change to one file's flags or to one header runs it for the files that
     read them only; equal outcomes are backdated."""
+    return _directive_run(db, path, preprocess)
+
+
+_Ran = TypeVar("_Ran")
+
+
+def _directive_run(db: Database, path: str, run: Callable[..., _Ran]) -> _Ran:
+    """``run`` (:func:`extractors.includes.preprocess` or ``build_macros``) over the file's
+    directives, with its flags, the settings, and its headers read through the database."""
     settings = db.get(SETTINGS, ())
     flags = db.get_or(FLAGS, path, NO_FLAGS)
-
     lookup, elsewhere = _header_lookups(db)
-    return preprocess(
+    return run(
         path,
         db.get(file_scope, path).directives,
         flags.forced,
@@ -247,20 +257,7 @@ def file_build_macros(db: Database, path: str) -> BuildMacros:
     """The macros the file and its headers define differently per build, as the build the
     configuration and the file's flags make (:func:`extractors.includes.build_macros`).  Reads
     what :func:`file_preprocessor` reads, so typing inside a function does not run it."""
-    settings = db.get(SETTINGS, ())
-    flags = db.get_or(FLAGS, path, NO_FLAGS)
-
-    lookup, elsewhere = _header_lookups(db)
-    return build_macros(
-        path,
-        db.get(file_scope, path).directives,
-        flags.forced,
-        search_path(flags, settings.command_include, settings.include),
-        _flag_defines(db, path),
-        lookup,
-        settings.command,
-        elsewhere,
-    )
+    return _directive_run(db, path, build_macros)
 
 
 @derived("project_header")
