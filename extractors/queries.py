@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
@@ -400,10 +401,38 @@ def file_stops(db: Database, path: str) -> frozenset[str]:
 
 @derived("function_stops")
 def function_stops(db: Database, key: tuple[str, str, bytes]) -> frozenset[str]:
-    """Those of :func:`file_stops` the function's text names: whether a helper it never calls
-    returns never rebuilds it (``luaM_toobig`` starting to return rebuilds its callers only)."""
+    """Those of :func:`file_stops` the function's text names, itself or through the bodies of the
+    file's macros it calls (``CHECK(x)`` expanding to ``fatal(...)``): whether a helper it never
+    calls returns never rebuilds it (``luaM_toobig`` starting to return rebuilds its callers only)."""
     stops = db.get(file_stops, key[0])
-    return stops & identifiers(key[2]) if stops else frozenset()
+    if not stops:
+        return frozenset()
+    names = identifiers(key[2])
+    through: dict[str, frozenset[str]] = db.get(file_macro_words, key[0])
+    if through:
+        names = names.union(*(through[n] for n in names & through.keys()))
+    return stops & names
+
+
+@derived("file_macro_words")
+def file_macro_words(db: Database, path: str) -> dict[str, frozenset[str]]:
+    """Per macro a call of which the CFG builder may read through (:func:`file_counts`), the names
+    its body names, through the bodies of the macros it names in turn."""
+    counted: tuple[tuple[str, CountMacro], ...] = db.get(file_counts, path)
+    words = {n: frozenset(_WORD.findall(body)) for n, (_, body) in counted}
+    out: dict[str, frozenset[str]] = {}
+    for name in words:
+        seen, todo = {name}, [name]
+        while todo:
+            for w in words[todo.pop()] & words.keys():
+                if w not in seen:
+                    seen.add(w)
+                    todo.append(w)
+        out[name] = frozenset().union(*(words[n] for n in seen))
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 # ----- whole-project facts (extractors.project_facts) --------------------------------------------

@@ -94,3 +94,23 @@ def test_a_helper_that_starts_to_return_rebuilds_its_callers_only() -> None:
     fresh.update_file("a.c", returning)
     assert found == fresh.check()["a.c"]
     assert [f.rule_id for f in found if "null" in f.rule_id] != []
+
+
+def test_a_helper_called_through_a_statement_macro_still_ends_the_path() -> None:
+    src = """\
+#include <stdlib.h>
+void fatal(const char *m)
+{
+    (void)m;
+    exit(1);
+}
+#define CHECK(x) do { if (!(x)) fatal("bad"); } while (0)
+int use(int *p)
+{
+    CHECK(p != NULL);
+    return *p;
+}
+"""
+    p = Project()
+    p.update_file("a.c", src)
+    assert [f.rule_id for f in p.check()["a.c"] if "null" in f.rule_id] == []
