@@ -712,9 +712,12 @@ class CfgBuilder:
         block = fn.child_by_field_name("body") if fn is not None else None
         call = block.named_children[0] if block is not None and block.named_children else None
         whole = call is not None and not tree.root_node.has_error and call.type == "expression_statement"
-        n = self.new("stmt", s.child_by_field_name("declarator"), facts=self.facts(call) if whole else Facts())
+        at = s.child_by_field_name("declarator")
+        n = self.new("stmt", at, facts=self.facts(call) if whole else Facts())
         self.link(preds, n)
-        return self.loop_body(body, [(n, None)], n) + [(n, None)]
+        head = self.new("join", at)
+        self.link([(n, None)], head)
+        return self.loop_body(body, [(head, None)], head) + [(head, None)]
 
     def asm_gotos(self, e: TSNode, n: int) -> None:
         """``asm goto``: the statement may jump to each label it lists, besides going on."""

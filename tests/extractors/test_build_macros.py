@@ -276,3 +276,31 @@ void drop(struct node *p)
     found = check_src(src)
     assert of_rule(found, "dead-store") == []
     assert [f.location.start_line for f in of_rule(found, "use-after-free")] == [line_of(src, "p->next = 0;")]
+
+
+def test_nested_macro_blocks_keep_the_reads_after_them() -> None:
+    # Lua 5.3's dispatch: a store in one vmcase block is read by the next instruction's RA(i)
+    src = """\
+typedef struct CI { int *base; } CI;
+typedef struct State { int debt; } State;
+void step(State *L);
+#define RA(i) (base + ((i) >> 4))
+void run(State *L, CI *ci, int *code)
+{
+    int *base = ci->base;
+    for (;;) {
+        int i = *code++;
+        int *ra = RA(i);
+        DISPATCH (OPCODE(i)) {
+            CASE (ONE) {
+                *ra = 1;
+                if (L->debt > 0) { step(L); base = ci->base; }
+            }
+        }
+    }
+}
+"""
+    assert of_rule(check_src(src), "dead-store") == []
+    dead = src.replace("{ step(L); base = ci->base; }", "{ base = ci->base; step(L); base = ci->base + 1; }")
+    found = of_rule(check_src(dead), "dead-store")
+    assert [f.location.start_line for f in found] == [line_of(dead, "{ base = ci->base; step(L);")]
