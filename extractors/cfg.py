@@ -356,11 +356,8 @@ class CfgBuilder:
             return None  # the statement goes on past the call in a way this cannot read
         self.expanded_bytes += len(got.text)
         text = _WRAPPER + b"{" + got.text + b";}\n}\n"
-        tree = parse_c(text)
-        fn = tree.root_node.named_children[0] if tree.root_node.named_children else None
-        body = fn.child_by_field_name("body") if fn is not None else None
-        block = body.named_children[0] if body is not None and body.named_children else None
-        if tree.root_node.has_error or block is None or block.type != "compound_statement":
+        tree, block = _first_statement(text)
+        if block is None or block.type != "compound_statement":
             return None
         return _Found(got, tree, text, block, got.end + base)
 
@@ -707,11 +704,8 @@ class CfgBuilder:
         if body is None:
             return preds
         data = s.text or b""
-        tree = parse_c(_WRAPPER + data[: body.start_byte - s.start_byte] + b";\n}\n")
-        fn = tree.root_node.named_children[0] if tree.root_node.named_children else None
-        block = fn.child_by_field_name("body") if fn is not None else None
-        call = block.named_children[0] if block is not None and block.named_children else None
-        whole = call is not None and not tree.root_node.has_error and call.type == "expression_statement"
+        call = _first_statement(_WRAPPER + data[: body.start_byte - s.start_byte] + b";\n}\n")[1]
+        whole = call is not None and call.type == "expression_statement"
         at = s.child_by_field_name("declarator")
         n = self.new("stmt", at, facts=self.facts(call) if whole else Facts())
         self.link(preds, n)
@@ -1108,3 +1102,13 @@ def _macro_type(s: TSNode) -> bool:
     """Whether function definition ``s`` (inside a body) is a name's call before a block."""
     ty = s.child_by_field_name("type")
     return ty is not None and ty.type == "type_identifier"
+
+
+def _first_statement(text: bytes) -> tuple[Tree, TSNode | None]:
+    """``text`` (a function of :data:`_WRAPPER`) parsed, and the first statement of its body;
+    None when there is none or the parse has an error anywhere."""
+    tree = parse_c(text)
+    fn = tree.root_node.named_children[0] if tree.root_node.named_children else None
+    body = fn.child_by_field_name("body") if fn is not None else None
+    first = body.named_children[0] if body is not None and body.named_children else None
+    return tree, None if tree.root_node.has_error else first

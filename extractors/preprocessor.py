@@ -770,25 +770,26 @@ def statement_macro_spans(data: bytes) -> list[tuple[int, int]]:
 
 
 def _is_block_macro(data: bytes, m: re.Match[bytes]) -> bool:
-    name = m.group(1).decode()
-    if name in C_KEYWORDS or not _MACRO_NAME.fullmatch(name):
-        return False
-    before = data[max(0, m.start() - _WINDOW) : m.start()].rstrip()
-    before_line = before[before.rfind(b"\n") + 1 :].strip()
-    return before.endswith(_ENDS_STATEMENT) or before_line.startswith(b"#") or before.endswith(b"*/")
+    return _macro_name(m) and _after_statement(data, m.start())
 
 
 def _is_statement_macro(data: bytes, m: re.Match[bytes], after_hit: bool) -> bool:
-    name = m.group(1).decode()
-    if name in C_KEYWORDS or not _MACRO_NAME.fullmatch(name):
-        return False
-    before = data[max(0, m.start() - _WINDOW) : m.start()].rstrip()  # bounded: no copy of the file
-    before_line = before[before.rfind(b"\n") + 1 :].strip()
-    ends = before.endswith(_ENDS_STATEMENT) or before_line.startswith(b"#") or before.endswith(b"*/")
-    if not (ends or after_hit):
+    if not _macro_name(m) or not (after_hit or _after_statement(data, m.start())):
         return False
     after = data[m.end() : m.end() + _WINDOW].lstrip(b"\r\n")
     return _CONTINUES.match(after) is None and not after.lstrip().startswith(b"#define")
+
+
+def _macro_name(m: re.Match[bytes]) -> bool:
+    name = m.group(1).decode()
+    return name not in C_KEYWORDS and _MACRO_NAME.fullmatch(name) is not None
+
+
+def _after_statement(data: bytes, at: int) -> bool:
+    """Whether ``data[at]`` follows the end of a statement, a directive's line or a comment."""
+    before = data[max(0, at - _WINDOW) : at].rstrip()  # bounded: no copy of the file
+    before_line = before[before.rfind(b"\n") + 1 :].strip()
+    return before.endswith(_ENDS_STATEMENT) or before_line.startswith(b"#") or before.endswith(b"*/")
 
 
 # ``if``/``while``/``switch`` then a macro call where C wants a parenthesised condition

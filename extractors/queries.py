@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
@@ -419,7 +418,7 @@ def file_macro_words(db: Database, path: str) -> dict[str, frozenset[str]]:
     """Per macro a call of which the CFG builder may read through (:func:`file_counts`), the names
     its body names, through the bodies of the macros it names in turn."""
     counted: tuple[tuple[str, CountMacro], ...] = db.get(file_counts, path)
-    words = {n: frozenset(_WORD.findall(body)) for n, (_, body) in counted}
+    words = {n: identifiers(body.encode("utf-8", "surrogateescape")) for n, (_, body) in counted}
     out: dict[str, frozenset[str]] = {}
     for name in words:
         seen, todo = {name}, [name]
@@ -430,9 +429,6 @@ def file_macro_words(db: Database, path: str) -> dict[str, frozenset[str]]:
                     todo.append(w)
         out[name] = frozenset().union(*(words[n] for n in seen))
     return out
-
-
-_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 # ----- whole-project facts (extractors.project_facts) --------------------------------------------
