@@ -34,7 +34,7 @@ durable, directly or through durable memos, is durable too, and stays valid whil
 changed since it was verified: it is marked verified without walking its deps.  Without this, an
 edit made every memo read afterwards walk all its deps again, even those of a file's thousands of
 pieces, which only read the configuration.  ``_durable_since`` is the last revision at which a
-durable input changed or a memo was forgotten (``invalidate``, ``collect``, a failed execution),
+durable input changed or a memo was forgotten (``invalidate``, a failed execution),
 which a durable memo's validity cannot see through.
 
 Eviction.  One bound for the whole database: the total ``weight`` of memoised derived values (one
@@ -42,12 +42,14 @@ per value unless a query says otherwise), least recently used first.  Eviction d
 keeps ``changed_at``, ``verified_at`` and deps, so dependents still verify green through it, and a
 later read whose deps are unchanged recomputes the value with its old ``changed_at`` (queries are
 deterministic).  Queries declared ``evict=False`` neither count nor get evicted; inputs never are.
-:meth:`Database.collect` forgets memos not read since a revision (keys that no longer exist), and
-:meth:`Database.invalidate` forgets all memos of one query whose meaning changed outside the database.
+:meth:`Database.sweep` forgets what the owner's roots no longer reach (the memos of keys that no
+longer exist, such as a function's old text, and all they alone used), and :meth:`Database.invalidate`
+forgets all memos of one query whose meaning changed outside the database.  The bound caps what is
+held; the sweep stops the memos of dead keys from piling up under it over thousands of edits.
 
 Threading contract.  One thread reads at a time: a ``get`` from outside any computation, or a
 ``snapshot()`` block, holds the database for reading, and other reading threads wait for it.  A write
-(``set``, ``remove``, ``invalidate``, ``collect``, or a ``with db.write():`` batch of them) first
+(``set``, ``remove``, ``invalidate``, ``sweep``, or a ``with db.write():`` batch of them) first
 announces itself, which cancels the read in flight: that read's next ``get``, ``get_or`` or
 ``check_cancelled`` raises :class:`Cancelled`.  The write then waits until the read has unwound,
 applies its changes under one new revision and lets readers in again; reads that start while a write
@@ -71,10 +73,11 @@ immutable by everyone who reads it.
 
 from __future__ import annotations
 
+import builtins
 import operator
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, MutableMapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from typing import Any, Generic, NoReturn, TypeVar, cast, overload
@@ -191,9 +194,12 @@ class Content(Query[K, V]):
         self.weight: Callable[[V], int] = weight if weight is not None else _unit
 
 
-class ContentMemos(Generic[K, V]):
-    """The entries of one :class:`Content` table, as a small mapping: a hit moves the entry last
-    in the eviction order; an eviction removes it."""
+class ContentMemos(MutableMapping[K, V]):
+    """The entries of one :class:`Content` table, as a mapping: a hit moves the entry last in the
+    eviction order; an eviction removes it.  ``get`` is the way to compute an entry: a miss there
+    starts its making, and what is read until the entry is stored is what it is made of (see
+    :meth:`Database.sweep`); ``peek`` and ``[]`` read without starting anything, for lookups that
+    are not followed by a store of the same key."""
 
     __slots__ = ("_db", "_table", "_weight")
 
@@ -206,15 +212,30 @@ class ContentMemos(Generic[K, V]):
     def get(self, key: K) -> V | None: ...
 
     @overload
-    def get(self, key: K, default: D) -> V | D: ...
+    def get(self, key: K, default: V | D) -> V | D: ...
 
     def get(self, key: K, default: object = None) -> object:
         memo = self._table.memos.get(key)
         if memo is None:
+            self._db._missed(self._table, key)
             return default
         self._table.counters.hits += 1
-        self._db._touch(memo)
+        self._db._use(memo)
         return memo.value
+
+    def peek(self, key: K) -> V | None:
+        memo = self._table.memos.get(key)
+        if memo is None:
+            return None
+        self._table.counters.hits += 1
+        self._db._use(memo)
+        return cast(V, memo.value)
+
+    def __getitem__(self, key: K) -> V:
+        memo = self._table.memos.get(key)
+        if memo is None:
+            raise KeyError(key)
+        return cast(V, self.peek(key))
 
     def __setitem__(self, key: K, value: V) -> None:
         table = self._table
@@ -224,7 +245,15 @@ class ContentMemos(Generic[K, V]):
         memo.value = value
         memo.has_value = True
         table.counters.executed += 1
+        self._db._made(memo)
         self._db._list(memo, self._weight(value))
+
+    def __delitem__(self, key: K) -> None:
+        memo = self._table.memos.pop(key)
+        self._db._unlist(memo)
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(cast("list[K]", list(self._table.memos)))
 
     def __contains__(self, key: object) -> bool:
         return key in self._table.memos
@@ -305,7 +334,7 @@ class _Memo:
     evictable memo has a value exactly when it is in the database's LRU order, with ``weight``."""
 
     __slots__ = ("table", "key", "slot", "value", "has_value", "changed_at", "verified_at", "read_at", "deps",
-                 "weight", "verifying", "durable")
+                 "uses", "weight", "verifying", "durable")
 
     def __init__(self, table: _Table, key: Hashable, revision: int) -> None:
         self.table = table
@@ -317,20 +346,41 @@ class _Memo:
         self.verified_at = revision
         self.read_at = revision
         self.deps: tuple[tuple[_Table, Hashable], ...] = ()
+        # the content entries the last execution read or stored (for a content entry: those read
+        # between its miss and its store, what it is made of): not deps, as content never goes
+        # stale, but what keeps them alive through a sweep while this memo is
+        self.uses: tuple[tuple[_Table, Hashable], ...] = ()
         self.weight = 0
         self.verifying = False
         self.durable = False  # a derived memo every dep of which is durable
 
 
+_MAX_MAKING = 256
+
+
+class _Making:
+    """A content entry missed at an execution depth, and what has been used since: what the entry
+    is made of once it is stored."""
+
+    __slots__ = ("table", "key", "depth", "uses")
+
+    def __init__(self, table: _Table, key: Hashable, depth: int) -> None:
+        self.table = table
+        self.key = key
+        self.depth = depth
+        self.uses: set[tuple[_Table, Hashable]] = set()
+
+
 class _Frame:
     """An execution in progress: which memo, and what it has read so far (first reads, in order)."""
 
-    __slots__ = ("slot", "deps", "seen")
+    __slots__ = ("slot", "deps", "seen", "uses")
 
     def __init__(self, slot: Slot) -> None:
         self.slot = slot
         self.deps: list[tuple[_Table, Hashable]] = []
         self.seen: set[Slot] = set()
+        self.uses: set[tuple[_Table, Hashable]] = set()
 
 
 class Database:
@@ -350,6 +400,7 @@ class Database:
         self._lru: OrderedDict[Slot, _Memo] = OrderedDict()
         self._weight = 0
         self._frames: list[_Frame] = []
+        self._making: list[_Making] = []  # content entries missed and not stored yet (see _made)
         self._active: set[Slot] = set()
         # _cond guards the hand-over between readers and writers (_reader, _writer, _pending) and the
         # creation of tables; the memos themselves belong to whichever thread holds the database.
@@ -529,30 +580,71 @@ class Database:
                     dropped += 1
         return dropped
 
-    def collect(self, before: int) -> int:
-        """Forget derived memos and input removals not read since revision ``before``; returns how many.
+    def sweep(self, roots: Iterable[tuple[Query[Any, Any], Hashable]]) -> int:
+        """Forget what no root needs; returns how many memos went.
 
-        Always safe: a reader whose dep was forgotten runs again.  This is a write (it cancels the
-        read in flight), best batched with the edit that made keys obsolete.
+        Live are the memos of ``roots`` (the ``(query, key)`` pairs the owner will read again: its
+        files' findings, say), everything their deps reach, the content entries that a live
+        memo's last execution read or stored, and what those are made of: the entries read
+        between a miss of an entry and its store (a function's findings are made of its
+        projections, which a later check of it reuses even when the checks in between only hit
+        the findings).  Content read at this revision outside any query stays too.  Forgotten are
+        the other derived memos, input removals and content entries: the memos of keys that no
+        longer exist (a function's old text) and everything only they used.  Inputs that hold a
+        value always stay.
+
+        Always safe: no live memo reads a forgotten one, so none changes colour, and a reader that
+        comes back to a forgotten key computes it again.  This is a write (it cancels the read in
+        flight and waits for it), and it makes no new revision; it gives way to another write that
+        comes while it walks the live memos, and then forgets nothing (returns 0).
         """
         dropped = 0
         with self.write():
+            live = self._live(roots)
+            if live is None:
+                return 0
             for table in self._tables.values():
                 if table.content:
-                    continue  # content never goes stale; only eviction removes it
-                is_input = table.derived is None
-                stale = [key for key, memo in table.memos.items()
-                         if memo.read_at < before and not (is_input and memo.has_value)]
+                    stale = [key for key, memo in table.memos.items()
+                             if memo not in live and memo.read_at < self._revision]
+                elif table.derived is None:
+                    stale = [key for key, memo in table.memos.items() if not memo.has_value and memo not in live]
+                else:
+                    stale = [key for key, memo in table.memos.items() if memo not in live]
                 for key in stale:
                     memo = table.memos.pop(key)
-                    if is_input:
+                    if table.derived is None and not table.content:
                         self._absent_since = max(self._absent_since, memo.changed_at)
                     else:
                         self._unlist(memo)
                 dropped += len(stale)
-            if dropped:
-                self._durable_since = self._revision
         return dropped
+
+    def _live(self, roots: Iterable[tuple[Query[Any, Any], Hashable]]) -> builtins.set[_Memo] | None:
+        """The memos of ``roots`` and every memo their deps and uses reach (see :meth:`sweep`);
+        None when another write came meanwhile."""
+        live: builtins.set[_Memo] = builtins.set()
+        stack: list[_Memo] = []
+        walked = 0
+        for query, key in roots:
+            table = self._tables.get(query.name)
+            memo = table.memos.get(key) if table is not None else None
+            if memo is not None and memo not in live:
+                live.add(memo)
+                stack.append(memo)
+        while stack:
+            memo = stack.pop()
+            walked += 1
+            if walked % 4096 == 0 and self._pending > 1:
+                return None  # an edit waits: it matters more than memory
+            for reached in (memo.deps, memo.uses):
+                for table, key in reached:
+                    dep = table.memos.get(key)
+                    if dep is not None and dep not in live:
+                        live.add(dep)
+                        if dep.deps or dep.uses:
+                            stack.append(dep)
+        return live
 
     # -- internals: locking ----------------------------------------------------------------------
 
@@ -760,6 +852,7 @@ class Database:
                 self._forget(table, key)
             raise
         finally:
+            self._abandon(len(self._frames))
             self._frames.pop()
             self._active.discard(slot)
         if self._unwinding:
@@ -780,6 +873,7 @@ class Database:
         memo.has_value = True
         memo.verified_at = memo.read_at = revision
         memo.deps = tuple(frame.deps)
+        memo.uses = tuple(frame.uses) if frame.uses else ()
         memo.durable = all(_durable(t, k) for t, k in memo.deps)
         table.memos[key] = memo
         if query.evict:
@@ -787,6 +881,53 @@ class Database:
         return value
 
     # -- internals: eviction ---------------------------------------------------------------------
+
+    def _use(self, content: _Memo) -> None:
+        """A content entry read or stored: last in the LRU order, and used by whatever is being made
+        (a content entry after its miss, a derived execution; see :meth:`sweep`), or at this
+        revision outside any."""
+        content.read_at = self._revision
+        making = self._making
+        if making and making[-1].depth == len(self._frames):
+            making[-1].uses.add((content.table, content.key))
+        elif self._frames:
+            self._frames[-1].uses.add((content.table, content.key))
+        self._touch(content)
+
+    def _missed(self, table: _Table, key: Hashable) -> None:
+        """A content entry not found: what is read until it is stored is what it is made of."""
+        making = self._making
+        depth = len(self._frames)
+        top = making[-1] if making else None
+        if top is not None and top.depth == depth and top.table is table and top.key == key:
+            return
+        making.append(_Making(table, key, depth))
+        if len(making) > _MAX_MAKING:  # misses never followed by a store, outside any execution
+            del making[0]
+
+    def _made(self, content: _Memo) -> None:
+        """A content entry stored: if it was missed at this level, its ingredients are what was used
+        since (entries missed after it and never stored included); then it is used itself."""
+        making = self._making
+        depth = len(self._frames)
+        for i in range(len(making) - 1, -1, -1):
+            m = making[i]
+            if m.depth != depth:
+                break
+            if m.table is content.table and m.key == content.key:
+                uses = m.uses
+                for later in making[i + 1:]:
+                    uses |= later.uses
+                del making[i:]
+                content.uses = tuple(uses)
+                break
+        self._use(content)
+
+    def _abandon(self, depth: int) -> None:
+        """An execution at ``depth`` ends: the misses it never stored count as its own uses."""
+        making = self._making
+        while making and making[-1].depth == depth:
+            self._frames[depth - 1].uses |= making.pop().uses
 
     def _touch(self, memo: _Memo) -> None:
         """Move ``memo`` last in the LRU order, if it is in it (a pinned value is not)."""
@@ -819,6 +960,7 @@ class Database:
             for table in self._tables.values():
                 table.memos.clear()
             self._tables.clear()
+            self._making.clear()
             self._lru.clear()
             self._weight = 0
 

@@ -48,8 +48,9 @@ Reuse: function models are keyed by a hash of the function text, file constants 
 (an unchanged function is never re-extracted); a function's findings are kept while it, its position
 and every function it can reach are unchanged; check results are keyed by the rule formula and the
 deep digest of the checked RSM (content of all components it can reach), and stored in ``cache``
-(a ``MutableMapping[str, bytes]``, e.g. disk-backed) or in memory.  The knowledge base ``kb`` keeps
-what the checker learnt per component across checks.
+(a ``MutableMapping[str, bytes]``, e.g. disk-backed) or in the project's database.  The knowledge
+base ``kb`` keeps what the checker learnt per component across checks (in the database too, unless
+one is given).
 
 Findings are deterministic, sorted by location, and carry a ``fingerprint`` made of the rule id,
 function, variable and event text (no line numbers), so baselines survive edits.  Comments
@@ -62,13 +63,23 @@ from __future__ import annotations
 import hashlib
 import os
 import weakref
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
+from typing import Any
 
 from checker import KnowledgeBase
-from checker.querydb import Cancelled
+from checker.querydb import Cancelled, Database, Query
 from extractors.calls import call_table
-from extractors.check_queries import PARTIAL_EVERY, RULES, CheckDb, file_findings, lock_contracts, projector
+from extractors.check_queries import (
+    KNOWLEDGE,
+    PARTIAL_EVERY,
+    RULES,
+    VERDICTS,
+    CheckDb,
+    file_findings,
+    lock_contracts,
+    projector,
+)
 from extractors.checking import RESULT_VERSION, FunctionChecker, ordered, place, positional_key
 from extractors.compile_flags import CompileCommandsError, FileFlags, compile_database
 from extractors.config import Config, ConfigError, config_from_text
@@ -164,6 +175,10 @@ class _Files(Mapping[str, FileState]):
         return path in self.paths
 
 
+SWEEP_SLACK = 2_000
+"""Memos a project may gain over one and a half times what its last sweep left before
+:meth:`Project.tidy` sweeps again (so that a small project is not swept at every edit)."""
+
 MAX_WEIGHT = 2_000_000
 """The bound of a project's database: every memo and content entry, weighed in units of about one
 small record (a projection of a few dozen nodes weighs a few).  The one cache policy of a project."""
@@ -180,19 +195,23 @@ class Project:
         max_weight: int = MAX_WEIGHT,
     ) -> None:
         """``strategy="lazy"`` skips the knowledge base: a one-shot run (the CLI) never reuses it
-        across edits, and recording it cost up to a third of the model checking."""
+        across edits, and recording it cost up to a third of the model checking.  Without ``kb``
+        and ``cache``, the facts and verdicts are content tables of the project's database, under
+        its bound and swept with the rest (:meth:`tidy`)."""
         self.config = config or Config()
         self.table = call_table(self.config)
         self.rules: list[Rule] = catalogue(self.config)
-        self.kb = kb if kb is not None else KnowledgeBase()
         self.strategy = strategy
-        self.cache: MutableMapping[str, bytes] = cache if cache is not None else {}
         self.errors: list[str] = []  # the last internal errors behind model_errors and extract_errors
-        self.db = CheckDb(
-            self.table,
-            max_weight,
-            lambda db: FunctionChecker(self.rules, self.kb, self.cache, strategy, self.errors, db),
-        )
+
+        def checker_of(db: Database) -> FunctionChecker:
+            facts = kb if kb is not None else KnowledgeBase(store=db.content(KNOWLEDGE))
+            verdicts = cache if cache is not None else db.content(VERDICTS)
+            return FunctionChecker(self.rules, facts, verdicts, strategy, self.errors, db)
+
+        self.db = CheckDb(self.table, max_weight, checker_of)
+        self.kb: KnowledgeBase = self.db.checker.kb
+        self.cache: MutableMapping[str, bytes] = self.db.checker.cache
         self.checker = self.db.checker
         self.db.errors = self.errors
         c = self.config
@@ -206,6 +225,7 @@ class Project:
         self._compile_base = ""
         self.compile_commands_error: str | None = None
         self._updated: dict[str, FileItems] = {}  # per file, its items when update_file last saw it
+        self._swept_to = 0  # memos the database held after the last sweep (see tidy)
         # The database's memos are freed with the project, not at the next full collection.
         weakref.finalize(self, self.db.release).atexit = False
 
@@ -356,6 +376,34 @@ class Project:
             if fm.start_row <= line <= fm.last_row:
                 return fm.name
         return None
+
+    # ----- memory ------------------------------------------------------------------------------
+    def tidy(self) -> int:
+        """Forget what the project's files no longer need (:meth:`Database.sweep` from
+        :meth:`roots`): the memos of old function texts, the projections and verdicts only they
+        used.  Run between checks; it sweeps only once the memos have grown by half since the
+        last sweep, so its cost (a walk of the live memos) is spread over many edits and memory
+        stays within that margin of what the files need.  Returns how many memos went."""
+        held = self.db.memo_count()
+        if held < self._swept_to * 3 // 2 + SWEEP_SLACK:
+            return 0
+        dropped = self.db.sweep(self.roots())
+        self._swept_to = held - dropped
+        return dropped
+
+    def roots(self) -> Iterator[tuple[Query[Any, Any], Hashable]]:
+        """What a check, a hover or an update reads from outside any query, for every file of the
+        project as it is now: what :meth:`tidy` keeps, with all it was made of."""
+        everything = tuple(self.files)
+        for path in everything:
+            yield file_findings, (path, everything)
+            yield file_findings, (path, (path,))
+            yield projector, (path,)
+            yield lock_contracts, (path,)
+            for query in (file_items, file_ignores, file_notes, file_model, file_preprocessor):
+                yield query, path
+        yield projector, everything
+        yield lock_contracts, everything
 
     # ----- checking ----------------------------------------------------------------------------
     def _projector(self, paths: Iterable[str]) -> Projector:

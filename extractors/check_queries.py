@@ -9,11 +9,11 @@ findings are unplaced (``extractors.checking.place`` puts them on today's rows l
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import cast
 
-from checker.querydb import Database, Input, derived
+from checker.querydb import Content, Database, Input, derived
 from extractors.calls import CallSpec
 from extractors.checking import FunctionChecker
 from extractors.findings import Finding
@@ -24,6 +24,11 @@ from extractors.projection import ProjectionStore, Projector, make_scope
 from extractors.queries import FrontDb, file_items, function_context, function_model
 
 PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check
+
+# what the checker learnt per component and context (``checker.KnowledgeBase``), and verdicts by
+# the content of the checked model: a project's, unless the owner hands in its own (a disk cache)
+KNOWLEDGE = Content[Hashable, tuple[int, ...]]("knowledge")
+VERDICTS = Content[str, bytes]("verdicts")
 
 
 class CheckDb(FrontDb):

@@ -235,6 +235,8 @@ def close_folder(worker: Worker, message: CloseFolder) -> None:
 
 
 def tidy(worker: Worker, message: Tidy) -> None:
+    for analysis in worker.folders.values():
+        analysis.project.tidy()  # forget what the folder's files no longer need
     worker.memory.after_check()
 
 

@@ -98,7 +98,8 @@ class CloseFolder:
 
 @dataclass(frozen=True)
 class Tidy:
-    """A check's diagnostics are out: collect its young garbage and freeze the survivors
+    """A check's diagnostics are out: each project forgets what its files no longer need
+    (``Project.tidy``), then the check's young garbage is collected and the survivors frozen
     (``MemoryPolicy.after_check``)."""
 
 

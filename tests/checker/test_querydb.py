@@ -4,7 +4,7 @@ The property test is the oracle: random layered graphs of derived queries with d
 random edits, and every value read compared with a plain recursive evaluation of the same graph on
 the current inputs, under a huge and under a tiny eviction bound.  The targeted tests each pin one
 mechanism (memoisation, backdating, equal sets, eviction keeping verification green, LRU order,
-cycles, missing inputs, failures seen by readers, collection, cancellation, the explicit verification
+cycles, missing inputs, failures seen by readers, sweeps, cancellation, the explicit verification
 stack), mostly through counters, so that each fails when its mechanism is taken out.
 
 ``CTLSP_QUERYDB_EXAMPLES`` sets the number of hypothesis examples per property run.
@@ -133,16 +133,16 @@ def scenarios(draw: st.DrawFn) -> Scenario:
     values = st.integers(0, 4)
     initial = draw(st.dictionaries(st.integers(0, n_inputs - 1), values))
     key = st.integers(0, n_inputs - 1)
+    node_ids = [(layer, i) for layer, nodes in enumerate(spec) for i in range(len(nodes))]
     edit = st.one_of(
         st.tuples(st.just("set"), key, values),
         st.tuples(st.just("set"), key, values),
         st.tuples(st.just("remove"), key),
         st.tuples(st.just("get_or"), key),
-        st.tuples(st.just("collect"), st.integers(0, 2)),
+        st.tuples(st.just("sweep"), st.lists(st.sampled_from(node_ids), max_size=3)),
         st.tuples(st.just("invalidate"), st.integers(0, len(spec) - 1)),
         st.tuples(st.just("batch"), st.lists(st.tuples(key, st.none() | values), max_size=3)),
     )
-    node_ids = [(layer, i) for layer, nodes in enumerate(spec) for i in range(len(nodes))]
     # after each edit: some nodes in any order, or all of them top down
     reads = st.lists(st.sampled_from(node_ids), max_size=len(node_ids) + 2) | st.just(node_ids[::-1])
     steps = draw(st.lists(st.tuples(edit, reads), min_size=1, max_size=25))
@@ -236,8 +236,8 @@ def run_scenario(scenario: Scenario, bound: int) -> None:
                     put(k, v)
         elif op == "get_or":
             assert db.get_or(input_of(x, args[0]), args[0], -1) == inputs.get(args[0], -1)
-        elif op == "collect":
-            db.collect(db.revision - args[0])
+        elif op == "sweep":
+            db.sweep([(queries[layer], index) for layer, index in args[0]])
         elif op == "invalidate":
             db.invalidate(queries[args[0]])
         expected = oracle(spec, inputs)
@@ -600,35 +600,64 @@ def test_dependencies_are_those_of_the_last_run() -> None:
     assert executed(db) == {} and db.counters()["pick"].verified == 1
 
 
-def test_collect_forgets_memos_not_read_since() -> None:
+def test_sweep_forgets_what_no_root_reaches() -> None:
     x = Input[int, int]("x")
-    other = Input[int, int]("other")
+    cubes = Content[int, int]("cubes")
 
     @derived("square")
     def square(db: Database, key: int) -> int:
-        return db.get(x, key) ** 2
+        value = db.get(x, key)
+        memos = db.content(cubes)
+        if memos.get(value) is None:
+            memos[value] = value**3
+        return value**2
+
+    @derived("total")
+    def total(db: Database, count: int) -> int:
+        return sum(db.get(square, k) for k in range(count))
 
     db = Database()
     for k in range(10):
         db.set(x, k, k)
-        db.get(square, k)
+    assert db.get(total, 10) == 285
     with db.write():
         for k in range(5, 10):
             db.remove(x, k)
-    db.set(other, 0, 0)  # one revision later, only keys 0 to 4 are read
-    for k in range(5):
-        assert db.get(square, k) == k * k
-    assert db.collect(db.revision) == 10  # five memos of square, five removed inputs
-    assert db.memo_count(square) == 5 and db.memo_count(x) == 5 and db.memo_count() == 11
+    assert db.get(total, 5) == 30
+    # gone: total(10), five squares, five removals, the cubes only those squares used
+    assert db.sweep([(total, 5)]) == 16
+    assert db.memo_count(square) == 5 and db.memo_count(x) == 5 and len(db.content(cubes)) == 5
     db.reset_counters()
-    assert [db.get(square, k) for k in range(5)] == [k * k for k in range(5)]
+    assert db.get(total, 5) == 30 and [db.get(square, k) for k in range(5)] == [k * k for k in range(5)]
     assert executed(db) == {}
     assert db.get_or(x, 7, None) is None
+    assert db.sweep([(total, 5)]) == 0  # what stayed is what the root reaches
 
 
-def test_a_collected_removal_still_makes_its_readers_red() -> None:
-    """A reader cancelled halfway through its verification has been read, its deps not: collecting
-    then forgets the removal it has not seen yet, and that must still count as a change."""
+def test_a_sweep_keeps_the_content_a_live_memo_used_at_any_revision() -> None:
+    x = Input[int, int]("x")
+    other = Input[int, int]("other")
+    blobs = Content[int, int]("blobs")
+
+    @derived("stored")
+    def stored(db: Database, key: int) -> int:
+        memos = db.content(blobs)
+        memos[key] = db.get(x, key) + 1
+        return 0
+
+    db = Database()
+    db.set(x, 0, 1)
+    db.set(x, 1, 2)
+    db.get(stored, 0)
+    db.get(stored, 1)
+    db.set(other, 0, 0)  # a later revision: the entries were used before it
+    assert db.sweep([(stored, 0)]) == 2  # stored(1) and its entry
+    assert db.content(blobs).get(0) == 2 and db.content(blobs).get(1) is None
+
+
+def test_a_sweep_during_a_read_cancels_it_and_its_reader_sees_the_removal() -> None:
+    """A reader cancelled halfway through its verification has been read, its deps not: a sweep
+    then forgets the reader and the removal it has not seen yet, and the next read still sees it."""
     x = Input[str, int]("x")
     other = Input[int, int]("other")
     entered = threading.Event()
@@ -655,7 +684,7 @@ def test_a_collected_removal_still_makes_its_readers_red() -> None:
     thread, outcome = read_in_thread(db, seen, "a")
     assert entered.wait(HANG_GUARD)
     block[0] = False
-    assert db.collect(db.revision) == 1  # the removal; seen and gate were read at this revision
+    assert db.sweep([(gate, 0)]) == 2  # seen and the removal
     thread.join(HANG_GUARD)
     assert not thread.is_alive() and isinstance(outcome[0], Cancelled)
     assert db.get(seen, "a") == -1
@@ -860,15 +889,17 @@ def test_content_entries_share_the_bound_and_the_order_with_derived_memos() -> N
     assert "huge" not in memos and len(memos) == kept and db.weight == 4
 
 
-def test_content_is_read_only_through_its_table_and_survives_collection() -> None:
+def test_content_is_read_only_through_its_table_and_used_outside_queries_lives_one_revision() -> None:
     blobs = Content[str, int]("blobs")
     db = Database()
     db.content(blobs)["k"] = 1
     with pytest.raises(TypeError):
         db.get(blobs, "k")  # type: ignore[arg-type]
-    db.set(Input[int, int]("x"), 0, 0)
-    db.collect(db.revision + 1)
+    assert db.sweep([]) == 0  # used at this revision
     assert db.content(blobs).get("k") == 1
+    db.set(Input[int, int]("x"), 0, 0)
+    assert db.sweep([]) == 1
+    assert db.content(blobs).get("k") is None
 
 
 def test_pinned_values_stay_out_of_the_bound_until_recomputed() -> None:

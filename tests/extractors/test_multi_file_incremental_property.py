@@ -18,8 +18,10 @@ and a configuration. Each step is one of what an editor or a batch run does to a
 - a new configuration: ``Project`` has no way to change its configuration in place (the
   ``SETTINGS`` input is set once in ``__init__``, and the rules, call table and checker are made
   from the configuration there), so, as the language server's ``Analysis.reconfigure_sync`` does,
-  a new Project is made with the old one's knowledge base (and, as the CLI's disk cache would, its
-  verdict cache) and every file handed in again.
+  a new Project is made (its knowledge base and verdicts are in its own database) and every file
+  handed in again;
+- a sweep (``Database.sweep`` from ``Project.roots``, what ``Project.tidy`` runs between checks):
+  memos of old texts forgotten, and nothing a later check needs.
 
 Texts go in by ``update_file`` or by ``set_file`` (each new text is cut again from the file's last
 pieces: ``extractors.pieces.recut``). Headers go in as
@@ -253,11 +255,9 @@ class Editor:
         return changed
 
     def reconfigure(self, world: World) -> None:
-        """What the language server does on a new configuration: a new Project keeping the
-        knowledge base (and here the verdict cache too, as the CLI's disk cache would), every file
-        handed in again."""
-        old = self.project
-        self.project = Project(CONFIGS[world.config], kb=old.kb, cache=old.cache, max_weight=self.max_weight)
+        """What the language server does on a new configuration: a new Project, every file handed
+        in again."""
+        self.project = Project(CONFIGS[world.config], max_weight=self.max_weight)
         self.texts, self.header, self.header_given = {}, None, False
 
 
@@ -497,6 +497,8 @@ def test_edited_multi_file_project_matches_fresh_project(data: st.DataObject) ->
             editor.reconfigure(world)
         for w in [*steps, world]:
             changed = editor.sync(w, lambda n: draw(st.integers(0, n - 1)))
+            if draw(st.booleans()):
+                editor.project.db.sweep(editor.project.roots())
             after = "compare" if every_step else draw(st.sampled_from(("compare", "typing", "nothing")))
             if after == "compare":
                 assert_keys_name_findings(seen, w, assert_same(editor.project, w, inter_first=draw(st.booleans())))
