@@ -349,7 +349,7 @@ class _Memo:
         # the content entries the last execution read or stored (for a content entry: those read
         # between its miss and its store, what it is made of): not deps, as content never goes
         # stale, but what keeps them alive through a sweep while this memo is
-        self.uses: tuple[tuple[_Table, Hashable], ...] = ()
+        self.uses: tuple[Slot, ...] = ()  # the entries' own slots: no tuple made per use
         self.weight = 0
         self.verifying = False
         self.durable = False  # a derived memo every dep of which is durable
@@ -368,7 +368,7 @@ class _Making:
         self.table = table
         self.key = key
         self.depth = depth
-        self.uses: set[tuple[_Table, Hashable]] = set()
+        self.uses: set[Slot] = set()
 
 
 class _Frame:
@@ -380,7 +380,7 @@ class _Frame:
         self.slot = slot
         self.deps: list[tuple[_Table, Hashable]] = []
         self.seen: set[Slot] = set()
-        self.uses: set[tuple[_Table, Hashable]] = set()
+        self.uses: set[Slot] = set()
 
 
 class Database:
@@ -580,7 +580,7 @@ class Database:
                     dropped += 1
         return dropped
 
-    def sweep(self, roots: Iterable[tuple[Query[Any, Any], Hashable]]) -> int:
+    def sweep(self, roots: Iterable[tuple[Query[Any, Any], Hashable]], used_since: int | None = None) -> int:
         """Forget what no root needs; returns how many memos went.
 
         Live are the memos of ``roots`` (the ``(query, key)`` pairs the owner will read again: its
@@ -588,7 +588,10 @@ class Database:
         memo's last execution read or stored, and what those are made of: the entries read
         between a miss of an entry and its store (a function's findings are made of its
         projections, which a later check of it reuses even when the checks in between only hit
-        the findings).  Content read at this revision outside any query stays too.  Forgotten are
+        the findings).  Content used at or after revision ``used_since`` (default: this one) stays
+        too: what is read outside any query, and what a computation used before it knew which entry
+        it was making (the content keys of a function's findings are computed from its projections)
+        are in nobody's uses.  Forgotten are
         the other derived memos, input removals and content entries: the memos of keys that no
         longer exist (a function's old text) and everything only they used.  Inputs that hold a
         value always stay.
@@ -603,10 +606,10 @@ class Database:
             live = self._live(roots)
             if live is None:
                 return 0
+            since = self._revision if used_since is None else used_since
             for table in self._tables.values():
                 if table.content:
-                    stale = [key for key, memo in table.memos.items()
-                             if memo not in live and memo.read_at < self._revision]
+                    stale = [key for key, memo in table.memos.items() if memo not in live and memo.read_at < since]
                 elif table.derived is None:
                     stale = [key for key, memo in table.memos.items() if not memo.has_value and memo not in live]
                 else:
@@ -637,13 +640,18 @@ class Database:
             walked += 1
             if walked % 4096 == 0 and self._pending > 1:
                 return None  # an edit waits: it matters more than memory
-            for reached in (memo.deps, memo.uses):
-                for table, key in reached:
-                    dep = table.memos.get(key)
-                    if dep is not None and dep not in live:
-                        live.add(dep)
-                        if dep.deps or dep.uses:
-                            stack.append(dep)
+            for table, key in memo.deps:
+                dep = table.memos.get(key)
+                if dep is not None and dep not in live:
+                    live.add(dep)
+                    if dep.deps or dep.uses:
+                        stack.append(dep)
+            for name, key in memo.uses:
+                used = self._tables[name].memos.get(key)
+                if used is not None and used not in live:
+                    live.add(used)
+                    if used.uses:
+                        stack.append(used)
         return live
 
     # -- internals: locking ----------------------------------------------------------------------
@@ -889,9 +897,9 @@ class Database:
         content.read_at = self._revision
         making = self._making
         if making and making[-1].depth == len(self._frames):
-            making[-1].uses.add((content.table, content.key))
+            making[-1].uses.add(content.slot)
         elif self._frames:
-            self._frames[-1].uses.add((content.table, content.key))
+            self._frames[-1].uses.add(content.slot)
         self._touch(content)
 
     def _missed(self, table: _Table, key: Hashable) -> None:

@@ -49,8 +49,7 @@ Reuse: function models are keyed by a hash of the function text, file constants 
 and every function it can reach are unchanged; check results are keyed by the rule formula and the
 deep digest of the checked RSM (content of all components it can reach), and stored in ``cache``
 (a ``MutableMapping[str, bytes]``, e.g. disk-backed) or in the project's database.  The knowledge
-base ``kb`` keeps what the checker learnt per component across checks (in the database too, unless
-one is given).
+base ``kb`` keeps what the checker learnt per component across checks.
 
 Findings are deterministic, sorted by location, and carry a ``fingerprint`` made of the rule id,
 function, variable and event text (no line numbers), so baselines survive edits.  Comments
@@ -71,7 +70,6 @@ from checker import KnowledgeBase
 from checker.querydb import Cancelled, Database, Query
 from extractors.calls import call_table
 from extractors.check_queries import (
-    KNOWLEDGE,
     PARTIAL_EVERY,
     RULES,
     VERDICTS,
@@ -195,9 +193,11 @@ class Project:
         max_weight: int = MAX_WEIGHT,
     ) -> None:
         """``strategy="lazy"`` skips the knowledge base: a one-shot run (the CLI) never reuses it
-        across edits, and recording it cost up to a third of the model checking.  Without ``kb``
-        and ``cache``, the facts and verdicts are content tables of the project's database, under
-        its bound and swept with the rest (:meth:`tidy`)."""
+        across edits, and recording it cost up to a third of the model checking.  Without
+        ``cache``, verdicts are a content table of the project's database, under its bound and
+        swept with the rest (:meth:`tidy`).  The knowledge base keeps its own bound: its facts
+        are many and small (738,000 after a check of sqlite3.c), and as entries of the database
+        they pushed the models out of its bound."""
         self.config = config or Config()
         self.table = call_table(self.config)
         self.rules: list[Rule] = catalogue(self.config)
@@ -205,7 +205,7 @@ class Project:
         self.errors: list[str] = []  # the last internal errors behind model_errors and extract_errors
 
         def checker_of(db: Database) -> FunctionChecker:
-            facts = kb if kb is not None else KnowledgeBase(store=db.content(KNOWLEDGE))
+            facts = kb if kb is not None else KnowledgeBase()
             verdicts = cache if cache is not None else db.content(VERDICTS)
             return FunctionChecker(self.rules, facts, verdicts, strategy, self.errors, db)
 
@@ -226,6 +226,7 @@ class Project:
         self.compile_commands_error: str | None = None
         self._updated: dict[str, FileItems] = {}  # per file, its items when update_file last saw it
         self._swept_to = 0  # memos the database held after the last sweep (see tidy)
+        self._swept_at = 0  # the revision of the last sweep
         # The database's memos are freed with the project, not at the next full collection.
         weakref.finalize(self, self.db.release).atexit = False
 
@@ -381,14 +382,16 @@ class Project:
     def tidy(self) -> int:
         """Forget what the project's files no longer need (:meth:`Database.sweep` from
         :meth:`roots`): the memos of old function texts, the projections and verdicts only they
-        used.  Run between checks; it sweeps only once the memos have grown by half since the
-        last sweep, so its cost (a walk of the live memos) is spread over many edits and memory
-        stays within that margin of what the files need.  Returns how many memos went."""
+        used, and content nothing used since the sweep before.  Run between checks; it sweeps
+        only once the memos have grown by half since the last sweep, so its cost (a walk of the
+        live memos) is spread over many edits and memory stays within that margin of what the
+        files need.  Returns how many memos went."""
         held = self.db.memo_count()
         if held < self._swept_to * 3 // 2 + SWEEP_SLACK:
             return 0
-        dropped = self.db.sweep(self.roots())
-        self._swept_to = held - dropped
+        revision = self.db.revision
+        dropped = self.db.sweep(self.roots(), used_since=self._swept_at)
+        self._swept_to, self._swept_at = held - dropped, revision
         return dropped
 
     def roots(self) -> Iterator[tuple[Query[Any, Any], Hashable]]:

@@ -9,7 +9,7 @@ findings are unplaced (``extractors.checking.place`` puts them on today's rows l
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -25,9 +25,8 @@ from extractors.queries import FrontDb, file_items, function_context, function_m
 
 PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check
 
-# what the checker learnt per component and context (``checker.KnowledgeBase``), and verdicts by
-# the content of the checked model: a project's, unless the owner hands in its own (a disk cache)
-KNOWLEDGE = Content[Hashable, tuple[int, ...]]("knowledge")
+# verdicts by the content of the checked model: a project's, unless the owner hands in its own
+# cache (the CLI's on disk)
 VERDICTS = Content[str, bytes]("verdicts")
 
 

@@ -889,7 +889,7 @@ def test_content_entries_share_the_bound_and_the_order_with_derived_memos() -> N
     assert "huge" not in memos and len(memos) == kept and db.weight == 4
 
 
-def test_content_is_read_only_through_its_table_and_used_outside_queries_lives_one_revision() -> None:
+def test_content_used_outside_queries_stays_while_used_since_the_revision_asked() -> None:
     blobs = Content[str, int]("blobs")
     db = Database()
     db.content(blobs)["k"] = 1
@@ -897,7 +897,9 @@ def test_content_is_read_only_through_its_table_and_used_outside_queries_lives_o
         db.get(blobs, "k")  # type: ignore[arg-type]
     assert db.sweep([]) == 0  # used at this revision
     assert db.content(blobs).get("k") == 1
+    used = db.revision
     db.set(Input[int, int]("x"), 0, 0)
+    assert db.sweep([], used_since=used) == 0  # kept: used since the revision asked for
     assert db.sweep([]) == 1
     assert db.content(blobs).get("k") is None
 
