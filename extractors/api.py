@@ -49,7 +49,8 @@ Reuse: function models are keyed by a hash of the function text, file constants 
 and every function it can reach are unchanged; check results are keyed by the rule formula and the
 deep digest of the checked RSM (content of all components it can reach), and stored in ``cache``
 (a ``MutableMapping[str, bytes]``, e.g. disk-backed) or in the project's database.  The knowledge
-base ``kb`` keeps what the checker learnt per component across checks.
+base ``kb`` keeps what the checker learnt per component across checks (in the database too, unless
+one is given).
 
 Findings are deterministic, sorted by location, and carry a ``fingerprint`` made of the rule id,
 function, variable and event text (no line numbers), so baselines survive edits.  Comments
@@ -67,9 +68,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from checker import KnowledgeBase
+from checker.knowledge import FactsByComponent
 from checker.querydb import Cancelled, Database, Query
 from extractors.calls import call_table
 from extractors.check_queries import (
+    KNOWLEDGE,
     PARTIAL_EVERY,
     RULES,
     VERDICTS,
@@ -179,7 +182,10 @@ SWEEP_SLACK = 2_000
 
 MAX_WEIGHT = 2_000_000
 """The bound of a project's database: every memo and content entry, weighed in units of about one
-small record (a projection of a few dozen nodes weighs a few).  The one cache policy of a project."""
+small record (a projection of a few dozen nodes weighs a few, as do κ's facts about one component).
+The one cache policy of a project, with the sweeps of :meth:`Project.tidy`.  A check of sqlite3.c
+(270,000 lines) holds about 1.6 million: a bound below what one check of a file reads would evict
+its models before the check ends, and every edit would re-check the whole file."""
 
 
 class Project:
@@ -193,11 +199,9 @@ class Project:
         max_weight: int = MAX_WEIGHT,
     ) -> None:
         """``strategy="lazy"`` skips the knowledge base: a one-shot run (the CLI) never reuses it
-        across edits, and recording it cost up to a third of the model checking.  Without
-        ``cache``, verdicts are a content table of the project's database, under its bound and
-        swept with the rest (:meth:`tidy`).  The knowledge base keeps its own bound: its facts
-        are many and small (738,000 after a check of sqlite3.c), and as entries of the database
-        they pushed the models out of its bound."""
+        across edits, and recording it cost up to a third of the model checking.  Without ``kb``
+        and ``cache``, the facts and verdicts are content tables of the project's database, under
+        its bound and swept with the rest (:meth:`tidy`)."""
         self.config = config or Config()
         self.table = call_table(self.config)
         self.rules: list[Rule] = catalogue(self.config)
@@ -205,7 +209,7 @@ class Project:
         self.errors: list[str] = []  # the last internal errors behind model_errors and extract_errors
 
         def checker_of(db: Database) -> FunctionChecker:
-            facts = kb if kb is not None else KnowledgeBase()
+            facts = kb if kb is not None else KnowledgeBase(store=FactsByComponent(db.content(KNOWLEDGE)))
             verdicts = cache if cache is not None else db.content(VERDICTS)
             return FunctionChecker(self.rules, facts, verdicts, strategy, self.errors, db)
 

@@ -11,7 +11,7 @@ import pytest
 
 from extractors import api
 from extractors.api import Project
-from extractors.check_queries import VERDICTS
+from extractors.check_queries import KNOWLEDGE, VERDICTS
 from extractors.queries import function_model
 
 FUNCTIONS = 30
@@ -80,7 +80,7 @@ def test_a_sweep_leaves_only_what_todays_texts_need() -> None:
     for text in edits(25):
         p.update_file("chain.c", text)
         p.check()
-    verdicts = len(p.db.content(VERDICTS))
+    verdicts, facts = len(p.db.content(VERDICTS)), len(p.db.content(KNOWLEDGE))
     assert p.db.memo_count(function_model) > FUNCTIONS  # the models of old texts
     assert p.db.sweep(p.roots()) > 0
     assert p.db.memo_count(function_model) == FUNCTIONS
@@ -94,7 +94,8 @@ def test_a_sweep_leaves_only_what_todays_texts_need() -> None:
     p.update_file("chain.c", shorter)
     p.check()
     assert p.db.sweep(p.roots()) > 0
-    assert p.db.memo_count(function_model) == 10 and len(p.db.content(VERDICTS)) < verdicts
+    assert p.db.memo_count(function_model) == 10
+    assert len(p.db.content(VERDICTS)) < verdicts and len(p.db.content(KNOWLEDGE)) < facts
 
 
 def test_tidy_sweeps_once_the_memos_have_grown_by_half(monkeypatch: pytest.MonkeyPatch) -> None:
