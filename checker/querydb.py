@@ -598,14 +598,12 @@ class Database:
 
         Always safe: no live memo reads a forgotten one, so none changes colour, and a reader that
         comes back to a forgotten key computes it again.  This is a write (it cancels the read in
-        flight and waits for it), and it makes no new revision; it gives way to another write that
-        comes while it walks the live memos, and then forgets nothing (returns 0).
+        flight and waits for it, and a write that comes meanwhile waits for it), and it makes no
+        new revision.
         """
         dropped = 0
         with self.write():
             live = self._live(roots)
-            if live is None:
-                return 0
             since = self._revision if used_since is None else used_since
             for table in self._tables.values():
                 if table.content:
@@ -623,12 +621,10 @@ class Database:
                 dropped += len(stale)
         return dropped
 
-    def _live(self, roots: Iterable[tuple[Query[Any, Any], Hashable]]) -> builtins.set[_Memo] | None:
-        """The memos of ``roots`` and every memo their deps and uses reach (see :meth:`sweep`);
-        None when another write came meanwhile."""
+    def _live(self, roots: Iterable[tuple[Query[Any, Any], Hashable]]) -> builtins.set[_Memo]:
+        """The memos of ``roots`` and every memo their deps and uses reach (see :meth:`sweep`)."""
         live: builtins.set[_Memo] = builtins.set()
         stack: list[_Memo] = []
-        walked = 0
         for query, key in roots:
             table = self._tables.get(query.name)
             memo = table.memos.get(key) if table is not None else None
@@ -637,9 +633,6 @@ class Database:
                 stack.append(memo)
         while stack:
             memo = stack.pop()
-            walked += 1
-            if walked % 4096 == 0 and self._pending > 1:
-                return None  # an edit waits: it matters more than memory
             for table, key in memo.deps:
                 dep = table.memos.get(key)
                 if dep is not None and dep not in live:

@@ -9,11 +9,10 @@ findings are unplaced (``extractors.checking.place`` puts them on today's rows l
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
-from checker.knowledge import Group
 from checker.querydb import Content, Database, Input, derived
 from extractors.calls import CallSpec
 from extractors.checking import FunctionChecker
@@ -26,9 +25,8 @@ from extractors.queries import FrontDb, file_items, function_context, function_m
 
 PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check
 
-# what the checker learnt per component and context (``checker.KnowledgeBase``), and verdicts by
-# the content of the checked model: a project's, unless the owner hands in its own (a disk cache)
-KNOWLEDGE = Content[Hashable, Group]("knowledge", weight=lambda group: 1 + len(group) // 8)
+# verdicts by the content of the checked model: a project's, unless the owner hands in its own
+# cache (the CLI's on disk)
 VERDICTS = Content[str, bytes]("verdicts")
 
 

@@ -1,4 +1,4 @@
-"""A workspace folder's ``Project``, inside the checker process (``worker.py``).
+"""A workspace folder's ``Project`` and knowledge base, inside the checker process (``worker.py``).
 
 Keeping one Project (and its KnowledgeBase) per folder for the whole session is what makes checks
 incremental: only functions whose text changed are re-extracted and only models whose digest changed
@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
+from checker import KnowledgeBase
 from extractors.api import NOT_CHECKED, PARTIAL_EVERY, Config, Finding, Project, Rule, catalogue
 from server.lsp.folders import belongs
 from server.lsp.worker_messages import CheckOutcome, Extents, Synced
@@ -31,8 +32,9 @@ class Analysis:
     """Owns a folder's Project; its ``_sync`` methods run on the worker's check thread only."""
 
     def __init__(self, config: Config) -> None:
+        self.kb = KnowledgeBase()
         self.config = config
-        self.project = Project(config)
+        self.project = Project(config, kb=self.kb)
         self.rules: list[Rule] = list(catalogue(config))
         self.files: set[str] = set()
         self.disk_stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) when last read
@@ -62,14 +64,15 @@ class Analysis:
 
     def reconfigure_sync(self, config: Config, sources: dict[str, str]) -> None:
         """Take a new configuration: in the project when it changes only the rules (the next check
-        runs only the rules it adds or changes), else in a new Project."""
+        runs only the rules it adds or changes), else in a new Project, keeping the knowledge base
+        (it is content-keyed)."""
         self.config = config
         self.rules = list(catalogue(config))
         if self.project.reconfigure(config):
             for path, text in sources.items():
                 self.update_sync(path, text)
             return
-        self.project = Project(config)
+        self.project = Project(config, kb=self.kb)
         self.files = set()
         self.disk_stamps = {}
         self.header_stamps = {}

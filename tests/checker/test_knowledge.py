@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import replace
 
 import pytest
@@ -11,10 +10,7 @@ from hypothesis import strategies as st
 
 from checker import KnowledgeBase, check
 from checker.ctl import Formula
-from checker.knowledge import FactsByComponent, Group
 from checker.model import RSM, Node, build_rsm
-from checker.querydb import Content, Database
-from checker.ternary import FF, TT, UNKNOWN
 from tests.checker.gen import ATOMS, formulas, rsms
 from tests.checker.models import comp, rsm
 
@@ -49,24 +45,6 @@ def test_recheck_of_same_model_is_answered_from_knowledge() -> None:
     second = check(model, "A G ( p --> A F q )", "kb", kb=kb)
     assert first.holds is second.holds
     assert second.stats["kb_hits"] > 0
-
-
-def test_facts_grouped_by_component_in_a_content_table_answer_as_a_dict_of_facts() -> None:
-    """The project's κ: one content entry per component (deep digest) holding its facts, each
-    entry weighed by how many it holds; the same verdicts and reuse as κ's own dict."""
-    db = Database()
-    table = db.content(Content[Hashable, Group]("facts", weight=lambda g: 1 + len(g) // 8))
-    grouped, plain = KnowledgeBase(store=FactsByComponent(table)), KnowledgeBase()
-    before, after = _program("r"), _program("q")
-    for model in (before, after):
-        for f in FORMULAS:
-            assert check(model, f, "kb", kb=grouped).holds is check(model, f, "kb", kb=plain).holds
-    assert grouped.hits == plain.hits > 0 and len(grouped) == len(plain)
-    assert 0 < len(table) < len(plain)  # fewer entries than facts: one per component
-    grouped.merge(("c", 1), [TT, UNKNOWN])
-    grouped.merge(("c", 2), [FF])
-    grouped.merge(("c", 1), [UNKNOWN, FF])  # what is known stays known; the unknown is learnt
-    assert table.peek("c") == {(1,): (TT, FF), (2,): (FF,)} and grouped.get(("c", 1)) == (TT, FF)
 
 
 def test_recursive_cycle_with_differently_sized_components() -> None:

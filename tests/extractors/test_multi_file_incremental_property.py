@@ -18,8 +18,8 @@ and a configuration. Each step is one of what an editor or a batch run does to a
 - a new configuration: ``Project`` has no way to change its configuration in place (the
   ``SETTINGS`` input is set once in ``__init__``, and the rules, call table and checker are made
   from the configuration there), so, as the language server's ``Analysis.reconfigure_sync`` does,
-  a new Project is made (its knowledge base and verdicts are in its own database) and every file
-  handed in again;
+  a new Project is made with the old one's knowledge base (its verdicts are in its own database)
+  and every file handed in again;
 - a sweep (``Database.sweep`` from ``Project.roots``, what ``Project.tidy`` runs between checks):
   memos of old texts forgotten, and nothing a later check needs.
 
@@ -255,9 +255,9 @@ class Editor:
         return changed
 
     def reconfigure(self, world: World) -> None:
-        """What the language server does on a new configuration: a new Project, every file handed
-        in again."""
-        self.project = Project(CONFIGS[world.config], max_weight=self.max_weight)
+        """What the language server does on a new configuration: a new Project keeping the
+        knowledge base, every file handed in again."""
+        self.project = Project(CONFIGS[world.config], kb=self.project.kb, max_weight=self.max_weight)
         self.texts, self.header, self.header_given = {}, None, False
 
 
