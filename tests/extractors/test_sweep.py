@@ -98,7 +98,7 @@ def test_a_sweep_leaves_only_what_todays_texts_need() -> None:
     assert len(p.db.content(VERDICTS)) < verdicts
 
 
-def test_tidy_sweeps_once_the_memos_have_grown_by_a_twentieth(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tidy_sweeps_once_the_memos_have_grown_by_a_tenth(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(api, "SWEEP_SLACK", 0)
     p = Project()
     p.update_file("chain.c", text_of(chain()))
@@ -111,7 +111,7 @@ def test_tidy_sweeps_once_the_memos_have_grown_by_a_twentieth(monkeypatch: pytes
         p.check()
         held = p.db.memo_count()
         dropped = p.tidy()
-        if held >= last + last // 20:
+        if held >= last + last // 10:
             assert dropped > 0
             sweeps += 1
             last = held - dropped
