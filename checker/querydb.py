@@ -401,6 +401,9 @@ class Database:
         self._weight = 0
         self._frames: list[_Frame] = []
         self._making: list[_Making] = []  # content entries missed and not stored yet (see _made)
+        # whether executions record the content they use, which only a sweep reads: an owner that
+        # never sweeps (a one-shot run) turns it off and saves its cost
+        self.records_uses = True
         self._active: set[Slot] = set()
         # _cond guards the hand-over between readers and writers (_reader, _writer, _pending) and the
         # creation of tables; the memos themselves belong to whichever thread holds the database.
@@ -888,6 +891,9 @@ class Database:
         (a content entry after its miss, a derived execution; see :meth:`sweep`), or at this
         revision outside any."""
         content.read_at = self._revision
+        if not self.records_uses:
+            self._touch(content)
+            return
         making = self._making
         if making and making[-1].depth == len(self._frames):
             making[-1].uses.add(content.slot)
@@ -897,6 +903,8 @@ class Database:
 
     def _missed(self, table: _Table, key: Hashable) -> None:
         """A content entry not found: what is read until it is stored is what it is made of."""
+        if not self.records_uses:
+            return
         making = self._making
         depth = len(self._frames)
         top = making[-1] if making else None

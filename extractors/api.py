@@ -194,13 +194,15 @@ class Project:
         cache: MutableMapping[str, bytes] | None = None,
         strategy: str = "kb",
         max_weight: int = MAX_WEIGHT,
+        sweeps: bool = True,
     ) -> None:
         """``strategy="lazy"`` skips the knowledge base: a one-shot run (the CLI) never reuses it
         across edits, and recording it cost up to a third of the model checking.  Without
         ``cache``, verdicts are a content table of the project's database, under its bound and
-        swept with the rest (:meth:`tidy`).  The knowledge base keeps its own bound: its facts
-        are many (861,000 after a check of sqlite3.c) and read in the checker's inner loop,
-        where a lookup through the database made a whole check 8% slower."""
+        swept with the rest (:meth:`tidy`; ``sweeps=False``: a one-shot run, which never
+        tidies, and then saves recording what each computation uses).  The knowledge base keeps
+        its own bound: its facts are many (861,000 after a check of sqlite3.c) and read in the
+        checker's inner loop, where a lookup through the database made a whole check 8% slower."""
         self.config = config or Config()
         self.table = call_table(self.config)
         self.rules: list[Rule] = catalogue(self.config)
@@ -213,6 +215,7 @@ class Project:
             return FunctionChecker(self.rules, facts, verdicts, strategy, self.errors, db)
 
         self.db = CheckDb(self.table, max_weight, checker_of)
+        self.db.records_uses = sweeps
         self.kb: KnowledgeBase = self.db.checker.kb
         self.cache: MutableMapping[str, bytes] = self.db.checker.cache
         self.checker = self.db.checker

@@ -203,7 +203,7 @@ def build_project(payload: Payload, cache_root: str | None) -> Project:
     cache: MutableMapping[str, bytes] | None = None
     if cache_root:
         cache = Namespaced(DiskCache(cache_root), f"check|{payload.tool}|")
-    project = Project(payload.config, cache=cache, strategy=ONE_SHOT_STRATEGY)
+    project = Project(payload.config, cache=cache, strategy=ONE_SHOT_STRATEGY, sweeps=False)
     for path, text in payload.sources.items():
         try:
             project.update_file(path, text)
@@ -379,6 +379,7 @@ def run_check(
             config,
             cache=Namespaced(cache, f"check|{tool}|") if cache is not None else None,
             strategy=ONE_SHOT_STRATEGY,
+            sweeps=False,
         )
         sources = dict(sources)
         for path, text in list(sources.items()):
