@@ -592,12 +592,11 @@ class Database:
         between a miss of an entry and its store (a function's findings are made of its
         projections, which a later check of it reuses even when the checks in between only hit
         the findings).  Content used at or after revision ``used_since`` (default: this one) stays
-        too: what is read outside any query, and what a computation used before it knew which entry
-        it was making (the content keys of a function's findings are computed from its projections)
-        are in nobody's uses.  Forgotten are
-        the other derived memos, input removals and content entries: the memos of keys that no
-        longer exist (a function's old text) and everything only they used.  Inputs that hold a
-        value always stay.
+        too: what is read outside any query, and what a computation used before it knew which
+        entry it was making (the content keys of a function's findings are computed from its
+        projections) are in nobody's uses.  Forgotten are the other derived memos, input removals
+        and content entries: the memos of keys that no longer exist (a function's old text) and
+        everything only they used.  Inputs that hold a value always stay.
 
         Always safe: no live memo reads a forgotten one, so none changes colour, and a reader that
         comes back to a forgotten key computes it again.  This is a write (it cancels the read in

@@ -179,10 +179,10 @@ project is not swept at every edit)."""
 
 MAX_WEIGHT = 2_000_000
 """The bound of a project's database: every memo and content entry, weighed in units of about one
-small record (a projection of a few dozen nodes weighs a few).
-The one cache policy of a project, with the sweeps of :meth:`Project.tidy`.  A check of sqlite3.c
-(270,000 lines) holds about 1.5 million: a bound below what one check of a file reads would evict
-its models before the check ends, and every edit would re-check the whole file."""
+small record (a projection of a few dozen nodes weighs a few).  The one cache policy of a project,
+with the sweeps of :meth:`Project.tidy`.  A check of sqlite3.c (270,000 lines) holds about 1.5
+million: a bound below what one check of a file reads would evict its models before the check
+ends, and every edit would re-check the whole file."""
 
 
 class Project:
