@@ -65,7 +65,8 @@ the block ends.
 
 Content tables (:class:`Content`) hold memos whose key is their content (a digest), kept by
 computations for themselves: no revision and no deps, since such a value cannot go stale, but the
-same eviction order and bound as derived values.  They replace dicts with size limits of their own.
+same eviction order and bound as derived values, and a sweep forgets those that nothing live used
+(see :meth:`Database.sweep`).  They replace dicts with size limits of their own.
 
 Values are shared, never copied: whatever a query returns or an input holds must be treated as
 immutable by everyone who reads it.
@@ -198,8 +199,8 @@ class ContentMemos(MutableMapping[K, V]):
     """The entries of one :class:`Content` table, as a mapping: a hit moves the entry last in the
     eviction order; an eviction removes it.  ``get`` is the way to compute an entry: a miss there
     starts its making, and what is read until the entry is stored is what it is made of (see
-    :meth:`Database.sweep`); ``peek`` and ``[]`` read without starting anything, for lookups that
-    are not followed by a store of the same key."""
+    :meth:`Database.sweep`); ``[]`` reads without starting anything, for a lookup that is not
+    followed by a store of the same key."""
 
     __slots__ = ("_db", "_table", "_weight")
 
@@ -219,23 +220,18 @@ class ContentMemos(MutableMapping[K, V]):
         if memo is None:
             self._db._missed(self._table, key)
             return default
-        self._table.counters.hits += 1
-        self._db._use(memo)
-        return memo.value
-
-    def peek(self, key: K) -> V | None:
-        memo = self._table.memos.get(key)
-        if memo is None:
-            return None
-        self._table.counters.hits += 1
-        self._db._use(memo)
-        return cast(V, memo.value)
+        return self._hit(memo)
 
     def __getitem__(self, key: K) -> V:
         memo = self._table.memos.get(key)
         if memo is None:
             raise KeyError(key)
-        return cast(V, self.peek(key))
+        return self._hit(memo)
+
+    def _hit(self, memo: _Memo) -> V:
+        self._table.counters.hits += 1
+        self._db._use(memo)
+        return cast(V, memo.value)
 
     def __setitem__(self, key: K, value: V) -> None:
         table = self._table
@@ -608,19 +604,16 @@ class Database:
             live = self._live(roots)
             since = self._revision if used_since is None else used_since
             for table in self._tables.values():
-                if table.content:
-                    stale = [key for key, memo in table.memos.items() if memo not in live and memo.read_at < since]
-                elif table.derived is None:
-                    stale = [key for key, memo in table.memos.items() if not memo.has_value and memo not in live]
-                else:
-                    stale = [key for key, memo in table.memos.items() if memo not in live]
-                for key in stale:
-                    memo = table.memos.pop(key)
-                    if table.derived is None and not table.content:
+                is_input = table.derived is None and not table.content
+                for key, memo in list(table.memos.items()):
+                    if memo in live or (is_input and memo.has_value) or (table.content and memo.read_at >= since):
+                        continue
+                    del table.memos[key]
+                    if is_input:
                         self._absent_since = max(self._absent_since, memo.changed_at)
                     else:
                         self._unlist(memo)
-                dropped += len(stale)
+                    dropped += 1
         return dropped
 
     def _live(self, roots: Iterable[tuple[Query[Any, Any], Hashable]]) -> builtins.set[_Memo]:
