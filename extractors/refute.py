@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -68,7 +69,7 @@ from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
-VERSION = "f5"  # the verdicts changed (f5: every variant's copy of a statement counts): older ones are not reused
+VERSION = "f6"  # the verdicts changed (f6: steps pass nodes kept in some copies only): older ones are not reused
 
 
 def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:
@@ -296,12 +297,18 @@ class Attempt:
     steps: tuple[Step, ...]
 
     def blocked(self, root: str) -> frozenset[int]:
-        """The CFG nodes of the checked function that the witness's model keeps (so a step between
-        two others never passes one)."""
+        """The CFG nodes of the checked function that the witness's model keeps in every copy the
+        function's graph has of them (so a step between two others never passes one). A node the
+        pruned graph copies (a loop head per flag valuation) may be kept in one copy and contracted
+        in another, which a step then passes unlisted: it is not blocked."""
         meta = self.proj.meta.get(root, {})
         comp = self.model.component(root)
-        names = [n.name for n in comp.nodes] + [b.name for b in comp.boxes]
-        return frozenset(m.cfg_id for name in names if (m := meta.get(name)) is not None)
+        kept: Counter[int] = Counter(
+            m.cfg_id for n in comp.nodes if (m := meta.get(n.name)) is not None and m.kind != "branch"
+        )
+        copies = Counter(self.fm.graph.cfg_of)
+        out = {c for c, k in kept.items() if k >= copies[c]}
+        return frozenset(out)
 
 
 

@@ -130,6 +130,53 @@ def test_pointer_nullness() -> None:
     assert found(NULLNESS_BAD, "double-free") == {line}
 
 
+
+# The flag `found` makes the pruned graph copy the first loop's head; the witness's model keeps
+# one copy and contracts the other, which the witness passes: the path condition must let a step
+# pass a node the model keeps in some copy (regex's do_best_fuzzy_match, best_text_pos)
+COPIED_HEAD = """
+struct G;
+struct G *save(struct G *g);
+int better(int i);
+int probe(int i);
+void use(long v);
+int find(int n) {
+    int found = 0;
+    long pos;
+    struct G *best = 0;
+    int i = 0;
+    while (i < n) {
+        if (probe(i) < 0)
+            break;
+        found = 1;
+        i++;
+    }
+    if (found) {
+        for (i = 0; i < n; i++) {
+            if (better(i)) {
+                best = save(best);
+                if (!best)
+                    return -1;
+                pos = i;
+            }
+        }
+        if (best) {
+            use(pos); /*R*/
+            return 1;
+        }
+    }
+    return 0;
+}
+"""
+COPIED_HEAD_BAD = COPIED_HEAD.replace("pos = i;", "if (i > 2)\n                    pos = i;")
+
+
+def test_witness_passing_a_copy_the_model_contracted() -> None:
+    line = line_of(COPIED_HEAD, "/*R*/")
+    assert found(COPIED_HEAD, "uninitialised-read", refute=False) == {line}
+    assert found(COPIED_HEAD, "uninitialised-read") == set()
+    assert found(COPIED_HEAD_BAD, "uninitialised-read") == {line_of(COPIED_HEAD_BAD, "/*R*/")}
+
 def test_unknown_values_stay_unconstrained() -> None:
     """A global, a call's result, unsigned arithmetic and a macro that may assign are not read as
     anything: the same shapes as above keep their findings."""
