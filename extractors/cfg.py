@@ -42,6 +42,7 @@ from extractors.facts import (
     FactWalker,
     args_of,
     call_name,
+    chained_store,
     is_null_pointer,
     macro_statement_facts,
     null_test,
@@ -427,7 +428,7 @@ class CfgBuilder:
                 self.cfg.succ[src].append((target, br))
 
     def facts(self, ts: TSNode | None, discarded: bool = False) -> Facts:
-        w = FactWalker(self.consts, self.frame)
+        w = FactWalker(self.consts, self.frame, self.returned_arg)
         w.walk(ts, discarded=discarded)
         return w.f
 
@@ -543,7 +544,7 @@ class CfgBuilder:
                     self.link(fp, stop)
                     self.sink(stop)
                 return tp
-            if e is not None and e.type == "comma_expression":
+            if e is not None and (e.type == "comma_expression" or chained_store(e) is not None):
                 return self.expr_node(e, preds)
             f = self.facts(exprs[0], discarded=True)
             if returning_macro(e):
@@ -559,7 +560,7 @@ class CfgBuilder:
                 self.asm_gotos(e, n)
             return [(n, None)]
         if t == "declaration":
-            w = FactWalker(self.consts, self.frame)
+            w = FactWalker(self.consts, self.frame, self.returned_arg)
             static = any(
                 text_of(c) in ("static", "extern") for c in s.children if c.type == "storage_class_specifier"
             )
@@ -647,7 +648,7 @@ class CfgBuilder:
             return preds
         if t == "return_statement":
             value = next((c for c in s.named_children if c.type != "comment"), None)
-            w = FactWalker(self.consts, self.frame)
+            w = FactWalker(self.consts, self.frame, self.returned_arg)
             if value is not None:
                 v = strip_parens(value)
                 if w.frame_address(v) is not None:
@@ -655,6 +656,10 @@ class CfgBuilder:
                 if v is not None and v.type == "call_expression":
                     w.call(v, RETURNED, frozenset(), False)
                     self.cfg.returns.append((None, call_name(v)))
+                    handed = path_of(strip_parens(w.returned(v)))
+                    if handed is not None:  # return memcpy(buf, ...): buf is returned
+                        w.ev(handed, "escape")
+                        w.ev(handed, "ret")
                 else:
                     w.rhs(None, value, frozenset(), True)
                     w.ev(path_of(v), "ret")
@@ -748,14 +753,24 @@ class CfgBuilder:
         return cur + [p for p in other if p not in cur]
 
     def expr_node(self, e: TSNode | None, preds: list[Pred]) -> list[Pred]:
-        """A node per operand of a comma expression, in order: the events of one node are a set,
-        and ``x = f(), g(x)`` as one node read ``x`` as if it were not assigned yet."""
+        """A node per operand of a comma expression, in order, and per store of a chained
+        assignment, innermost first: the events of one node are a set, and ``x = f(), g(x)`` as
+        one node read ``x`` as if it were not assigned yet."""
         s = strip_parens(e)
         if e is None or s is None:
             return preds
         if s.type == "comma_expression":
             left = self.expr_node(s.child_by_field_name("left"), preds)
             return self.expr_node(s.child_by_field_name("right"), left) if left else left
+        if (inner := chained_store(s)) is not None:  # x = y = v: y = v, then x = y
+            first = self.expr_node(inner, preds)
+            if not first:
+                return first
+            w = FactWalker(self.consts, self.frame, self.returned_arg)
+            w.outer_store(s, inner)
+            n = self.new("stmt", e, facts=w.f)
+            self.link(first, n)
+            return [(n, None)]
         f = self.facts(e, discarded=True)
         n = self.new("stmt", e, facts=f)
         self.link(preds, n)

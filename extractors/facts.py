@@ -269,6 +269,16 @@ def nonnull_when(expr: TSNode | None, truth: bool) -> frozenset[str]:
     return frozenset({nt[0]}) if nt is not None and nt[1] != truth else frozenset()
 
 
+def chained_store(node: TSNode | None) -> TSNode | None:
+    """The inner assignment of ``x = y = v`` (``y = v``), or None."""
+    if node is None or node.type != "assignment_expression" or text_of(node.child_by_field_name("operator")) != "=":
+        return None
+    inner = strip_parens(node.child_by_field_name("right"))
+    if inner is None or inner.type != "assignment_expression":
+        return None
+    return inner
+
+
 def _tested_path(node: TSNode | None, returned: ReturnedArg = _no_returned) -> str | None:
     node = strip_parens(node)
     if node is not None and node.type == "assignment_expression":
@@ -368,11 +378,15 @@ def _indexed(node: TSNode | None) -> bool:
 
 class FactWalker:
     """Collects the facts of one expression or declaration; ``consts`` gives known constant values,
-    ``frame`` the function's automatic locals declared so far (name -> whether it is an array)."""
+    ``frame`` the function's automatic locals declared so far (name -> whether it is an array),
+    ``returned`` the argument a call returns (the call table's ``returns_arg``)."""
 
-    def __init__(self, consts: dict[str, int], frame: dict[str, bool] | None = None) -> None:
+    def __init__(
+        self, consts: dict[str, int], frame: dict[str, bool] | None = None, returned: ReturnedArg = _no_returned
+    ) -> None:
         self.consts = consts
         self.frame = frame if frame is not None else {}
+        self.returned = returned
         self.f = Facts()
 
     def not_heap(self, value: TSNode | None, target: str) -> bool:
@@ -560,6 +574,18 @@ class FactWalker:
         if sl is not None and sl.type == "identifier" and lp:
             self.f.flag_sets.append((lp, const_value(right, self.consts) if op == "=" else None))
 
+    def outer_store(self, node: TSNode, inner: TSNode) -> None:
+        """Events of ``x = y = v`` once ``y = v`` ran as a node of its own (``inner``): ``x = y``.
+        The events of one node are a set, so as one node ``y``'s new value and its store into
+        ``x`` would be simultaneous, and an allocation stored that way would look lost."""
+        left = node.child_by_field_name("left")
+        lp = path_of(left)
+        self.lvalue(left, "=", inner, frozenset())
+        self.rhs(lp, inner.child_by_field_name("left"), frozenset())
+        sl = strip_parens(left)
+        if sl is not None and sl.type == "identifier" and lp:
+            self.f.flag_sets.append((lp, const_value(inner.child_by_field_name("right"), self.consts)))
+
     def lvalue(self, left: TSNode | None, op: str, right: TSNode | None, guarded: frozenset[str]) -> None:
         """What storing into ``left`` with ``op`` reads and stores besides ``left``'s own path
         (which the caller labels): a compound store reads it all, ``s.f = v`` sets part of ``s``,
@@ -606,6 +632,17 @@ class FactWalker:
         r = strip_parens(right)
         if r is not None and r.type == "call_expression":
             self.call(r, target, guarded, False)
+            handed = path_of(strip_parens(self.returned(r)))
+            if handed and copy and target and target != handed:  # r = memcpy(buf, ...): r holds buf
+                self.ev(handed, "escape")
+                self.f.copies.append((target, handed))
+        elif r is not None and r.type == "assignment_expression":
+            self.walk(r, guarded)
+            inner = path_of(r.child_by_field_name("left"))
+            if inner and text_of(r.child_by_field_name("operator")) == "=":  # x = y = v: x holds y's new value
+                self.ev(inner, "escape")
+                if copy and target and target != inner:
+                    self.f.copies.append((target, inner))
         else:
             rp = path_of(r)
             if rp:
