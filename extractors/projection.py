@@ -105,6 +105,21 @@ class NodeMeta:
     callee: str | None = None
 
 
+_NEW_VALUE = frozenset({"write", "reset", "null"})  # a path's own store (a NULL or a constant store too)
+
+
+def _through_written(events: tuple[tuple[str, str], ...], v: str) -> bool:
+    """Whether a node stores a new value into a path ``v`` is reached through (``a`` or
+    ``a->next`` of ``a->next->ptr``), so that ``v`` names another object after it. A store into
+    a part (``s.n = 1``) says ``def`` of the whole, which leaves its other parts as they were."""
+    for p, a in events:
+        if a in _NEW_VALUE and len(p) < len(v) and v.startswith(p):
+            rest = v[len(p) :]
+            if rest.startswith("->") or rest.startswith("."):
+                return True
+    return False
+
+
 def function_id(fm: FunctionModel) -> str:
     """Unique id of a function definition: ``file:name`` (static helpers may share names)."""
     return fm.ident
@@ -785,6 +800,8 @@ class Projector:
             return lasting_labels(fm, node, *field), ()  # calls read it: no box
         labels = {a for p, a in node.events if p == v}
         labels.discard(FIELDS)  # said of the struct's fields, not of the struct
+        if _through_written(node.events, v):
+            labels.add("def")  # a = a->next: a->ptr names another object from here on
         if "." in v:
             labels |= part_labels(node, v)
         boxes: list[tuple[str, str]] = []
