@@ -58,10 +58,11 @@ def returns_null(fm: FunctionModel) -> str:
     if not any((RETURNED, "null") in n.events for n in nodes):
         return NEVER
     found = NEVER
-    seen = {(g.entry, False)}
-    todo = [(g.entry, False)]
+    start: tuple[int, bool, str | None] = (g.entry, False, None)
+    seen = {start}
+    todo = [start]
     while todo:
-        i, raised = todo.pop()
+        i, raised, guarded = todo.pop()
         node = nodes[g.cfg_of[i]]
         if _ASSERT_FALSE.search(node.source or node.text) or any(c.result for c in node.calls):
             continue
@@ -72,15 +73,36 @@ def returns_null(fm: FunctionModel) -> str:
             continue
         nt = node.null_test
         defensive = nt is not None and root_of(nt[0]) in params
+        wrong_kind = _wrong_kind_branch(node, guarded, params | set(fm.cfg.declared)) if guarded else None
         failed = _failure_branch(node)
         for j, br in g.succ[i]:
             if defensive and nt is not None and br is not None and br == nt[1]:
                 continue  # the parameter is NULL on this branch
-            state = (j, _raised_after(node, br, failed, raised))
+            if wrong_kind is not None and br == wrong_kind:
+                continue  # the parameter is of another kind than the function takes
+            tested = nt[0] if defensive and nt is not None and br is not None else None
+            state = (j, _raised_after(node, br, failed, raised), tested)
             if state not in seen:
                 seen.add(state)
                 todo.append(state)
     return found
+
+
+# ``p->type != T_TABLE`` (or ``==``): a test of a parameter's field against a named constant
+_KIND_TEST = re.compile(r"^\(?\s*([A-Za-z_]\w*)\s*(?:->|\.)\s*\w+\s*(==|!=)\s*([A-Za-z_]\w*)\s*\)?$")
+
+
+def _wrong_kind_branch(node: CfgNode, guarded: str, names: set[str]) -> bool | None:
+    """The branch of a test of the kind of parameter ``guarded`` right after its NULL test
+    (``if (!n || n->type != T_TABLE) return NULL;``) on which the argument is of another kind:
+    the same guard as the NULL test, which a caller passing what the function takes never
+    fails. None for any other node (``names``: the function's own names, which no constant is)."""
+    if node.kind != "cond":
+        return None
+    m = _KIND_TEST.match(node.text)
+    if m is None or m.group(1) != guarded or m.group(3) in names or m.group(3) in ("NULL", "nullptr"):
+        return None
+    return m.group(2) == "!="
 
 
 def _raised_after(node: CfgNode, branch: bool | None, failed: bool | None, raised: bool) -> bool:

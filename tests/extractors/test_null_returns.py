@@ -105,3 +105,45 @@ def test_editing_the_callee_updates_its_callers() -> None:
     assert [f.rule_id for f in p.check()["main.c"]] == ["null-dereference"]
     p.update_file("main.c", FIND.format(guard="", tail="return &opts[0];") + caller)
     assert [f.rule_id for f in p.check()["main.c"]] == []
+
+
+KIND = """\
+enum {{ T_LIST = 1, T_TABLE = 2 }};
+struct node {{ int type; int count; unsigned char *cells; }};
+static unsigned char *table_cells(struct node *n)
+{{
+    {guard}
+    return n->cells;
+}}
+int first_cell(struct node *n)
+{{
+    unsigned char *cells = table_cells(n);
+    return cells[0];
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "if (!n || n->type != T_TABLE)\n        return NULL;",  # cmark's get_table_alignments
+        "if (n == NULL || n->type != T_TABLE)\n        return 0;",
+        "if (!n)\n        return NULL;\n    if (n->type != T_TABLE)\n        return NULL;",
+        "if (!n || !(n->type == T_TABLE))\n        return NULL;",
+    ],
+)
+def test_null_for_an_argument_of_another_kind_is_part_of_the_null_guard(guard: str) -> None:
+    # a caller that passes a table never sees it, as with the NULL argument the same guard answers
+    assert _nulls({"main.c": KIND.format(guard=guard)}) == []
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "if (!n || n->type == T_LIST)\n        return NULL;",  # only lists are refused
+        "if (n->type != T_TABLE)\n        return NULL;",  # no NULL guard: a test of its own
+        "if (!n)\n        return NULL;\n    n->count++;\n    if (n->type != T_TABLE)\n        return NULL;",
+    ],
+)
+def test_other_tests_of_the_argument_still_return_null_to_the_caller(guard: str) -> None:
+    assert _nulls({"main.c": KIND.format(guard=guard)}) != []
