@@ -371,8 +371,9 @@ def _copy_c(src: Path, dest: Path, recursive: bool) -> None:
 
 
 def default_projects(work: Path) -> list[Project]:
-    """Lua 5.4, zlib 1.2.11, lz4's library, brotli's C library and the C of three more PyPI sdists
-    (cffi's backend, pyppmd, bitarray), copied to ``work/projects``."""
+    """Lua 5.4, zlib 1.2.11, lz4's library, brotli's C library and the C of six more PyPI sdists
+    (cffi's backend, pyppmd, bitarray, cmark-gfm as cmarkgfm bundles it, ujson, regex), copied
+    to ``work/projects``."""
     base = work / "projects"
     out: list[Project] = []
 
@@ -399,6 +400,12 @@ def default_projects(work: Path) -> list[Project]:
     add("pyppmd", ppmd / "src" if ppmd else None, recursive=True)
     ba = _sdist(work, "bitarray==3.12.3", "bitarray-3.12.3")
     add("bitarray", ba / "bitarray" if ba else None)
+    cm = _sdist(work, "cmarkgfm==2025.10.22", "cmarkgfm-2025.10.22")
+    add("cmark", cm / "third_party" / "cmark" if cm else None, recursive=True)
+    uj = _sdist(work, "ujson==6.1.0", "ujson-6.1.0")
+    add("ujson", uj / "src" / "ujson" if uj else None, recursive=True)
+    rx = _sdist(work, "regex==2026.11.19", "regex-2026.11.19")
+    add("regex", rx / "src" if rx else None)
     return out
 
 
