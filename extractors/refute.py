@@ -264,13 +264,23 @@ def semantics(proj: Projector, fm: FunctionModel) -> FunctionSemantics:
 
 
 def feasible(
-    sem: FunctionSemantics, points: Sequence[Waypoint], blocked: frozenset[int], solving: Solving
+    sem: FunctionSemantics,
+    points: Sequence[Waypoint],
+    blocked: frozenset[int],
+    solving: Solving,
+    fallback: frozenset[int] | None = None,
 ) -> tuple[str, frozenset[int]]:
-    """"sat", "unsat" (with the CFG nodes of the core) or "unknown"."""
+    """"sat", "unsat" (with the CFG nodes of the core) or "unknown"; when no CFG path passes the
+    waypoints avoiding ``blocked``, the condition avoids ``fallback`` instead (when given)."""
     try:
         cond = condition(sem, points, blocked)
     except Unrealisable:
-        return "unknown", frozenset()
+        try:
+            if fallback is None:
+                return "unknown", frozenset()
+            cond = condition(sem, points, fallback)
+        except Unrealisable:
+            return "unknown", frozenset()
     opened = solving.solver()
     if opened is None:
         return "unknown", frozenset()
@@ -296,19 +306,21 @@ class Attempt:
     model: RSM  # the contraction of ``rsm`` the witness was read off
     steps: tuple[Step, ...]
 
-    def blocked(self, root: str) -> frozenset[int]:
-        """The CFG nodes of the checked function that the witness's model keeps in every copy the
-        function's graph has of them (so a step between two others never passes one). A node the
-        pruned graph copies (a loop head per flag valuation) may be kept in one copy and contracted
-        in another, which a step then passes unlisted: it is not blocked."""
+    def blocked(self, root: str, copied: bool = True) -> frozenset[int]:
+        """The CFG nodes of the checked function that the witness's model keeps (so a step between
+        two others never passes one). The pruned graph copies nodes (a loop head per flag
+        valuation), and the model may keep one copy and contract another, which a step then
+        passes unlisted: ``copied=False`` leaves out the nodes not kept in every copy."""
         meta = self.proj.meta.get(root, {})
         comp = self.model.component(root)
+        if copied:
+            names = [n.name for n in comp.nodes] + [b.name for b in comp.boxes]
+            return frozenset(m.cfg_id for name in names if (m := meta.get(name)) is not None)
         kept: Counter[int] = Counter(
             m.cfg_id for n in comp.nodes if (m := meta.get(n.name)) is not None and m.kind != "branch"
         )
         copies = Counter(self.fm.graph.cfg_of)
-        out = {c for c, k in kept.items() if k >= copies[c]}
-        return frozenset(out)
+        return frozenset(c for c, k in kept.items() if k >= copies[c])
 
 
 
@@ -440,10 +452,11 @@ class Refuter:
         for _ in range(MAX_ROUNDS):
             root = current.proj.component(current.fm, var)
             points = waypoints(current.proj, root, current.fm, current.steps) if root is not None else None
-            if points is None:
+            if root is None or points is None:
                 break
-            blocked = current.blocked(root) if root is not None else frozenset()
-            result, core = feasible(sem, points, blocked, solving)
+            # the copies a step passes unlisted only where the nodes the model keeps leave no way
+            blocked, fallback = current.blocked(root), current.blocked(root, copied=False)
+            result, core = feasible(sem, points, blocked, solving, fallback)
             if result == "sat":
                 return {"verdict": "keep"} if current is first else {"verdict": "refined", "tracked": sorted(tracked)}
             if result != "unsat" or core <= tracked:

@@ -132,8 +132,9 @@ def test_pointer_nullness() -> None:
 
 
 # The flag `found` makes the pruned graph copy the first loop's head; the witness's model keeps
-# one copy and contracts the other, which the witness passes: the path condition must let a step
-# pass a node the model keeps in some copy (regex's do_best_fuzzy_match, best_text_pos)
+# one copy and contracts the other, which the witness passes: when the kept nodes leave a step no
+# way, the path condition lets it pass a node the model keeps in some copy only (regex's
+# do_best_fuzzy_match, best_text_pos)
 COPIED_HEAD = """
 struct G;
 struct G *save(struct G *g);
