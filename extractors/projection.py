@@ -800,7 +800,7 @@ class Projector:
             return lasting_labels(fm, node, *field), ()  # calls read it: no box
         labels = {a for p, a in node.events if p == v}
         labels.discard(FIELDS)  # said of the struct's fields, not of the struct
-        if _through_written(node.events, v):
+        if ("->" in v or "." in v) and _through_written(node.events, v):
             labels.add("def")  # a = a->next: a->ptr names another object from here on
         if "." in v:
             labels |= part_labels(node, v)
