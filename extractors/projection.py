@@ -34,6 +34,7 @@ from extractors.kept_graph import Base, base_of, contract
 from extractors.lasting import lasting_labels, lasting_nodes, lasting_of, lasting_values
 from extractors.null_returns import NEVER, RAISED, returns_null
 from extractors.out_params import Summary, labels_after, out_summary
+from extractors.releases import releases
 from extractors.return_exits import (
     Returned,
     allows,
@@ -342,6 +343,7 @@ OUT_PARAM = "out-param"  # what the function leaves in *param per return (extrac
 BY_REFERENCE = "by-reference"  # a cycle's member was kept by name while it was being built
 REASSIGNED = "reassigned"  # whether the function gives its parameter a new value (extractors.by_value)
 EXITS = "exits"  # the returned literals with exits of their own (extractors.return_exits)
+RELEASES = "releases"  # whether the function releases its parameter (extractors.releases)
 
 
 class Dep(NamedTuple):
@@ -400,6 +402,7 @@ _RSMS = Content[tuple[str, tuple[Component, ...]], RSM]("checked_model", weight=
 _RETURNED_CALLS = Content[str, frozenset[str]]("returned_calls")
 _NULL_RETURNS = Content[str, str]("null_returns")
 _OUT_PARAMS = Content[tuple[str, int, str], "Summary | None"]("out_params")
+_RELEASES = Content[tuple[str, int, str], bool]("releases")
 _SHAPES = Content[str, tuple[str, tuple[str, ...]]]("shape", weight=lambda got: 1 + len(got[1]) // 8)
 _CALLEES = Content[tuple[str, str, str], tuple[str, ...]]("callee_ids")
 _LOCK_CALLERS = Content[str, bool]("lock_callers")  # by model key: calls a library lock function
@@ -447,6 +450,7 @@ class ProjectionStore:
         self.returned_calls = d.content(_RETURNED_CALLS)
         self.null_returns = d.content(_NULL_RETURNS)  # by text key: extractors.null_returns
         self.out_params = d.content(_OUT_PARAMS)  # by text key, parameter, scope: extractors.out_params
+        self.releases = d.content(_RELEASES)  # by text key, parameter, call table: extractors.releases
         self.shapes = d.content(_SHAPES)  # shape, node contents
         self.callees = d.content(_CALLEES)
         self.lock_callers = d.content(_LOCK_CALLERS)  # extractors.lock_contracts
@@ -791,8 +795,10 @@ class Projector:
         return call.name is not None and call.name not in sc.table and sc.resolve(fm, call.name) is not None
 
     def node_labels(
-        self, fm: FunctionModel, cid: int, v: str, is_global: bool
+        self, fm: FunctionModel, cid: int, v: str, is_global: bool, callees: bool = True
     ) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+        """What CFG node ``cid`` of ``fm`` does to ``v``: its labels, and the callees' components it
+        hands ``v`` to; ``callees=False`` asks nothing about the callees (no release summary)."""
         node = fm.cfg.nodes[cid]
         if (buffer := contents_of(v)) is not None:
             return contents_labels(node, buffer, self.scope.table), ()  # calls fill it: no box
@@ -859,6 +865,8 @@ class Projector:
                         continue
                     if ap == v:
                         boxes.append((function_id(proj), proj.params[k]))
+                        if callees and self.releases(proj, k):
+                            labels.add("escape")  # handed over: the callee frees it or it is held elsewhere
                     elif v.startswith(ap + "->") or v.startswith(ap + "."):
                         boxes.append((function_id(proj), proj.params[k] + v[len(ap) :]))
                 if is_global and self._mentioned(function_id(proj), root_of(v)):
@@ -935,6 +943,20 @@ class Projector:
         got = self._null_answer(g) == RAISED
         if self._deps:
             self._deps[-1].append(Dep(RAISED_NULL, function_id(g), "", got))
+        return got
+
+    def releases(self, g: FunctionModel, k: int) -> bool:
+        """Whether project function ``g`` releases its parameter ``k`` (:mod:`extractors.releases`;
+        the answer is recorded, as :meth:`_may_null`'s is)."""
+        memo = (g.key, k, self.table_digest)
+        got = self.store.releases.get(memo)
+        if got is None:
+            q = g.params[k] if k < len(g.params) else ""
+            got = self.store.releases[memo] = releases(
+                g, k, lambda c: self.node_labels(g, c, q, False, callees=False)[0]
+            )
+        if self._deps:
+            self._deps[-1].append(Dep(RELEASES, function_id(g), str(k), got))
         return got
 
     def _null_answer(self, g: FunctionModel) -> str:
@@ -1276,8 +1298,10 @@ class Projector:
             return None
         out = {owner}
         for kind, dep, arg, _ in deps:
-            if kind in (REASSIGNED, EXITS):
-                continue  # decided by the nodes of dep@arg (its returns are kept), which its read stamps
+            if kind in (REASSIGNED, EXITS, RELEASES):
+                # decided by the nodes of dep@arg (its returns are kept; RELEASES: of its parameter
+                # number arg, by the nodes that free or test it), which its read stamps
+                continue
             if kind != PROJECTION:
                 out.add((_MENTION, dep))
             elif (dep, arg) not in self._names and dep not in self.scope.functions:
@@ -1450,6 +1474,9 @@ class Projector:
                 elif kind == EXITS:
                     g = self.scope.functions.get(ident)
                     got = g is not None and self._exits_subject(g) == arg
+                elif kind == RELEASES:
+                    g = self.scope.functions.get(ident)
+                    got = g is not None and self.releases(g, int(arg))
                 else:
                     got = self._mentioned(ident, arg)
                 if got != answer:
