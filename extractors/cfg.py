@@ -349,11 +349,15 @@ class CfgBuilder:
         if got is None or self.expanded_bytes + len(got.text) > EXPANSION_BUDGET:
             return None
         stop = s.end_byte - base
-        if not statement_macro(macro) and s.type == "expression_statement" and got.end < stop:
-            # ``TESTONLY(rc =) f(x);``: the build's statement is the expansion and the rest
-            rest = data[got.end : stop]
+        statement = statement_macro(macro)
+        rest = data[got.end : stop] if got.end < stop else b""
+        if (not statement and s.type == "expression_statement" and rest) or (
+            statement and rest.strip(b" \t\r\n;") and macro[1].rstrip().endswith(("}", ";"))
+        ):
+            # ``TESTONLY(rc =) f(x);``: the build's statement is the expansion and the rest; and
+            # ``CHECK_ROOM(2)`` with no ``;``, which tree-sitter reads into the next statement
             got = Expanded(got.text + rest, (*got.pieces, (len(got.text), len(got.text) + len(rest), got.end)), stop)
-        elif not statement_macro(macro) and data[got.end - 1 : got.end] != b";" and not macro[1].endswith((";", "}")):
+        elif not statement and data[got.end - 1 : got.end] != b";" and not macro[1].endswith((";", "}")):
             return None  # the statement goes on past the call in a way this cannot read
         self.expanded_bytes += len(got.text)
         text = _WRAPPER + b"{" + got.text + b";}\n}\n"
@@ -471,9 +475,21 @@ class CfgBuilder:
         drop_cursor_escapes(self.cfg)
         self.count_checks()
         self.kept_copies()
+        self.member_bases()
         defer_conditional_takes(self.cfg, self.table)
         mark_error_indicator(self.cfg, self.table)
         return self.cfg
+
+    def member_bases(self) -> None:
+        """A local declared with a type the function cannot see into (``rgb item;`` of a typedef)
+        and named with a member (``item.color[0] = r``) is a struct or a union: its ``decl``, which
+        tracks a scalar left unset, is dropped, or every store into a member would read it. Its
+        members are not tracked either (a typedef may name a union; see extractors.struct_fields)."""
+        nodes = self.cfg.nodes
+        bases = {p.partition(".")[0] for n in nodes for p, _ in n.events if "." in p}
+        for n in nodes:
+            if n.kind == "decl" and any(a == "decl" and p in bases for p, a in n.events):
+                n.events = tuple(e for e in n.events if not (e[1] == "decl" and e[0] in bases))
 
     def kept_copies(self) -> None:
         """``p = realloc(p, n)`` loses the old block on failure unless another pointer holds it:

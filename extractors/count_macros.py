@@ -227,9 +227,12 @@ def count_macros_key(macros: CountMacros) -> str:
 _SLOT = r"(?:^|[{{;}})]|\belse|\bdo)\s*{p}\s*(?=[;}}]|$)"
 
 
-# a body that is one statement block: ``do { ... } while (0)``, or braces around statements (a
-# ``;`` inside: ``{ x, y }`` is an initializer)
-_BLOCK = re.compile(r"do\s*\{.*\}\s*while\s*\(\s*0\s*\)\s*;?|\{.*;.*\}\s*;?", re.S)
+# a body that is one statement block: ``do { ... } while (0)``, braces around statements (a
+# ``;`` inside: ``{ x, y }`` is an initializer), or an ``if`` whose branch is such braces
+# (``if ((data + (n)) > end) { state->errcode = OVERRUN; return -1; }``)
+_BLOCK = re.compile(
+    r"do\s*\{.*\}\s*while\s*\(\s*0\s*\)\s*;?|\{.*;.*\}\s*;?|if\s*\(.*\)\s*\{.*;.*\}\s*;?", re.S
+)
 
 
 @lru_cache(maxsize=4096)

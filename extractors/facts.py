@@ -535,6 +535,11 @@ class FactWalker:
                     self.deref(base, guarded)
         else:
             self.walk(arg, guarded)
+            base, indexed = strip_parens(arg), False
+            while base is not None and base.type == "subscript_expression":
+                base, indexed = strip_parens(base.child_by_field_name("argument")), True
+            if indexed and base is not None and base.type == "identifier" and self.frame.get(text_of(base)):
+                self.f.addr_taken.add(text_of(base))  # &b[i] of a local array: its elements are reached unseen
 
     def asm(self, node: TSNode, guarded: frozenset[str]) -> None:
         """GNU inline assembly (``asm``/``__asm__``/``__asm``, any qualifiers): each output

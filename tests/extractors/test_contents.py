@@ -83,3 +83,15 @@ def test_element_read_before_any_store(body: str, found: tuple[str, int]) -> Non
 )
 def test_no_finding(body: str) -> None:
     assert _uninit(body) == []
+
+
+def test_an_element_whose_address_is_taken_is_reached_unseen() -> None:
+    # Pillow's BcnEncode: current_rgba = &block[i + j * 4]; then stores through current_rgba
+    body = (
+        "    struct node block[16], *cur;\n    int s = 0;\n    for (int i = 0; i < 16; i++) {\n"
+        "        cur = &block[i];\n        cur->key = i;\n    }\n"
+        "    for (int i = 0; i < 16; i++)\n        s += block[i].key;\n    return s;"
+    )
+    assert _uninit(body) == []
+    # the twin reads an element before any store and takes no address: still found
+    assert _uninit("    int a[16];\n    int s = a[3];\n    a[0] = s;\n    return a[0];") != []

@@ -52,3 +52,16 @@ def test_a_field_assigned_on_one_branch_only() -> None:
 )
 def test_no_finding(body: str) -> None:
     assert _uninit(body) == []
+
+
+def test_a_local_of_a_typedef_named_with_a_member_is_no_unset_scalar() -> None:
+    # Pillow's BcnEncode decode_565: rgb item; item.color[0] = r; ... return item;
+    src = (
+        "typedef struct { unsigned char color[3]; } rgb;\n"
+        "rgb decode(unsigned x)\n{\n    rgb item;\n    item.color[0] = x >> 8;\n"
+        "    item.color[1] = x >> 3;\n    item.color[2] = x << 3;\n    return item;\n}\n"
+    )
+    assert [f for f in check_src(src) if f.rule_id == "uninitialised-read"] == []
+    # a typedef'd scalar read before any store is still found
+    scalar = "typedef int level;\nint f(int n)\n{\n    level l;\n    if (n > 1)\n        l = n;\n    return l;\n}\n"
+    assert [f.rule_id for f in check_src(scalar)] == ["uninitialised-read"]
