@@ -13,8 +13,8 @@ buffer may be written unseen, it counts as set: where ``b`` itself flows anywher
 where no store of any element, and no way out of the function's sight, comes before it.
 
 The events: ``(b, "contents")`` at an array's declaration without a value, ``(b, "fill")`` at a
-store ``b[i] = v`` (extractors.facts). Only buffers whose address is never taken (``&b``,
-``&b[i]``), that are not parameters or ``static``.
+store ``b[i] = v`` and ``(b->f, "fill")`` at a store ``b->f[i] = v`` (extractors.facts). Only
+buffers whose address is never taken (``&b``, ``&b[i]``), that are not parameters or ``static``.
 
 Pure: functions of the model and the call table.
 """
@@ -67,16 +67,17 @@ def contents_labels(node: CfgNode, b: str, table: Mapping[str, CallSpec]) -> fro
     through = 0  # occurrences that reach an element: b[i], b->f, *b
     for m in named:
         after, before = code[m.end() :].lstrip(), code[: m.start()].rstrip()
-        if after.startswith(("[", "->")) or before.endswith("*"):
-            through += 1
+        if (after.startswith(("[", "->")) or before.endswith("*")) and not before.endswith("&"):
+            through += 1  # (&b[i] is no read of the element: b flows on)
     tested = node.null_test is not None and node.null_test[0] == b
     if through < len(named) and not tested:
         return frozenset(labels | {"def"})  # b itself flows on: the buffer may be written unseen
     stores = (b, FILL) in node.events or ("*" + b, "def") in node.events
-    stores = stores or any(p.startswith(b + "->") and a == "def" for p, a in node.events)
+    stores = stores or any(p.startswith(b + "->") and a in ("def", FILL) for p, a in node.events)
     if stores:
         labels.add("def")
-        if any(p.startswith(b + "->") and a == "read" for p, a in node.events):
+        # b->f = b->g reads; b->f[i] = v reads b->f only to find where the element is
+        if any(p.startswith(b + "->") and a == "read" and (p, FILL) not in node.events for p, a in node.events):
             labels.add("read")
     elif through and (node.kind == "cond" or not _GUARDED.search(code)):
         labels.add("read")  # unless a ?:, && or || inside the statement may skip the read

@@ -103,6 +103,19 @@ def element_base(node: TSNode | None) -> str | None:
     return text_of(node) if node is not None and node.type == "identifier" else None
 
 
+def member_array(node: TSNode | None) -> str | None:
+    """``p->f`` for an element ``p->f[i]`` of an array member reached through a pointer: the
+    block a store to the element writes into (extractors.contents)."""
+    node = strip_parens(node)
+    if node is None or node.type != "subscript_expression":
+        return None
+    while node is not None and node.type == "subscript_expression":
+        node = strip_parens(node.child_by_field_name("argument"))
+    if node is None or node.type != "field_expression" or text_of(node.child_by_field_name("operator")) != "->":
+        return None
+    return path_of(node)
+
+
 def root_of(path: str) -> str:
     for i, ch in enumerate(path):
         if ch in ".-":
@@ -614,7 +627,7 @@ class FactWalker:
                     self.ev(filled, "fill")  # a[i].f = v stores into an element of a
         elif sl is not None and lp is None:
             self.walk(sl, guarded)  # *q = ..., a[i] = ...: reads q / a and dereferences
-            if op == "=" and (filled := element_base(sl)) is not None:
+            if op == "=" and (filled := element_base(sl) or member_array(sl)) is not None:
                 self.ev(filled, "fill")  # a[i] = v stores an element of a (extractors.contents)
             if sl.type == "pointer_expression" and text_of(sl.child_by_field_name("operator")) == "*":
                 self.ev(path_of(right), "ret")  # *out = v hands v to the caller

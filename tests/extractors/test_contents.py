@@ -95,3 +95,22 @@ def test_an_element_whose_address_is_taken_is_reached_unseen() -> None:
     assert _uninit(body) == []
     # the twin reads an element before any store and takes no address: still found
     assert _uninit("    int a[16];\n    int s = a[3];\n    a[0] = s;\n    return a[0];") != []
+
+
+def test_stores_into_a_member_array_and_element_addresses_of_a_fresh_block() -> None:
+    # Pillow's Quant.c (left->head[i] = ...) and Resample.c (k = &kk[xx * ksize]; k[j] = ...)
+    body = (
+        "    struct pair { int head[3]; int tail[3]; } *b = malloc(sizeof(*b));\n    if (!b)\n        return -1;\n"
+        "    for (int i = 0; i < 3; i++) {\n        b->head[i] = xs[i];\n        b->tail[i] = xs[i] + 1;\n    }\n"
+        "    double *kk = malloc(n * 4 * sizeof(double)), *w;\n    if (!kk)\n        return -1;\n"
+        "    for (int x = 0; x < n; x++) {\n        w = &kk[x * 4];\n        for (int j = 0; j < 4; j++)\n"
+        "            w[j] = 0.25;\n    }\n    int s = b->head[0] + b->tail[2] + (int)kk[0];\n"
+        "    free(b);\n    free(kk);\n    return s;"
+    )
+    assert _uninit(body) == []
+    # a read of another member of the fresh block before any store is still found
+    bad = (
+        "    struct pair { int head[3]; int tail[3]; } *b = malloc(sizeof(*b));\n    if (!b)\n        return -1;\n"
+        "    b->head[0] = b->tail[1];\n    int s = b->head[0];\n    free(b);\n    return s;"
+    )
+    assert _uninit(bad) != []
