@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
@@ -131,12 +132,48 @@ def macro_specs(text: str) -> dict[str, CallSpec]:
     """
     flat = _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
     out: dict[str, CallSpec] = {}
-    for name, params, body in _DEFINE.findall(flat):
+    defines = _DEFINE.findall(flat)
+    for name, params, body in defines:
         assigned = _assigned_params(params, body)
         free = assigned_names(params, body)
         if assigned or free:
             out[name] = CallSpec(args=assigned, assigns=free)
+    for _ in range(MAX_NESTING):  # Pillow's PREBLEND(m, a, b, tmp) is MULDIV255(a, 255 - m, tmp) + b
+        handed = [(name, _handed_to_assigning(params, body, out, out.get(name))) for name, params, body in defines]
+        grown = [(name, more) for name, more in handed if more]
+        if not grown:
+            break
+        for name, more in grown:
+            spec = out.get(name, CallSpec())
+            out[name] = CallSpec(args=(*spec.args, *more), assigns=spec.assigns)
     return out
+
+
+MAX_NESTING = 8  # macros handing a parameter on to a macro that assigns it, at most this deep
+
+
+def _handed_to_assigning(
+    params: str, body: str, specs: Mapping[str, CallSpec], own: CallSpec | None
+) -> tuple[tuple[int, str], ...]:
+    """The parameters of a macro (whose spec so far is ``own``) that its body hands, as a whole
+    argument, to a position another macro of ``specs`` defines, and that it does not define yet."""
+    names = [p.strip() for p in params.split(",")]
+    known = {i for i, atom in own.args if atom == "def"} if own is not None else set()
+    out: list[tuple[int, str]] = []
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", body):
+        spec = specs.get(m.group(1))
+        if spec is None:
+            continue
+        args = _arguments(body, m.end())
+        for j, atom in spec.args:
+            if atom != "def" or j >= len(args):
+                continue
+            arg = args[j].strip()
+            while arg.startswith("(") and arg.endswith(")"):
+                arg = arg[1:-1].strip()
+            if arg in names and (i := names.index(arg)) not in known and (i, "def") not in out:
+                out.append((i, "def"))
+    return tuple(out)
 
 
 @lru_cache(maxsize=65_536)
@@ -151,6 +188,26 @@ def _assigned_params(params: str, body: str) -> tuple[tuple[int, str], ...]:
         elif prm.isidentifier() and _address_handed_on(prm, body):
             out.append((i, "addr"))
     return tuple(out)
+
+
+def _arguments(text: str, start: int) -> list[str]:
+    """The arguments of a call whose ``(`` ends at ``start``, split at its top-level commas
+    (none when the parentheses do not close)."""
+    out: list[str] = []
+    depth, begin = 0, start
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                out.append(text[begin:i])
+                return out
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text[begin:i])
+            begin = i + 1
+    return []
 
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)

@@ -108,3 +108,23 @@ def test_a_macro_handing_on_an_address_under_a_cast_defines_its_argument() -> No
     peek = VARINT.replace("at += GET_VARINT32(&a[at], extra);", "at += PEEK(extra); /*R*/")
     found = of_rule(check_src(peek), "uninitialised-read")
     assert [f.location.start_line for f in found] == [line_of(peek, "/*R*/")]
+
+
+BLEND = """\
+#define SHIFT(a) ((((a) >> 8) + a) >> 8)
+#define MULDIV255(a, b, tmp) (tmp = (a) * (b) + 128, SHIFT(tmp))
+#define PREBLEND(mask, in1, in2, tmp1) (MULDIV255(in1, (255 - mask), tmp1) + in2)
+unsigned blend(unsigned m, unsigned a, unsigned b)
+{
+    unsigned tmp1;
+    return PREBLEND(m, a, b, tmp1);
+}
+"""
+
+
+def test_a_macro_handing_its_parameter_to_a_macro_that_assigns_it_assigns_it() -> None:
+    # Pillow's ImagingUtils.h: PREBLEND stores into tmp1 through MULDIV255
+    assert of_rule(check_src(BLEND), "uninitialised-read") == []
+    # a macro that only reads the parameter it hands on leaves it unset
+    reads = BLEND.replace("(MULDIV255(in1, (255 - mask), tmp1) + in2)", "(SHIFT(tmp1) + in2)")
+    assert len(of_rule(check_src(reads), "uninitialised-read")) == 1
