@@ -67,7 +67,7 @@ def contents_labels(node: CfgNode, b: str, table: Mapping[str, CallSpec]) -> fro
     through = 0  # occurrences that reach an element: b[i], b->f, *b
     for m in named:
         after, before = code[m.end() :].lstrip(), code[: m.start()].rstrip()
-        if (after.startswith(("[", "->")) or before.endswith("*")) and not before.endswith("&"):
+        if (after.startswith(("[", "->")) or before.endswith("*")) and not _address_of(before):
             through += 1  # (&b[i] is no read of the element: b flows on)
     tested = node.null_test is not None and node.null_test[0] == b
     if through < len(named) and not tested:
@@ -82,6 +82,15 @@ def contents_labels(node: CfgNode, b: str, table: Mapping[str, CallSpec]) -> fro
     elif through and (node.kind == "cond" or not _GUARDED.search(code)):
         labels.add("read")  # unless a ?:, && or || inside the statement may skip the read
     return frozenset(labels)
+
+
+def _address_of(before: str) -> bool:
+    """Whether the code ``before`` a name ends with a unary ``&`` (``p = &b[i]``, ``f(&b[0])``), not
+    ``&&`` nor a binary ``&`` after an operand (``x & b[i]``)."""
+    if not before.endswith("&") or before.endswith("&&"):
+        return False
+    prev = before[:-1].rstrip()
+    return not prev or not (prev[-1].isalnum() or prev[-1] in "_)]")
 
 
 def filling_loops(fm: FunctionModel, b: str, table: Mapping[str, CallSpec]) -> frozenset[int]:

@@ -114,3 +114,5 @@ def test_stores_into_a_member_array_and_element_addresses_of_a_fresh_block() -> 
         "    b->head[0] = b->tail[1];\n    int s = b->head[0];\n    free(b);\n    return s;"
     )
     assert _uninit(bad) != []
+    # a binary & before an element is a read of it, not its address
+    assert _uninit("    int a[4];\n    int s = n & a[1];\n    a[0] = s;\n    return a[0];") != []
