@@ -178,15 +178,45 @@ def make_scope(
     return scope
 
 
+RETURNS_ARGUMENT = "<argument>"  # in returned_calls: a parameter may be returned as the caller passed it
+
+
 def returned_calls(fm: FunctionModel) -> frozenset[str]:
-    """Names of the calls whose result ``fm`` may return (what allocator inference starts from)."""
+    """Names of the calls whose result ``fm`` may return (what allocator inference starts from),
+    and :data:`RETURNS_ARGUMENT` when it may return a parameter it did not assign on the way."""
     returned = {p for p, _ in fm.cfg.returns if p}
     names = {c for _, c in fm.cfg.returns if c}
     for n in fm.cfg.nodes:
         for call in n.calls:
             if call.name and call.result in returned:
                 names.add(call.name)
+    if _returns_argument(fm):
+        names.add(RETURNS_ARGUMENT)
     return frozenset(names)
+
+
+def _returns_argument(fm: FunctionModel) -> bool:
+    """Whether some ``return p;`` of a parameter ``p`` is reached from the entry without a store
+    into ``p``: ``ImagingNew2Dirty(mode, imOut, imIn)`` returns the caller's ``imOut`` when it is
+    given one and a fresh image only otherwise, so its result is no block the caller owns."""
+    cfg = fm.cfg
+    params = set(fm.params) - set(cfg.declared)
+    for r in cfg.nodes:
+        if r.kind != "return":
+            continue
+        for p in {q for q, a in r.events if a == "ret" and q in params}:
+            seen, todo = {cfg.entry}, [cfg.entry]
+            while todo:
+                i = todo.pop()
+                if i == r.id:
+                    return True
+                if i != cfg.entry and any(q == p and a in _NEW_VALUE for q, a in cfg.nodes[i].events):
+                    continue
+                for j, _ in cfg.succ[i]:
+                    if j not in seen:
+                        seen.add(j)
+                        todo.append(j)
+    return False
 
 
 def infer_allocators(scope: Scope, memo: ContentMemos[str, frozenset[str]] | None = None) -> frozenset[str]:
@@ -218,7 +248,7 @@ def infer_allocators(scope: Scope, memo: ContentMemos[str, frozenset[str]] | Non
         changed = False
         for ident, names in facts.items():
             fm = scope.functions[ident]
-            if ident in alloc or fm.name in scope.table:
+            if ident in alloc or fm.name in scope.table or RETURNS_ARGUMENT in names:
                 continue
             direct = any(scope.table.get(c, CallSpec()).returns == "alloc" for c in names)
             if (direct or resolved[ident] & alloc) and not kept_elsewhere(scope, fm, partial(allocating, fm)):

@@ -131,3 +131,40 @@ def test_pthread_setspecific_keeps_its_value() -> None:
     dropped = PRELUDE + "int look(pthread_key_t key, const void *v);\n" + body.format(call="look")
     found = of_rule(check_src(dropped), "memory-leak")
     assert [f.location.start_line for f in found] == [line_of(dropped, "/*B*/")]
+
+
+REUSE = """\
+#include <stdlib.h>
+struct image { int w, h; };
+/* out when the caller gives one (after checking its size), else a fresh image */
+static struct image *image_for(struct image *out, int w, int h)
+{
+    if (out) {
+        if (out->w != w || out->h != h)
+            return NULL;
+    } else {
+        out = malloc(sizeof *out);
+        if (!out)
+            return NULL;
+        out->w = w;
+        out->h = h;
+    }
+    return out;
+}
+int redraw(struct image *screen)
+{
+    struct image *im = image_for(screen, 640, 480);   /*A*/
+    if (!im)
+        return -1;
+    im->w = 640;
+    return 0;
+}
+"""
+
+
+def test_a_function_that_may_return_the_object_it_was_handed_is_no_allocator() -> None:
+    # Pillow's ImagingNew2Dirty(mode, imOut, imIn): the result may be the caller's own image
+    assert of_rule(check_src(REUSE), "memory-leak") == []
+    # a plain allocating wrapper, which assigns the parameter on every way to its return, still is
+    fresh = REUSE.replace("    if (out) {\n        if (out->w != w || out->h != h)\n            return NULL;\n    } else {\n", "    {\n")
+    assert [f.location.start_line for f in of_rule(check_src(fresh), "memory-leak")] == [line_of(fresh, "/*A*/")]
