@@ -166,5 +166,6 @@ def test_a_function_that_may_return_the_object_it_was_handed_is_no_allocator() -
     # Pillow's ImagingNew2Dirty(mode, imOut, imIn): the result may be the caller's own image
     assert of_rule(check_src(REUSE), "memory-leak") == []
     # a plain allocating wrapper, which assigns the parameter on every way to its return, still is
-    fresh = REUSE.replace("    if (out) {\n        if (out->w != w || out->h != h)\n            return NULL;\n    } else {\n", "    {\n")
+    given = "    if (out) {\n        if (out->w != w || out->h != h)\n            return NULL;\n    } else {\n"
+    fresh = REUSE.replace(given, "    {\n")
     assert [f.location.start_line for f in of_rule(check_src(fresh), "memory-leak")] == [line_of(fresh, "/*A*/")]

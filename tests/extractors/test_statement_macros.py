@@ -181,7 +181,10 @@ def test_a_statement_macro_of_a_header(tmp_path: Path) -> None:
 
 def test_an_if_statement_macro_without_its_semicolon_keeps_the_next_statement() -> None:
     # Pillow's FliDecode: ERR_IF_DATA_OOB(2) on its own line, then packets = I16(data);
-    macro = "#define NEED(n)                 \\\n    if ((data + (n)) > end) {    \\\n        return -1;               \\\n    }\n"
+    macro = (
+        "#define NEED(n)                 \\\n    if ((data + (n)) > end) {    \\\n"
+        "        return -1;               \\\n    }\n"
+    )
     body = (
         "int decode(unsigned char *data, unsigned char *end)\n{\n    int packets;\n"
         "    NEED(2)\n    packets = data[0];\n    data += 2;\n    return packets;\n}\n"
