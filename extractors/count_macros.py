@@ -326,6 +326,13 @@ def expand_call(macro: CountMacro, data: bytes, open_at: int) -> Expanded | None
     return Expanded(bytes(out), tuple(pieces), end)
 
 
+def call_arguments(data: bytes, open_at: int) -> list[bytes] | None:
+    """Each argument's text (white space around it left out) of the parenthesis that opens at
+    ``data[open_at]``; None when it does not close."""
+    got = _arguments(data, open_at)
+    return [data[a:b] for a, b in got[0]] if got is not None else None
+
+
 def _arguments(data: bytes, open_at: int) -> tuple[list[tuple[int, int]], int] | None:
     """Each argument's range (white space around it left out) of the parenthesis that opens at
     ``data[open_at]``, and where it closes."""

@@ -92,28 +92,30 @@ def pointee_path(node: TSNode | None) -> str | None:
     return "*" + text_of(inner) if inner is not None and inner.type == "identifier" else None
 
 
-def element_base(node: TSNode | None) -> str | None:
-    """``a`` for an element ``a[i]`` (``a[i][j]`` too), ``a`` a plain name: the buffer a store to
-    the element writes into (extractors.contents)."""
+def _indexed_base(node: TSNode | None) -> TSNode | None:
+    """What ``a[i]`` (``a[i][j]`` too) indexes: ``a``; None when ``node`` is no element."""
     node = strip_parens(node)
     if node is None or node.type != "subscript_expression":
         return None
     while node is not None and node.type == "subscript_expression":
         node = strip_parens(node.child_by_field_name("argument"))
-    return text_of(node) if node is not None and node.type == "identifier" else None
+    return node
+
+
+def element_base(node: TSNode | None) -> str | None:
+    """``a`` for an element ``a[i]`` (``a[i][j]`` too), ``a`` a plain name: the buffer a store to
+    the element writes into (extractors.contents)."""
+    base = _indexed_base(node)
+    return text_of(base) if base is not None and base.type == "identifier" else None
 
 
 def member_array(node: TSNode | None) -> str | None:
     """``p->f`` for an element ``p->f[i]`` of an array member reached through a pointer: the
     block a store to the element writes into (extractors.contents)."""
-    node = strip_parens(node)
-    if node is None or node.type != "subscript_expression":
+    base = _indexed_base(node)
+    if base is None or base.type != "field_expression" or text_of(base.child_by_field_name("operator")) != "->":
         return None
-    while node is not None and node.type == "subscript_expression":
-        node = strip_parens(node.child_by_field_name("argument"))
-    if node is None or node.type != "field_expression" or text_of(node.child_by_field_name("operator")) != "->":
-        return None
-    return path_of(node)
+    return path_of(base)
 
 
 def root_of(path: str) -> str:
@@ -548,11 +550,8 @@ class FactWalker:
                     self.deref(base, guarded)
         else:
             self.walk(arg, guarded)
-            base, indexed = strip_parens(arg), False
-            while base is not None and base.type == "subscript_expression":
-                base, indexed = strip_parens(base.child_by_field_name("argument")), True
-            if indexed and base is not None and base.type == "identifier" and self.frame.get(text_of(base)):
-                self.f.addr_taken.add(text_of(base))  # &b[i] of a local array: its elements are reached unseen
+            if (array := element_base(arg)) is not None and self.frame.get(array):
+                self.f.addr_taken.add(array)  # &b[i] of a local array: its elements are reached unseen
 
     def asm(self, node: TSNode, guarded: frozenset[str]) -> None:
         """GNU inline assembly (``asm``/``__asm__``/``__asm``, any qualifiers): each output

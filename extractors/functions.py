@@ -18,7 +18,7 @@ from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgBuilder, choice_of, directive
-from extractors.count_macros import NO_COUNT_MACROS, CountMacros, assigned_names
+from extractors.count_macros import NO_COUNT_MACROS, CountMacros, assigned_names, call_arguments
 from extractors.facts import const_value
 from extractors.function_marks import marks_of
 from extractors.marks import Mark
@@ -160,15 +160,16 @@ def _handed_to_assigning(
     names = [p.strip() for p in params.split(",")]
     known = {i for i, atom in own.args if atom == "def"} if own is not None else set()
     out: list[tuple[int, str]] = []
-    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", body):
-        spec = specs.get(m.group(1))
-        if spec is None:
+    data = body.encode("utf-8", "surrogateescape")
+    for m in re.finditer(rb"\b([A-Za-z_]\w*)\s*\(", data):
+        spec = specs.get(m.group(1).decode())
+        args = call_arguments(data, m.end() - 1) if spec is not None else None
+        if spec is None or args is None:
             continue
-        args = _arguments(body, m.end())
         for j, atom in spec.args:
             if atom != "def" or j >= len(args):
                 continue
-            arg = args[j].strip()
+            arg = args[j].decode("utf-8", "surrogateescape")
             while arg.startswith("(") and arg.endswith(")"):
                 arg = arg[1:-1].strip()
             if arg in names and (i := names.index(arg)) not in known and (i, "def") not in out:
@@ -188,26 +189,6 @@ def _assigned_params(params: str, body: str) -> tuple[tuple[int, str], ...]:
         elif prm.isidentifier() and _address_handed_on(prm, body):
             out.append((i, "addr"))
     return tuple(out)
-
-
-def _arguments(text: str, start: int) -> list[str]:
-    """The arguments of a call whose ``(`` ends at ``start``, split at its top-level commas
-    (none when the parentheses do not close)."""
-    out: list[str] = []
-    depth, begin = 0, start
-    for i in range(start, len(text)):
-        ch = text[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                out.append(text[begin:i])
-                return out
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(text[begin:i])
-            begin = i + 1
-    return []
 
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)

@@ -201,21 +201,20 @@ def _returns_argument(fm: FunctionModel) -> bool:
     given one and a fresh image only otherwise, so its result is no block the caller owns."""
     cfg = fm.cfg
     params = set(fm.params) - set(cfg.declared)
+    returning: dict[str, list[int]] = {}
     for r in cfg.nodes:
-        if r.kind != "return":
-            continue
-        for p in {q for q, a in r.events if a == "ret" and q in params}:
-            seen, todo = {cfg.entry}, [cfg.entry]
-            while todo:
-                i = todo.pop()
-                if i == r.id:
-                    return True
-                if i != cfg.entry and any(q == p and a in _NEW_VALUE for q, a in cfg.nodes[i].events):
-                    continue
-                for j, _ in cfg.succ[i]:
-                    if j not in seen:
-                        seen.add(j)
-                        todo.append(j)
+        if r.kind == "return":
+            for p in {q for q, a in r.events if a == "ret" and q in params}:
+                returning.setdefault(p, []).append(r.id)
+    for p, returns in returning.items():
+
+        def onward(i: int, p: str = p) -> list[int]:
+            stored = i != cfg.entry and any(q == p and a in _NEW_VALUE for q, a in cfg.nodes[i].events)
+            return [] if stored else [j for j, _ in cfg.succ[i]]
+
+        reached = closure([cfg.entry], onward)
+        if any(r in reached for r in returns):
+            return True
     return False
 
 

@@ -43,9 +43,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, partial
 
 import z3
 
@@ -268,17 +268,18 @@ def feasible(
     points: Sequence[Waypoint],
     blocked: frozenset[int],
     solving: Solving,
-    fallback: frozenset[int] | None = None,
+    fallback: Callable[[], frozenset[int]] | None = None,
 ) -> tuple[str, frozenset[int]]:
     """"sat", "unsat" (with the CFG nodes of the core) or "unknown"; when no CFG path passes the
-    waypoints avoiding ``blocked``, the condition avoids ``fallback`` instead (when given)."""
+    waypoints avoiding ``blocked``, the condition avoids what ``fallback`` gives instead (when
+    given; asked only then)."""
     try:
         cond = condition(sem, points, blocked)
     except Unrealisable:
+        if fallback is None:
+            return "unknown", frozenset()
         try:
-            if fallback is None:
-                return "unknown", frozenset()
-            cond = condition(sem, points, fallback)
+            cond = condition(sem, points, fallback())
         except Unrealisable:
             return "unknown", frozenset()
     opened = solving.solver()
@@ -455,8 +456,9 @@ class Refuter:
             if root is None or points is None:
                 break
             # the copies a step passes unlisted only where the nodes the model keeps leave no way
-            blocked, fallback = current.blocked(root), current.blocked(root, copied=False)
-            result, core = feasible(sem, points, blocked, solving, fallback)
+            result, core = feasible(
+                sem, points, current.blocked(root), solving, partial(current.blocked, root, copied=False)
+            )
             if result == "sat":
                 return {"verdict": "keep"} if current is first else {"verdict": "refined", "tracked": sorted(tracked)}
             if result != "unsat" or core <= tracked:

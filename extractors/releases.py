@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from checker.graphs import closure
 from extractors.facts import root_of
 from extractors.functions import FunctionModel
 
@@ -51,28 +52,17 @@ def releases(fm: FunctionModel, k: int, labels: Labels) -> bool:
     for i in range(n):
         for j, _ in g.succ[i]:
             preds[j].append(i)
-    can_free = {i for i in range(n) if g.cfg_of[i] in freeing_cfg}
-    todo = list(can_free)
-    while todo:
-        for p in preds[todo.pop()]:
-            if p not in can_free:
-                can_free.add(p)
-                todo.append(p)
-    seen = {g.entry}
-    todo = [g.entry]
-    while todo:
-        i = todo.pop()
+    can_free = closure((i for i in range(n) if g.cfg_of[i] in freeing_cfg), preds.__getitem__)
+
+    def onward(i: int) -> list[int]:
+        """Where a path that has freed nothing goes on from ``i``: not past a free, and not by a
+        branch of a test of the parameter from which no free is reachable (the object chose to
+        be kept: a count, an owner, NULL)."""
         c = g.cfg_of[i]
         if c in freeing_cfg:
-            continue
-        if i == g.exit:
-            return False  # a way out that frees nothing and that the object did not choose
+            return []
         node = nodes[c]
         tests = node.kind == "cond" and any(root_of(p) == q for p, _ in node.events)
-        for j, _ in g.succ[i]:
-            if tests and j not in can_free:
-                continue  # the object chose to be kept (a count, an owner, NULL)
-            if j not in seen:
-                seen.add(j)
-                todo.append(j)
-    return True
+        return [j for j, _ in g.succ[i] if not tests or j in can_free]
+
+    return g.exit not in closure([g.entry], onward)  # no way out frees nothing unchosen
