@@ -187,6 +187,14 @@ class _NodeFacts:
         self.cond_vars = _vars(cond) if cond is not None else None
         # what a test speaks of among the tracked locals (unknown values in it stay free in the checks)
         self.tested = frozenset(n[2:] for n in constants(cond) if n.startswith("v:")) if cond is not None else None
+        # a local moved by a known amount (``i++``, ``n -= k``): the facts about it before the node
+        # say the same of it after, with ``x - t`` put for ``x`` (exact: the step is invertible)
+        self.shifts: dict[str, z3.ExprRef] = {}
+        for var in sorted(written):
+            v = symbol(var, sem.sort(var))
+            t = _shift(self.effect.env[var], v)
+            if t is not None and not ((_vars(t) or frozenset()) & written):
+                self.shifts[var] = z3.simplify(v - t)
         if not tracked:
             return
         for var in sorted(written):
@@ -209,6 +217,29 @@ class _NodeFacts:
         if cond is not None and self.cond_vars is not None and self.cond_vars and not (self.cond_vars & written):
             self.branch = Fact.of(cond)
             self.negated = Fact.of(z3.Not(cond))
+
+
+def _shift(term: z3.ExprRef, v: z3.ExprRef) -> z3.ExprRef | None:
+    """``t`` when ``term`` is ``v + t`` with ``t`` free of ``v`` and of unknown values (an
+    arithmetic step of ``v``), else None."""
+    if not (z3.is_arith(term) and z3.is_arith(v)) or term.sort() != v.sort() or term.eq(v):
+        return None
+    t = z3.simplify(term - v)
+    if _vars(t) is None or str(v.decl().name()) in constants(t):
+        return None
+    return t
+
+
+def shifted(facts: frozenset[Fact], shifts: dict[str, z3.ExprRef]) -> frozenset[Fact]:
+    """``facts`` after a node that moves each local ``x`` of ``shifts`` by a known step: ``x`` in
+    them is replaced by ``shifts[x]`` (its value before, in terms of the value after)."""
+    if not shifts or not any(f.vars & shifts.keys() for f in facts):
+        return facts
+    out = set()
+    for f in facts:
+        moved = [(symbol(x, t.sort()), t) for x, t in sorted(shifts.items()) if x in f.vars]
+        out.add(Fact.of(z3.substitute(f.formula, *moved)) if moved else f)
+    return frozenset(out)
 
 
 def _vars(e: z3.ExprRef) -> frozenset[str] | None:
@@ -276,7 +307,7 @@ def _product(
                     decided[key] = got
                 may = got
         if carry:
-            kept = project(facts, eff.written)
+            kept = project(shifted(facts, nf.shifts), eff.written - nf.shifts.keys())
         else:
             kept = frozenset(f for f in facts if not (f.vars & eff.written))
         kept |= frozenset(nf.assigned)

@@ -9,7 +9,7 @@ from checker.ctl import parse
 from extractors.api import Finding, Project
 from extractors.calls import BUILTIN
 from extractors.path_condition import Fresh, FunctionSemantics
-from extractors.refine_graph import Fact, project
+from extractors.refine_graph import Fact, project, shifted
 from extractors.refute import existential_part
 from extractors.witness_condition import condition
 from tests.extractors.helpers import cfg_of, line_of, node_id
@@ -316,3 +316,12 @@ def test_project_substitutes_and_drops() -> None:
     assert project(frozenset({Fact.of(x * x == a), Fact.of(x > 0)}), frozenset({"x"})) == frozenset()
     got = project(frozenset({Fact.of(a == x - 1), Fact.of(x < 0)}), frozenset({"x"}))
     assert got == {Fact.of(a + 1 < 0)}
+
+
+def test_shifted_moves_facts_with_a_counter_step() -> None:
+    i, n = z3.Ints("v:i v:n")
+    facts = frozenset({Fact.of(i == 2), Fact.of(n > i)})
+    got = shifted(facts, {"i": i - 1})  # after i++, the old i is the new i - 1
+    assert got == {Fact.of(i - 1 == 2), Fact.of(n > i - 1)}
+    assert shifted(facts, {}) == facts
+    assert shifted(frozenset({Fact.of(n > 0)}), {"i": i - 1}) == {Fact.of(n > 0)}

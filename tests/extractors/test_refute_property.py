@@ -40,7 +40,7 @@ class Cond:
 
 @dataclass(frozen=True)
 class Stmt:
-    kind: str  # "free": if (test) free(p); "set": x = src + k; "setif": if (test) x = k
+    kind: str  # "free": if (test) free(p); "set": x = src + k; "setif": if (test) x = k; "step": x += k
     test: Cond | None = None
     src: str = ""
     k: int = 0
@@ -51,6 +51,7 @@ stmts = st.one_of(
     st.builds(Stmt, st.just("free"), conds),
     st.builds(Stmt, st.just("set"), st.none(), st.sampled_from(("a", "b")), st.integers(-3, 3)),
     st.builds(Stmt, st.just("setif"), conds, st.just(""), st.integers(-3, 3)),
+    st.builds(Stmt, st.just("step"), st.none(), st.just("x"), st.integers(-3, 3)),
 )
 
 
@@ -73,6 +74,8 @@ def program(body: list[Stmt]) -> tuple[str, dict[int, int]]:
         elif s.kind == "set":
             sign = "+" if s.k >= 0 else "-"
             lines.append(f"    x = {s.src} {sign} {abs(s.k)};")
+        elif s.kind == "step":
+            lines.append(f"    x += {s.k};")
         else:
             assert s.test is not None
             lines.append(f"    if ({s.test.c()}) x = {s.k};")
@@ -89,6 +92,8 @@ def runs(body: list[Stmt], free_line: dict[int, int]) -> list[tuple[int, ...]]:
         for i, s in enumerate(body):
             if s.kind == "set":
                 env["x"] = env[s.src] + s.k
+            elif s.kind == "step":
+                env["x"] += s.k
             elif s.test is not None and s.test.holds(env):
                 if s.kind == "free":
                     freed.append(free_line[i])
