@@ -387,6 +387,37 @@ class FunctionSemantics:
         return Effect(reader.env, cond, frozenset(reader.written), reader.side, reader.post)
 
 
+    def literal_arguments(self, cid: int) -> dict[str, dict[int, int]]:
+        """The integer literals node ``cid`` passes to the functions it calls by name, by callee and
+        argument position (``path_new(n, xy, 0)`` gives ``{"path_new": {2: 0}}``); a callee called
+        twice in the node is left out (its calls may bind different values)."""
+        n = self.cfg.nodes[cid]
+        tree = self.tree(n) if n.source else None
+        if tree is None:
+            return {}
+        out: dict[str, dict[int, int]] = {}
+        seen: set[str] = set()
+        reader = _Reader(self, self.initial(Fresh("lit")), Fresh("lit"), {})
+        stack = [tree]
+        while stack:
+            e = stack.pop()
+            stack.extend(e.named_children)
+            fn = e.child_by_field_name("function") if e.type == "call_expression" else None
+            if fn is None or fn.type != "identifier":
+                continue
+            name = text_of(fn)
+            if name in seen:
+                out.pop(name, None)
+                continue
+            seen.add(name)
+            args = e.child_by_field_name("arguments")
+            given = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+            bound = {k: v.lit for k, a in enumerate(given) if (v := reader.value(a)).lit is not None}
+            if bound:
+                out[name] = bound
+        return out
+
+
 class _Reader:
     """Reads one node's syntax against an environment, in C's evaluation order."""
 

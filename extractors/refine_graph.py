@@ -253,21 +253,34 @@ def _vars(e: z3.ExprRef) -> frozenset[str] | None:
 
 
 def refine(
-    graph: Graph, sem: FunctionSemantics, tracked: frozenset[int], solving: Solving, limit: int | None = None
+    graph: Graph,
+    sem: FunctionSemantics,
+    tracked: frozenset[int],
+    solving: Solving,
+    limit: int | None = None,
+    initial: frozenset[Fact] = frozenset(),
 ) -> Graph | None:
-    """The product of ``graph`` with the facts of the ``tracked`` CFG nodes; None when it would grow
-    beyond ``limit`` states (default: four times the graph, plus 256).  Facts carried over a write
-    (:func:`project`) make more states (they live longer); when that product is too large, the one
-    where a write drops what mentions the local is tried instead (coarser, smaller)."""
+    """The product of ``graph`` with the facts of the ``tracked`` CFG nodes, starting from the
+    ``initial`` facts (true at the entry of every run the product is for: a parameter a caller
+    binds to a constant); None when it would grow beyond ``limit`` states (default: four times the
+    graph, plus 256).  Facts carried over a write (:func:`project`) make more states (they live
+    longer); when that product is too large, the one where a write drops what mentions the local
+    is tried instead (coarser, smaller)."""
     limit = limit if limit is not None else 4 * len(graph.cfg_of) + 256
-    got = _product(graph, sem, tracked, solving, limit, carry=True)
+    got = _product(graph, sem, tracked, solving, limit, True, initial)
     if got is None:
-        got = _product(graph, sem, tracked, solving, limit, carry=False)
+        got = _product(graph, sem, tracked, solving, limit, False, initial)
     return got
 
 
 def _product(
-    graph: Graph, sem: FunctionSemantics, tracked: frozenset[int], solving: Solving, limit: int, carry: bool
+    graph: Graph,
+    sem: FunctionSemantics,
+    tracked: frozenset[int],
+    solving: Solving,
+    limit: int,
+    carry: bool,
+    initial: frozenset[Fact],
 ) -> Graph | None:
     nodes: dict[int, _NodeFacts] = {}
 
@@ -279,7 +292,7 @@ def _product(
 
     cfg = sem.cfg
     State = tuple[int, frozenset[Fact]]
-    start: State = (graph.entry, frozenset())
+    start: State = (graph.entry, initial)
     ids: dict[State, int] = {start: 0}
     states: list[State] = [start]
     succ: list[list[tuple[int, bool | None]]] = [[]]

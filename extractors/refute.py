@@ -59,11 +59,11 @@ from extractors.call_outcomes import WRITES, CallOutcomes, call_outcomes
 from extractors.every_copy import live_copy
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
-from extractors.path_condition import FunctionSemantics
+from extractors.path_condition import FunctionSemantics, symbol
 from extractors.phase_clock import REFUTATION, PhaseClock
 from extractors.projection import Projector, Scope, function_id
 from extractors.prune import Graph
-from extractors.refine_graph import Solving, refine
+from extractors.refine_graph import Fact, Solving, refine
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
@@ -263,6 +263,52 @@ def semantics(proj: Projector, fm: FunctionModel) -> FunctionSemantics:
     return got
 
 
+def bound_calls(
+    proj: Projector, fm: FunctionModel, calls: Sequence[int], solving: Solving
+) -> tuple[FunctionModel, list[tuple[FunctionModel, FunctionModel]]] | None:
+    """``fm`` with its call nodes ``calls`` calling copies of their project callees specialised to
+    the integer literals the calls pass (``path_new(n, xy, 0)``: a copy of ``path_new`` whose graph
+    is refined from ``duplicate == 0`` at its entry, so that its ``if (duplicate)`` branch is gone),
+    and those copies, each with the function it copies; None when no copy differs from its function.
+
+    Sound for a refutation: a copy keeps every run of its function that starts with those
+    arguments (:func:`refine`'s invariant), and only those calls go to it, under a name of its own."""
+    sem = semantics(proj, fm)
+    nodes = list(fm.cfg.nodes)
+    added: list[tuple[FunctionModel, FunctionModel]] = []
+    for cid in calls:
+        renamed: dict[str, str] = {}
+        for name, literals in sorted(sem.literal_arguments(cid).items()):
+            g = proj.scope.resolve(fm, name) if name not in proj.scope.table else None
+            if g is None or g is fm:
+                continue
+            gsem = semantics(proj, g)
+            facts = frozenset(
+                Fact.of(symbol(g.params[k], gsem.sort(g.params[k])) == lit)
+                for k, lit in literals.items()
+                if k < len(g.params) and g.params[k] in gsem.kinds
+            )
+            graph = refine(g.graph, gsem, frozenset(), solving, initial=facts) if facts else None
+            if graph is None or _same_shape(graph, g.graph):
+                continue
+            binding = ",".join(f"{k}={v}" for k, v in sorted(literals.items()))
+            copy = replace(g, name=f"{g.name}__bound_{cid}", graph=graph, key=f"{g.key}|bound|{binding}")
+            added.append((copy, g))
+            renamed[name] = copy.name
+        if renamed:
+            n = nodes[cid]
+            nodes[cid] = replace(n, calls=tuple(replace(c, name=renamed.get(c.name or "", c.name)) for c in n.calls))
+    if not added:
+        return None
+    cfg = replace(fm.cfg, nodes=nodes)
+    marks = ";".join(f.name for f, _ in added)
+    return replace(fm, cfg=cfg, key=f"{fm.key}|bound|{marks}"), added
+
+
+def _same_shape(a: Graph, b: Graph) -> bool:
+    return len(a.cfg_of) == len(b.cfg_of) and sum(map(len, a.succ)) == sum(map(len, b.succ))
+
+
 def feasible(
     sem: FunctionSemantics,
     points: Sequence[Waypoint],
@@ -405,6 +451,8 @@ class Refuter:
             return {"verdict": "drop"}  # the statement is fine at another copy (extractors.every_copy)
         solving = self._solving()
         verdict = self._rounds(first, rule, var, solving)
+        if verdict["verdict"] != "drop" and self._bound(first, rule, var, solving) == "drop":
+            return {"verdict": "drop"}
         if verdict["verdict"] != "drop" and _assumed_atom(rule) is not None:
             # the NULL-ness of a result the callee's outcomes tie to what it stored: test it after
             # the call, so that the witness says which it is, and refute again on that model
@@ -414,6 +462,24 @@ class Refuter:
             ):
                 return {"verdict": "drop"}
         return verdict
+
+    def _bound(self, first: Attempt, rule: Rule, var: str, solving: Solving) -> str | None:
+        """"drop" when the rule's existential part fails once the project functions the witness
+        enters are specialised to the integer literals the checked function passes them
+        (:func:`bound_calls`); None when nothing is concluded or nothing is specialised."""
+        root = first.proj.component(first.fm, var)
+        if root is None:
+            return None
+        meta = first.proj.meta.get(root, {})
+        entered = sorted(
+            {m.cfg_id for s in first.steps for f in s.stack[1:2] if f[0] == root and (m := meta.get(f[1])) is not None}
+        )
+        bound = bound_calls(first.proj, first.fm, entered, solving)
+        if bound is None:
+            return None
+        caller, callees = bound
+        got = self._checked(first, caller, rule, var, callees)
+        return "drop" if got == "drop" else None
 
     def _assumed(self, first: Attempt, rule: Rule, var: str) -> Attempt | str | None:
         """The rule checked on ``first``'s function with the NULL-ness of ``var`` made a branch
@@ -486,16 +552,34 @@ class Refuter:
         refined = replace(fm, graph=graph, key=f"{fm.key}|refined|{','.join(map(str, sorted(tracked)))}")
         return self._checked(first, refined, rule, var)
 
-    def _checked(self, first: Attempt, refined: FunctionModel, rule: Rule, var: str) -> Attempt | str | None:
-        """The rule checked on ``refined`` in place of ``first``'s function: "drop" when its
-        existential part fails there, None when nothing is concluded, else the new witness."""
+    def _checked(
+        self,
+        first: Attempt,
+        refined: FunctionModel,
+        rule: Rule,
+        var: str,
+        added: Sequence[tuple[FunctionModel, FunctionModel]] = (),
+    ) -> Attempt | str | None:
+        """The rule checked on ``refined`` in place of ``first``'s function, with the functions of
+        ``added`` (each a copy of a function, then the function) in scope too, each an allocator
+        when its function is: "drop" when the rule's existential part fails there, None when
+        nothing is concluded, else the new witness."""
         old = first.proj.scope
+        functions = {**old.functions, function_id(refined): refined}
+        allocators, nonnull = set(old.allocators), set(old.nonnull_allocators)
+        for copy, of in added:
+            functions[function_id(copy)] = copy
+            if function_id(of) in old.allocators:
+                allocators.add(function_id(copy))
+            if function_id(of) in old.nonnull_allocators:
+                nonnull.add(function_id(copy))
         scope = Scope(
-            {**old.functions, function_id(refined): refined},
+            functions,
             old.table,
-            old.allocators,
+            frozenset(allocators),
             old.globals,
-            nonnull_allocators=old.nonnull_allocators,
+            volatiles=old.volatiles,
+            nonnull_allocators=frozenset(nonnull),
         )
         proj = Projector(scope)
         cname = proj.component(refined, var)

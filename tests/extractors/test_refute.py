@@ -325,3 +325,35 @@ def test_shifted_moves_facts_with_a_counter_step() -> None:
     assert got == {Fact.of(i - 1 == 2), Fact.of(n > i - 1)}
     assert shifted(facts, {}) == facts
     assert shifted(frozenset({Fact.of(n > 0)}), {"i": i - 1}) == {Fact.of(n > 0)}
+
+
+# a callee's branch that the literal the caller passes rules out: the keep branch frees, the
+# other one (mode 1) hands the block back to the caller, which then loses it
+BOUND_MODE = """
+#include <stdlib.h>
+static int release(char *buf, int mode) {
+    if (mode == 1)
+        return 1;
+    free(buf);
+    return 0;
+}
+int use(int n) {
+    char *buf = malloc(n); /*A*/
+    if (!buf)
+        return -1;
+    return release(buf, 0);
+}
+"""
+BOUND_MODE_BAD = BOUND_MODE.replace("release(buf, 0)", "release(buf, 1)")
+# the callee overwrites the parameter before testing it: the literal decides nothing
+BOUND_MODE_WRITTEN = BOUND_MODE.replace("    if (mode == 1)", "    mode = mode + n_calls;\n    if (mode == 1)").replace(
+    "static int release", "int n_calls;\nstatic int release"
+)
+
+
+def test_callee_specialised_to_a_literal_argument() -> None:
+    alloc = line_of(BOUND_MODE, "/*A*/")
+    assert found(BOUND_MODE, "memory-leak", refute=False) == {alloc}
+    assert found(BOUND_MODE, "memory-leak") == set()
+    assert found(BOUND_MODE_BAD, "memory-leak") == {alloc}
+    assert found(BOUND_MODE_WRITTEN, "memory-leak") == {line_of(BOUND_MODE_WRITTEN, "/*A*/")}
