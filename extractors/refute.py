@@ -69,7 +69,7 @@ from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
-VERSION = "f7"  # the verdicts changed (f7: facts follow a counter's steps): older ones are not reused
+VERSION = "f8"  # the verdicts changed (f8: callees bound to literal arguments): older ones are not reused
 
 
 def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:
