@@ -29,6 +29,7 @@ from extractors.count_macros import (
     expand_call,
     expansion,
     object_like,
+    object_statement,
     reads_through,
     statement_macro,
 )
@@ -76,6 +77,8 @@ class _Expansion:
     prefix: int
     pieces: tuple[tuple[int, int, int], ...]
     whole: tuple[int, int]
+    macro: str = ""  # the macro's name: the nodes of its body are the same statements in every call
+    seen: dict[tuple[str, str], int] = field(default_factory=dict)  # its body's nodes so far, by kind and text
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ class _Found:
     data: bytes
     block: TSNode
     end: int
+    macro: str = ""
 
 
 @dataclass
@@ -127,8 +131,9 @@ class Cfg:
     static_locals: set[str] = field(default_factory=set)
     returns: list[tuple[str | None, str | None]] = field(default_factory=list)  # (path, call name)
     # a node of a later preprocessor variant -> the node of the first variant that has the same
-    # statement (see :func:`choice_of`), and a later copy of a statement macro's argument -> its
-    # first copy (:meth:`CfgBuilder.expanded`); a node that is no copy is in no pair
+    # statement (see :func:`choice_of`), and a later copy of a statement macro's argument or of a
+    # statement of its body -> its first copy (:meth:`CfgBuilder.expanded`); a node that is no
+    # copy is in no pair
     twins: dict[int, int] = field(default_factory=dict)
 
     def successors(self, n: int) -> list[int]:
@@ -255,6 +260,7 @@ class CfgBuilder:
         self.expansions: list[_Expansion] = []  # the statement macros being read, innermost last
         self.expanded_bytes = 0  # bytes of expansions read so far (at most EXPANSION_BUDGET)
         self.copied: dict[tuple[str, int, int, str], int] = {}  # an argument's statement -> its first copy
+        self.body_copies: dict[tuple[str, str, str, int], int] = {}  # a macro body's statement -> its first copy
 
     def col(self, row: int, byte_col: int) -> int:
         if 0 <= row < len(self.lines):
@@ -272,8 +278,14 @@ class CfgBuilder:
                 span = (start, end) if exact else None
                 if exact:  # a copy of an argument's statement: the twin of its first copy
                     first = self.copied.setdefault((kind, start, end, text_of(pos)), n)
-                    if first != n:
-                        self.cfg.twins[n] = first
+                else:  # a statement of the body: the twin of the same one in the macro's first call
+                    inner = self.expansions[-1]
+                    whole = text_of(pos)
+                    k = inner.seen.get((kind, whole), 0)
+                    inner.seen[(kind, whole)] = k + 1
+                    first = self.body_copies.setdefault((inner.macro, kind, whole, k), n)
+                if first != n:
+                    self.cfg.twins[n] = first
             else:
                 (r0, c0), (r1, c1) = pos.start_point, pos.end_point
                 span = (pos.start_byte, pos.end_byte)
@@ -341,30 +353,41 @@ class CfgBuilder:
         if not self.counts or s.type in ("comment", "compound_statement") or len(self.expansions) >= MAX_EXPANSION:
             return None
         data, base = self.text_at()
-        call = called_at(data, s.start_byte - base)
-        macro = self.counts.get(call[0]) if call is not None else None
-        if call is None or macro is None or not (statement_macro(macro) or dropped(macro)):
-            return None
-        got = expand_call(macro, data, call[1])
+        named = _lone_name(s)
+        alone = self.counts.get(text_of(named)) if named is not None else None
+        if named is not None and alone is not None and object_like(alone):
+            # ``C16B;`` of ``#define C16B C16S`` and ``#define C16S (out[1] = tmp[0], ...);``
+            body = alone[1]
+            got = object_statement(alone, data, named.end_byte - base)
+            statement = True
+            name = text_of(named)
+        else:
+            call = called_at(data, s.start_byte - base)
+            macro = self.counts.get(call[0]) if call is not None else None
+            if call is None or macro is None or not (statement_macro(macro) or dropped(macro)):
+                return None
+            body = macro[1]
+            got = expand_call(macro, data, call[1])
+            statement = statement_macro(macro)
+            name = call[0]
         if got is None or self.expanded_bytes + len(got.text) > EXPANSION_BUDGET:
             return None
         stop = s.end_byte - base
-        statement = statement_macro(macro)
         rest = data[got.end : stop] if got.end < stop else b""
         if (not statement and s.type == "expression_statement" and rest) or (
-            statement and rest.strip(b" \t\r\n;") and macro[1].rstrip().endswith(("}", ";"))
+            statement and rest.strip(b" \t\r\n;") and body.rstrip().endswith(("}", ";"))
         ):
             # ``TESTONLY(rc =) f(x);``: the build's statement is the expansion and the rest; and
             # ``CHECK_ROOM(2)`` with no ``;``, which tree-sitter reads into the next statement
             got = Expanded(got.text + rest, (*got.pieces, (len(got.text), len(got.text) + len(rest), got.end)), stop)
-        elif not statement and data[got.end - 1 : got.end] != b";" and not macro[1].endswith((";", "}")):
+        elif not statement and data[got.end - 1 : got.end] != b";" and not body.endswith((";", "}")):
             return None  # the statement goes on past the call in a way this cannot read
         self.expanded_bytes += len(got.text)
         text = _WRAPPER + b"{" + got.text + b";}\n}\n"
         tree, block = _first_statement(text)
         if block is None or block.type != "compound_statement":
             return None
-        return _Found(got, tree, text, block, got.end + base)
+        return _Found(got, tree, text, block, got.end + base, name)
 
     def expanded(self, s: TSNode, found: _Found, preds: list[Pred]) -> list[Pred]:
         """The statements of a statement macro's expansion (:meth:`statement_expansion` of ``s``)
@@ -374,7 +397,9 @@ class CfgBuilder:
         base = self.text_at()[1]
         offset = len(_WRAPPER) + 1  # where the expansion starts in the parsed text
         pieces = tuple((s0, s1, at + base) for s0, s1, at in found.got.pieces)
-        self.expansions.append(_Expansion(found.tree, found.data, offset, pieces, (s.start_byte, found.end)))
+        self.expansions.append(
+            _Expansion(found.tree, found.data, offset, pieces, (s.start_byte, found.end), found.macro)
+        )
         try:
             return self.stmt(found.block, preds)
         finally:
@@ -877,6 +902,14 @@ class CfgBuilder:
 # it conditional (RETURN_IF_ERROR, RETURN_ON_FAIL)
 _RETURNING = re.compile(r"(?:[A-Za-z0-9]+_)?RETURN(?:_[A-Z0-9]+)*")
 _CONDITIONAL = frozenset({"IF", "UNLESS", "ON", "WHEN", "ERR", "ERROR", "FAIL", "FAILED", "CHECK", "VAL"})
+
+
+def _lone_name(s: TSNode) -> TSNode | None:
+    """The identifier a statement ``NAME;`` is made of, or None."""
+    if s.type != "expression_statement":
+        return None
+    inner = [c for c in s.named_children if c.type != "comment"]
+    return inner[0] if len(inner) == 1 and inner[0].type == "identifier" else None
 
 
 def returning_macro(e: TSNode | None) -> bool:

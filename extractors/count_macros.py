@@ -31,7 +31,10 @@ statements in order, each copy of an argument at the argument's own place in the
 (``Expanded.pieces``), the copies of one statement twins of its first (``Cfg.twins``): a claim
 about the statement as written (a dead store) must hold at every copy (:mod:`extractors.every_copy`),
 so the last copy of ``bits++``, which no copy reads, is no dead store of the text, which every
-other copy's reads need.  A file sees few of them, and the set keys its models as the counts do.
+other copy's reads need.  The same holds of the body's own statements across the macro's calls in
+one function (xxhash's ``PROCESS1``, whose ``*p++`` the last call leaves unread).  An object-like
+macro written as a statement (``C16B;``, ``#define RESET pos = 0; count = 0;``) is expanded the
+same way.  A file sees few of them, and the set keys its models as the counts do.
 
 So do block macros: a function-like macro whose whole body is one block (``do { ... } while (0)``,
 ``{ ...; }``) runs it where it is called as a statement, whatever its arguments are.  cffi's
@@ -192,8 +195,10 @@ def free_reads(macro: CountMacro) -> tuple[str, ...]:
     that name, if it has one; a name in capitals is left out (another macro or a constant, never a
     local)."""
     params, body = macro
-    if "#" in body or object_like(macro):
+    if "#" in body:
         return ()
+    if object_like(macro):
+        params = ()
     text = _LITERALS.sub(" ", body)
     own = set(params) | declared_names(text) | set(_FREE_ASSIGN.findall(text))
     words = (m.group(1) for m in _FREE_WORD.finditer(text))
@@ -207,7 +212,9 @@ def reads_through(name: str, macros: CountMacros, depth: int = 0) -> frozenset[s
     if macro is None or depth > MAX_DEPTH:
         return frozenset()
     out = set(free_reads(macro))
-    for callee in _CALLED.findall(macro[1]):
+    named = set(_CALLED.findall(macro[1]))
+    named |= {w for w in _WORD.findall(macro[1]) if (m := macros.get(w)) is not None and object_like(m)}
+    for callee in sorted(named):
         if callee != name:
             out |= reads_through(callee, macros, depth + 1)
     return frozenset(out)
@@ -246,8 +253,8 @@ def statement_macro(macro: CountMacro) -> bool:
     params, body = macro
     if "#" in body or (";" not in body and "{" not in body):
         return False  # ``#define ID(x) x`` is an expression
-    if _BLOCK.fullmatch(body) is not None:
-        return True
+    if _BLOCK.fullmatch(body) is not None or object_like(macro):
+        return True  # (an object-like one: ``#define RESET pos = 0; count = 0;``)
     return any(_NAME.match(p) and re.search(_SLOT.format(p=re.escape(p)), body) for p in params)
 
 
@@ -282,6 +289,19 @@ _CALL_AT = re.compile(rb"([A-Za-z_]\w*)\s*\(")
 # the body's pieces: a string or character literal (copied whole: no parameter is replaced in
 # one), a word (maybe a parameter), or anything else
 _BODY_TOKEN = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|[A-Za-z_]\w*|\d[\w.]*|[^"\'\w]+|.', re.S)
+
+
+def object_statement(macro: CountMacro, data: bytes, after: int) -> Expanded | None:
+    """The expansion of object-like ``macro`` written as a statement of its own (``C16B;``) whose
+    name ends at ``data[after]``: its body, and where the statement ends (past the ``;``)."""
+    if not object_like(macro) or "#" in macro[1]:
+        return None
+    end = after
+    while end < len(data) and data[end : end + 1] in b" \t\r\n":
+        end += 1
+    if data[end : end + 1] == b";":
+        end += 1
+    return Expanded(macro[1].encode("utf-8", "surrogateescape"), (), end)
 
 
 def called_at(data: bytes, at: int) -> tuple[str, int] | None:

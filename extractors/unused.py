@@ -21,7 +21,7 @@ import tree_sitter
 from tree_sitter import Node as TSNode
 
 from extractors.cfg import MAX_EXPANSION
-from extractors.count_macros import NO_COUNT_MACROS, CountMacros
+from extractors.count_macros import NO_COUNT_MACROS, CountMacros, object_like
 from extractors.marks import Frame, Mark
 from extractors.parse import LANGUAGE, strip_parens, text_of
 
@@ -104,6 +104,8 @@ def _macro_mentions(text: bytes, names: set[str], macros: CountMacros) -> set[st
     out: set[str] = set()
     seen: set[str] = set()
     called = {m.decode("ascii") for m in _CALLED.findall(text)}
+    # an object-like macro is named, not called (``C16B;`` of ``#define C16B C16S``)
+    called |= {w for w in _WORD_STR.findall(text.decode("utf-8", "replace")) if object_like(macros.get(w, ((), "")))}
     for _ in range(MAX_EXPANSION):
         todo = {c for c in called if c in macros and c not in seen}
         if not todo:

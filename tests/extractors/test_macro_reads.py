@@ -128,3 +128,56 @@ def test_a_macro_handing_its_parameter_to_a_macro_that_assigns_it_assigns_it() -
     # a macro that only reads the parameter it hands on leaves it unset
     reads = BLEND.replace("(MULDIV255(in1, (255 - mask), tmp1) + in2)", "(SHIFT(tmp1) + in2)")
     assert len(of_rule(check_src(reads), "uninitialised-read")) == 1
+
+
+# object-like macros written as statements (Pillow's Pack.c): ``C16B;`` is ``C16S;`` on a little
+# endian build, whose body reads the caller's ``tmp`` and stores into ``out``
+PACKED = """\
+typedef unsigned char UINT8;
+typedef unsigned short UINT16;
+#define C16N (out[0] = tmp[0], out[1] = tmp[1]);
+#define C16S (out[1] = tmp[0], out[0] = tmp[1]);
+#ifdef WORDS_BIGENDIAN
+#define C16B C16N
+#else
+#define C16B C16S
+#endif
+void pack(UINT8 *out, const UINT16 *in, int pixels)
+{
+    UINT16 tmp_;
+    UINT8 *tmp = (UINT8 *)&tmp_; /*T*/
+    for (int i = 0; i < pixels; i++) {
+        tmp_ = in[i];
+        C16B;
+        out += 2;
+    }
+}
+"""
+# a statement macro that assigns a local: ``RESET;`` defines pos before it is read
+RESET = """\
+#define RESET pos = 0; count = 0;
+int scan(const char *s)
+{
+    int pos, count;
+    RESET;
+    while (s[pos]) {
+        if (s[pos] == ',')
+            count++;
+        pos++;
+    }
+    return count; /*R*/
+}
+"""
+
+
+def test_an_object_like_statement_macro_reads_and_stores_through_its_body() -> None:
+    assert of_rule(check_src(PACKED), "unused-variable") == []
+    direct = PACKED.replace("C16B;", "C16S;")
+    assert of_rule(check_src(direct), "unused-variable") == []
+    unpacked = PACKED.replace("        C16B;\n", "")
+    assert [f.location.start_line for f in of_rule(check_src(unpacked), "unused-variable")] == [
+        line_of(unpacked, "/*T*/")
+    ]
+    assert of_rule(check_src(RESET), "uninitialised-read") == []
+    unreset = RESET.replace("    RESET;\n", "")
+    assert of_rule(check_src(unreset), "uninitialised-read") != []

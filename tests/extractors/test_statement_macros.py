@@ -194,3 +194,49 @@ def test_an_if_statement_macro_without_its_semicolon_keeps_the_next_statement() 
     assert _lines(macro + missing, "uninitialised-read") != []  # no store at all: still found
     found = count_macros(macro)
     assert statement_macro(counting(found)["NEED"])
+
+
+# xxhash's PROCESS1: the body's ``p++`` of the last call is read by no one, but the statement (the
+# macro's text) is read after every other call: no dead store of the text
+STEPPING = """\
+#define STEP s += (*p++) * 5;
+#define STEP_CALL() do { s += (*p++) * 5; } while (0)
+int sum(const void *ptr, int n)
+{
+    const unsigned char *p = ptr;
+    int s = 0;
+    switch (n & 3) {
+    case 3: STEP;
+    case 2: STEP;
+    case 1: STEP;
+    case 0: return s;
+    }
+    return s;
+}
+"""
+# the macro's store is dead at its only call
+STORED_ONCE = """\
+#define CLEAR last = c;
+int count(const int *v, int n)
+{
+    int last = 0, c = 0;
+    for (int i = 0; i < n; i++) {
+        if (v[i] == last)
+            c++;
+        last = v[i];
+    }
+    CLEAR; /*D*/
+    return c;
+}
+"""
+
+
+def test_a_store_in_a_macro_body_live_at_another_call_is_no_dead_store() -> None:
+    assert of_rule(check_src(STEPPING), "dead-store") == []
+    called = STEPPING.replace("STEP;", "STEP_CALL();")
+    assert of_rule(check_src(called), "dead-store") == []
+    once = STEPPING.replace("    case 3: STEP;\n    case 2: STEP;\n", "")
+    assert len(of_rule(check_src(once), "dead-store")) == 1
+    assert [f.location.start_line for f in of_rule(check_src(STORED_ONCE), "dead-store")] == [
+        line_of(STORED_ONCE, "/*D*/")
+    ]
