@@ -110,6 +110,7 @@ class CfgNode:
     null_test: tuple[str, bool] | None = None
     cond: CondExpr = None
     copies: tuple[tuple[str, str], ...] = ()  # (target, source) of each ``target = source`` of a path
+    shared: tuple[str, ...] = ()  # targets of ``target = place``, a place no path names (facts.Facts.shared)
     source: str = ""  # the node's whole text, which witness refutation re-reads (``text`` is shortened)
     # paths the not-NULL branch of this node's null test takes (extractors.conditional_takes)
     takes: tuple[str, ...] = ()
@@ -303,6 +304,7 @@ class CfgBuilder:
             node.calls = tuple(self.marked(c) for c in facts.calls)
             node.flag_sets = tuple(facts.flag_sets)
             node.copies = tuple(facts.copies)
+            node.shared = tuple(facts.shared)
         self.cfg.nodes.append(node)
         self.cfg.succ.append([])
         return n
@@ -518,9 +520,11 @@ class CfgBuilder:
 
     def kept_copies(self) -> None:
         """``p = realloc(p, n)`` loses the old block on failure unless another pointer holds it:
-        where a copy of ``p`` (``old = p``, ``s->old = p``) may have been made before (a node that
-        reaches the call), the function may free the block through it, so ``lostonfail`` is
-        dropped there (cppcheck's memleakOnRealloc looks for an earlier copy too)."""
+        where a copy of ``p`` (``old = p``, ``s->old = p``, ``p = q``, and of a struct holding it:
+        ``saved = block`` or ``block = arena->pool[i]`` for ``block.ptr``) may have been made before
+        (a node that reaches the call), the function may free the block through it, so
+        ``lostonfail`` is dropped there (cppcheck's memleakOnRealloc looks for an earlier copy
+        too)."""
         lost = [i for i, n in enumerate(self.cfg.nodes) if any(a == "lostonfail" for _, a in n.events)]
         if not lost:
             return
@@ -537,7 +541,9 @@ class CfgBuilder:
                 if j in seen:
                     continue
                 seen.add(j)
-                held -= {src for _, src in self.cfg.nodes[j].copies}
+                other = self.cfg.nodes[j]
+                holders = {p for pair in other.copies for p in pair} | set(other.shared)
+                held = {h for h in held if not any(h == k or h.startswith(k + ".") for k in holders)}
                 stack.extend(preds[j])
             node.events = tuple(e for e in node.events if e[1] != "lostonfail" or e[0] in held)
 

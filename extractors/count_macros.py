@@ -74,10 +74,17 @@ OBJECT_LIKE: tuple[str, ...] = ("()",)
 
 def object_like(macro: CountMacro) -> bool:
     return macro[0] == OBJECT_LIKE
+
+
+def stringifies(body: str) -> bool:
+    """Whether ``body`` uses ``#`` other than to paste tokens (``#x`` makes a string of an
+    argument, which an expansion here does not; ``a##b`` it does)."""
+    return "#" in body.replace("##", "")
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _SIZEOF = re.compile(r"\bsizeof\b")
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")  # a name a body calls
+_PASTED = re.compile(r"\w*\s*##\s*\w*")  # the parts of a name made by pasting
 
 
 def count_macros(text: str) -> dict[str, CountMacro]:
@@ -92,7 +99,7 @@ def count_macros(text: str) -> dict[str, CountMacro]:
     for m in _DEFINE.finditer(flat):
         name, params, body = m.group(1), m.group(3), m.group(4).strip()
         if m.group(2) is None:  # object-like: a candidate when it may be a size (names something)
-            if _WORD.search(body) is not None and "#" not in body:
+            if _WORD.search(body) is not None and not stringifies(body):
                 out[name] = (OBJECT_LIKE, body)
             else:
                 out.pop(name, None)
@@ -100,7 +107,7 @@ def count_macros(text: str) -> dict[str, CountMacro]:
         names = tuple(p.strip() for p in params.split(",")) if params.strip() else ()
         shaped = _SIZEOF.search(body) is not None or _CALLED.search(body) is not None
         shaped = shaped or statement_macro((names, body)) or bool(free_reads((names, body)))
-        if shaped and "#" not in body and all(_NAME.match(n) for n in names):
+        if shaped and not stringifies(body) and all(_NAME.match(n) for n in names):
             out[name] = (names, body)
         else:
             out.pop(name, None)
@@ -125,7 +132,7 @@ def dropped(macro: CountMacro) -> tuple[int, ...]:
     call's argument there is compiled out, reads, stores, calls and returns in it alike, so a
     call written as a statement is read through its expansion (:mod:`extractors.cfg`)."""
     params, body = macro
-    if object_like(macro) or "#" in body:
+    if object_like(macro) or stringifies(body):
         return ()
     words = set(_WORD.findall(_LITERALS.sub(" ", body)))
     return tuple(i for i, p in enumerate(params) if _NAME.match(p) and p not in words)
@@ -195,11 +202,11 @@ def free_reads(macro: CountMacro) -> tuple[str, ...]:
     that name, if it has one; a name in capitals is left out (another macro or a constant, never a
     local)."""
     params, body = macro
-    if "#" in body:
+    if stringifies(body):
         return ()
     if object_like(macro):
         params = ()
-    text = _LITERALS.sub(" ", body)
+    text = _PASTED.sub(" ", _LITERALS.sub(" ", body))  # a pasted name is no name of the caller's
     own = set(params) | declared_names(text) | set(_FREE_ASSIGN.findall(text))
     words = (m.group(1) for m in _FREE_WORD.finditer(text))
     return tuple(sorted({w for w in words if w not in own and w not in _NOT_NAMES}))
@@ -251,7 +258,7 @@ def statement_macro(macro: CountMacro) -> bool:
     the caller's locals, stores and returns are the caller's whatever its arguments are (a type
     name such as ``long double`` is text like any other)."""
     params, body = macro
-    if "#" in body or (";" not in body and "{" not in body):
+    if stringifies(body) or (";" not in body and "{" not in body):
         return False  # ``#define ID(x) x`` is an expression
     if _BLOCK.fullmatch(body) is not None or object_like(macro):
         return True  # (an object-like one: ``#define RESET pos = 0; count = 0;``)
@@ -286,6 +293,7 @@ class Expanded:
 
 
 _CALL_AT = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+_PASTE = re.compile(rb"\s*##\s*")  # token pasting: the tokens around it become one
 # the body's pieces: a string or character literal (copied whole: no parameter is replaced in
 # one), a word (maybe a parameter), or anything else
 _BODY_TOKEN = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|[A-Za-z_]\w*|\d[\w.]*|[^"\'\w]+|.', re.S)
@@ -294,7 +302,7 @@ _BODY_TOKEN = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|[A-Za-z_]
 def object_statement(macro: CountMacro, data: bytes, after: int) -> Expanded | None:
     """The expansion of object-like ``macro`` written as a statement of its own (``C16B;``) whose
     name ends at ``data[after]``: its body, and where the statement ends (past the ``;``)."""
-    if not object_like(macro) or "#" in macro[1]:
+    if not object_like(macro) or stringifies(macro[1]):
         return None
     end = after
     while end < len(data) and data[end : end + 1] in b" \t\r\n":
@@ -332,7 +340,7 @@ def expand_call(macro: CountMacro, data: bytes, open_at: int) -> Expanded | None
         word = m.group(0)
         arg = given.get(word.decode("utf-8", "replace")) if word[:1].isalpha() or word[:1] == b"_" else None
         if arg is None:
-            out += word
+            out += _PASTE.sub(b"", word) if b"##" in word else word
             continue
         start, end = arg
         pieces.append((len(out), len(out) + end - start, start))

@@ -46,6 +46,9 @@ class Facts:
     addr_taken: set[str] = field(default_factory=set)
     arrays: set[str] = field(default_factory=set)  # names a declaration declares as arrays
     copies: list[tuple[str, str]] = field(default_factory=list)  # (target, source) of ``target = source``
+    # targets of ``target = place`` where the place is no access path (``arena->pool[i]``): it still
+    # holds what the target got
+    shared: list[str] = field(default_factory=list)
 
 
 def path_of(node: TSNode | None) -> str | None:
@@ -668,6 +671,8 @@ class FactWalker:
                     self.f.copies.append((target, rp))
             elif copy and target and (deref := pointee_path(r)) is not None:
                 self.f.copies.append((target, deref))  # c = *pc: c holds the caller's x of f(&x)
+            elif copy and target and r is not None and r.type in ("subscript_expression", "field_expression"):
+                self.f.shared.append(target)
             taken = path_of(address_operand(r))
             if taken:
                 self.ev(taken, "escape")

@@ -192,3 +192,47 @@ static long double read_none(char *target, long double source)
     )
     unused = of_rule(check_src(src), "unused-variable")
     assert [(f.function, f.location.start_line) for f in unused] == [("read_none", line_of(src, "/*UNUSED*/"))]
+
+
+# Pillow's RankFilter.c: a block macro that pastes its argument into names (``Rank##type``) and
+# jumps to a label of the caller on failure; the label is reached through the expansion
+PASTING = """\
+#include <stdlib.h>
+typedef unsigned char UINT8;
+typedef int INT32;
+UINT8 RankUINT8(UINT8 *buf, int n, int rank);
+INT32 RankINT32(INT32 *buf, int n, int rank);
+#define RANK_BODY(type)                          \\
+    do {                                         \\
+        type *buf = malloc(n * sizeof(type));    \\
+        if (!buf) {                              \\
+            goto nomemory;                       \\
+        }                                        \\
+        out[0] = Rank##type(buf, n, rank);       \\
+        free(buf);                               \\
+    } while (0)
+int rank_filter(int *out, int wide, int n, int rank)
+{
+    if (wide) {
+        RANK_BODY(INT32);
+    } else {
+        RANK_BODY(UINT8);
+    }
+    return 0;
+nomemory: /*N*/
+    out[0] = -1;
+    return -1;
+}
+"""
+
+
+def test_a_block_macro_that_pastes_tokens_is_read_through() -> None:
+    assert count_macros(PASTING)["RANK_BODY"][0] == ("type",)
+    found = check_src(PASTING)
+    assert of_rule(found, "unreachable-code") == []
+    unjumped = PASTING.replace("goto nomemory;", "return -2;")
+    assert [f.location.start_line for f in of_rule(check_src(unjumped), "unreachable-code")] == [
+        line_of(unjumped, "/*N*/")
+    ]
+    # ``#x`` (a string made of an argument) is not expanded here: such a macro is left a call
+    assert "SHOW" not in count_macros("#define SHOW(x) do { puts(#x); } while (0)\n")

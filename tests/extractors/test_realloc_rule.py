@@ -80,3 +80,41 @@ int looped(char *p, size_t n, struct z *z) {
 """
     )
     assert lost(src) == [("after", line_of(src, "/*A*/"))]
+
+
+def test_a_copy_of_the_struct_holding_the_pointer_keeps_the_block() -> None:
+    """Pillow's ``memory_get_block``: ``block = arena->pool[i]`` copies the struct, so on failure
+    ``arena->pool[i].ptr`` still holds the old block (and is freed there)."""
+    src = (
+        HEADER
+        + """
+struct blk { char *ptr; int size; };
+struct arena { struct blk pool[8]; int n; };
+struct blk pooled(struct arena *a, int size) {
+    struct blk block = a->pool[a->n];
+    block.ptr = realloc(block.ptr, size);
+    if (!block.ptr) { free(a->pool[a->n].ptr); return block; }
+    return block;
+}
+int copied(char *q, size_t n) { char *p = q; p = realloc(p, n); if (!p) { free(q); return -1; } free(p); return 0; }
+struct blk saved(struct blk block, int size) {
+    struct blk old = block;
+    block.ptr = realloc(block.ptr, size);
+    if (!block.ptr) { free(old.ptr); return block; }
+    return block;
+}
+struct blk fresh(int size) {
+    struct blk block = {NULL, 0};
+    block.ptr = malloc(8);
+    block.ptr = realloc(block.ptr, size);  /*F*/
+    if (!block.ptr) return block;
+    return block;
+}
+int in_place(struct arena *a, int size) {
+    struct blk *b = &a->pool[a->n];
+    b->ptr = realloc(b->ptr, size);  /*P*/
+    return b->ptr != NULL;
+}
+"""
+    )
+    assert sorted(lost(src)) == [("fresh", line_of(src, "/*F*/")), ("in_place", line_of(src, "/*P*/"))]
