@@ -371,9 +371,9 @@ def _copy_c(src: Path, dest: Path, recursive: bool) -> None:
 
 
 def default_projects(work: Path) -> list[Project]:
-    """Lua 5.4, zlib 1.2.11, lz4's library, brotli's C library and the C of six more PyPI sdists
-    (cffi's backend, pyppmd, bitarray, cmark-gfm as cmarkgfm bundles it, ujson, regex), copied
-    to ``work/projects``."""
+    """Lua 5.4, zlib 1.2.11, lz4's library, brotli's C library and the C of eight more PyPI sdists
+    (cffi's backend, pyppmd, bitarray, cmark-gfm as cmarkgfm bundles it, ujson, regex, Pillow's
+    ``src`` and psycopg2's ``psycopg``), copied to ``work/projects``."""
     base = work / "projects"
     out: list[Project] = []
 
@@ -406,6 +406,10 @@ def default_projects(work: Path) -> list[Project]:
     add("ujson", uj / "src" / "ujson" if uj else None, recursive=True)
     rx = _sdist(work, "regex==2026.11.19", "regex-2026.11.19")
     add("regex", rx / "src" if rx else None)
+    pil = _sdist(work, "pillow==13.0.0", "pillow-13.0.0")
+    add("pillow", pil / "src" if pil else None, recursive=True)
+    pg = _sdist(work, "psycopg2==2.9.13", "psycopg2-2.9.13")
+    add("psycopg2", pg, recursive=True)  # from the root: its files include "psycopg/x.h"
     return out
 
 

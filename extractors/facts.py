@@ -7,6 +7,7 @@ so the facts of an unchanged function stay valid when other files change.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -126,6 +127,22 @@ def root_of(path: str) -> str:
         if ch in ".-":
             return path[:i]
     return path
+
+
+_CAPITALS = re.compile(r"[A-Z][A-Z0-9_]+")
+
+
+def named_constant(node: TSNode | None) -> bool:
+    """Whether ``node`` is a name in capitals (under parentheses, casts and a sign): a macro or an
+    enumerator by C's convention, whose value a header this run did not read may hold
+    (``WebPMuxError err = WEBP_MUX_OK;``). An initialiser of one is a defensive default, as a
+    literal is, not a value computed to be read."""
+    node = strip_parens(node)
+    while node is not None and node.type in ("cast_expression", "unary_expression"):
+        if node.type == "unary_expression" and text_of(node.child_by_field_name("operator")) not in ("-", "+", "~"):
+            return False
+        node = strip_parens(node.child_by_field_name("value" if node.type == "cast_expression" else "argument"))
+    return node is not None and node.type == "identifier" and _CAPITALS.fullmatch(text_of(node)) is not None
 
 
 def const_value(node: TSNode | None, consts: dict[str, int]) -> int | None:
@@ -686,6 +703,7 @@ class FactWalker:
                 self.ev(target, "nonheap")
             trivial = is_null(right) or initialiser and (
                 const_value(right, self.consts) is not None
+                or named_constant(right)
                 or is_null(right)
                 or (r is not None and r.type in ("initializer_list", "string_literal"))
             )

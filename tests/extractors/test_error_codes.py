@@ -71,3 +71,37 @@ def test_plain_values_and_no_reset_left_behind() -> None:
     store = next(n for n in cfg.nodes if n.text == "e = -1;")
     assert ("e", "write") in store.events
     assert ("q", "write") not in next(n for n in cfg.nodes if n.text == "q = NULL;").events
+
+
+def test_an_initial_value_named_in_capitals_is_a_defensive_default() -> None:
+    """``WebPMuxError err = WEBP_MUX_OK;`` (Pillow's _webp.c) with the enumerator in a header this
+    run does not read: a constant by C's naming convention, so overwriting it on every path is no
+    dead store, as with a literal; a value computed from variables still is."""
+    src = (
+        HEADER
+        + """
+int set_chunk(int k);
+int lower_default;
+int assemble(int k) {
+    int err = MUX_OK;
+    if (k > 0) err = set_chunk(k); else err = set_chunk(-k);
+    return err;
+}
+int negated(int k) {
+    int err = -(int)EINVAL_LIKE;
+    err = set_chunk(k);
+    return err;
+}
+int computed(int k) {
+    int err = set_chunk(0);  /*C*/
+    err = set_chunk(k);
+    return err;
+}
+int from_variable(int k) {
+    int err = k + lower_default;  /*V*/
+    err = set_chunk(k);
+    return err;
+}
+"""
+    )
+    assert sorted(dead(src)) == [("computed", line_of(src, "/*C*/")), ("from_variable", line_of(src, "/*V*/"))]
