@@ -104,6 +104,9 @@ class NodeMeta:
     value: str  # the access path the node's labels are about
     branch: bool | None = None
     callee: str | None = None
+    # the node of the function's pruned graph it stands for (of the test or the call, for a branch
+    # or a way out of a call): which copy of the CFG node, when pruning made several
+    node: int = -1
 
 
 _NEW_VALUE = frozenset({"write", "reset", "null"})  # a path's own store (a NULL or a constant store too)
@@ -1620,6 +1623,7 @@ class Projector:
         meta: dict[str, NodeMeta] = {}
         for k, i in enumerate(compress(range(total), kept)):
             names[i] = ENTRY if i == g.entry else EXIT if i == g.exit else sys.intern(f"k{k}")
+        origin = {b: i for i in range(n_base) for b in succ[i] if b >= n_base}  # a split's graph node
         way_name = {names[i]: way_of[i] for i in way_of if kept[i]}
         for i in compress(range(total), kept):
             name = names[i]
@@ -1630,10 +1634,10 @@ class Projector:
             nodes.append(Node(name, shared_labels(shown), i == g.entry, i == g.exit))
             if i < n_base:
                 c = cfg_of[i]
-                meta[name] = NodeMeta(function_id(fm), c, nodes_[c].kind, own, v)
+                meta[name] = NodeMeta(function_id(fm), c, nodes_[c].kind, own, v, node=i)
             else:
                 c, br = branch_of[i] if i in branch_of else way_of[i]
-                meta[name] = NodeMeta(function_id(fm), c, "branch", own, v, br)
+                meta[name] = NodeMeta(function_id(fm), c, "branch", own, v, br, node=origin.get(i, -1))
             if i == g.exit:
                 for value in own_exits:  # one exit per returned literal (extractors.return_exits)
                     nodes.append(Node(exit_name(value), shared_labels(shown), False, True))
@@ -1653,7 +1657,9 @@ class Projector:
                 exits = exit_names(values)
                 callee = self.scope.functions[cf].name
                 boxes.append(Box(bname, cname, (ENTRY,), exits))
-                meta[bname] = NodeMeta(function_id(fm), g.cfg_of[i], "call", frozenset(), v, callee=c_name(cf))
+                meta[bname] = NodeMeta(
+                    function_id(fm), g.cfg_of[i], "call", frozenset(), v, callee=c_name(cf), node=i
+                )
                 edges.extend((src, (bname, ENTRY)) for src in ends)
                 ends = [(bname, e) for e in exits]
             tested_by = decided.get(cfg_of[i]) if i < n_base else None

@@ -263,14 +263,33 @@ def refine(
     """The product of ``graph`` with the facts of the ``tracked`` CFG nodes, starting from the
     ``initial`` facts (true at the entry of every run the product is for: a parameter a caller
     binds to a constant); None when it would grow beyond ``limit`` states (default: four times the
-    graph, plus 256).  Facts carried over a write (:func:`project`) make more states (they live
-    longer); when that product is too large, the one where a write drops what mentions the local
-    is tried instead (coarser, smaller)."""
+    graph, plus 256).  Facts carried over a write (:func:`project`, and over a counter's step:
+    :func:`shifted`) make more states (they live longer; a counter's make one per value); when
+    that product is too large, the one without the steps is tried, then the one where a write
+    drops what mentions the local (coarser, smaller)."""
     limit = limit if limit is not None else 4 * len(graph.cfg_of) + 256
-    got = _product(graph, sem, tracked, solving, limit, True, initial)
-    if got is None:
-        got = _product(graph, sem, tracked, solving, limit, False, initial)
-    return got
+    for carry in _CARRIES:
+        got = _product(graph, sem, tracked, solving, limit, carry, initial)
+        if got is not None:
+            return got
+    return None
+
+
+_CARRIES = ("steps", "writes", "nothing")  # what facts are carried over, most first
+
+
+def widened(sem: FunctionSemantics, tracked: frozenset[int]) -> frozenset[int]:
+    """``tracked`` with every node that tests or writes a local the nodes of ``tracked`` speak of:
+    what a refinement needs when the witness of the last one fails for the same reasons (the
+    core named tests whose locals got their relation elsewhere: ``palette = inpalette``, then
+    ``if (palette != NULL)``, a new ``palette``, and ``if (palette != inpalette)``)."""
+    reads = [_NodeFacts(sem, c, False) for c in range(len(sem.cfg.nodes))]
+    spoken: set[str] = set()
+    for c in tracked:
+        spoken |= reads[c].effect.written | (reads[c].tested or frozenset())
+    return tracked | frozenset(
+        c for c, nf in enumerate(reads) if (nf.effect.written | (nf.tested or frozenset())) & spoken
+    )
 
 
 def _product(
@@ -279,7 +298,7 @@ def _product(
     tracked: frozenset[int],
     solving: Solving,
     limit: int,
-    carry: bool,
+    carry: str,
     initial: frozenset[Fact],
 ) -> Graph | None:
     nodes: dict[int, _NodeFacts] = {}
@@ -319,8 +338,10 @@ def _product(
                     )
                     decided[key] = got
                 may = got
-        if carry:
+        if carry == "steps":
             kept = project(shifted(facts, nf.shifts), eff.written - nf.shifts.keys())
+        elif carry == "writes":
+            kept = project(facts, eff.written)
         else:
             kept = frozenset(f for f in facts if not (f.vars & eff.written))
         kept |= frozenset(nf.assigned)

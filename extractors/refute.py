@@ -42,10 +42,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache, partial
+from functools import cache
 
 import z3
 
@@ -63,13 +62,13 @@ from extractors.path_condition import FunctionSemantics, symbol
 from extractors.phase_clock import REFUTATION, PhaseClock
 from extractors.projection import Projector, Scope, function_id
 from extractors.prune import Graph
-from extractors.refine_graph import Fact, Solving, refine
+from extractors.refine_graph import Fact, Solving, refine, widened
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
-VERSION = "f8"  # the verdicts changed (f8: callees bound to literal arguments): older ones are not reused
+VERSION = "g1"  # the verdicts changed (g1: witnesses read over the pruned graph): older ones are not reused
 
 
 def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:
@@ -184,37 +183,38 @@ def existential_part(f: Formula, positive: bool = True) -> Formula:
 
 
 def waypoints(proj: Projector, root: str, fm: FunctionModel, steps: Sequence[Step]) -> list[Waypoint] | None:
-    """The CFG nodes of the checked function a witness passes, in order (see
+    """The nodes of the checked function's pruned graph a witness passes, in order (see
     :mod:`witness_condition`); None when a step cannot be placed."""
     ident = function_id(fm)
-    out: list[Waypoint] = [(fm.cfg.entry, None)]
+    out: list[Waypoint] = [(fm.graph.entry, None)]
 
-    def add(cid: int, br: bool | None) -> None:
+    def add(n: int, br: bool | None) -> bool:
+        if n < 0:
+            return False
         last, lbr = out[-1]
-        if last == cid and (lbr is None or br is None or lbr == br):
-            out[-1] = (cid, br if br is not None else lbr)
+        if last == n and (lbr is None or br is None or lbr == br):
+            out[-1] = (n, br if br is not None else lbr)
         else:
-            out.append((cid, br))
+            out.append((n, br))
+        return True
 
     for s in steps:
         frames = [f for f in s.stack if not f[0].endswith("!root")]
         if s.component.endswith("!root"):
             if s.node == "end":
-                add(fm.cfg.exit, None)
+                add(fm.graph.exit, None)
             continue
         if frames:
             caller, box = frames[0]
             meta = proj.meta.get(caller, {}).get(box)
-            if caller != root or meta is None or meta.function != ident:
+            if caller != root or meta is None or meta.function != ident or not add(meta.node, None):
                 return None
-            add(meta.cfg_id, None)
             continue
         if s.component != root or not isinstance(s.node, str):
             return None
         meta = proj.meta.get(root, {}).get(s.node)
-        if meta is None or meta.function != ident:
+        if meta is None or meta.function != ident or not add(meta.node, meta.branch if meta.kind == "branch" else None):
             return None
-        add(meta.cfg_id, meta.branch if meta.kind == "branch" else None)
     return out
 
 
@@ -310,24 +310,14 @@ def _same_shape(a: Graph, b: Graph) -> bool:
 
 
 def feasible(
-    sem: FunctionSemantics,
-    points: Sequence[Waypoint],
-    blocked: frozenset[int],
-    solving: Solving,
-    fallback: Callable[[], frozenset[int]] | None = None,
+    sem: FunctionSemantics, points: Sequence[Waypoint], blocked: frozenset[int], solving: Solving, graph: Graph
 ) -> tuple[str, frozenset[int]]:
-    """"sat", "unsat" (with the CFG nodes of the core) or "unknown"; when no CFG path passes the
-    waypoints avoiding ``blocked``, the condition avoids what ``fallback`` gives instead (when
-    given; asked only then)."""
+    """"sat", "unsat" (with the CFG nodes of the core) or "unknown" for the run of ``graph``
+    through ``points`` avoiding ``blocked`` (see :func:`condition`)."""
     try:
-        cond = condition(sem, points, blocked)
+        cond = condition(sem, points, blocked, graph)
     except Unrealisable:
-        if fallback is None:
-            return "unknown", frozenset()
-        try:
-            cond = condition(sem, points, fallback())
-        except Unrealisable:
-            return "unknown", frozenset()
+        return "unknown", frozenset()
     opened = solving.solver()
     if opened is None:
         return "unknown", frozenset()
@@ -353,22 +343,13 @@ class Attempt:
     model: RSM  # the contraction of ``rsm`` the witness was read off
     steps: tuple[Step, ...]
 
-    def blocked(self, root: str, copied: bool = True) -> frozenset[int]:
-        """The CFG nodes of the checked function that the witness's model keeps (so a step between
-        two others never passes one). The pruned graph copies nodes (a loop head per flag
-        valuation), and the model may keep one copy and contract another, which a step then
-        passes unlisted: ``copied=False`` leaves out the nodes not kept in every copy."""
+    def blocked(self, root: str) -> frozenset[int]:
+        """The nodes of the function's pruned graph that the witness's model keeps (so a step
+        between two others never passes one)."""
         meta = self.proj.meta.get(root, {})
         comp = self.model.component(root)
-        if copied:
-            names = [n.name for n in comp.nodes] + [b.name for b in comp.boxes]
-            return frozenset(m.cfg_id for name in names if (m := meta.get(name)) is not None)
-        kept: Counter[int] = Counter(
-            m.cfg_id for n in comp.nodes if (m := meta.get(n.name)) is not None and m.kind != "branch"
-        )
-        copies = Counter(self.fm.graph.cfg_of)
-        return frozenset(c for c, k in kept.items() if k >= copies[c])
-
+        names = [n.name for n in comp.nodes] + [b.name for b in comp.boxes]
+        return frozenset(m.node for name in names if (m := meta.get(name)) is not None and m.node >= 0)
 
 
 class Undecided(Exception):
@@ -516,19 +497,24 @@ class Refuter:
             return {"verdict": "keep"}  # no local whose value a path condition could speak of
         tracked: frozenset[int] = frozenset()
         current = first
+        widening = False
         for _ in range(MAX_ROUNDS):
             root = current.proj.component(current.fm, var)
             points = waypoints(current.proj, root, current.fm, current.steps) if root is not None else None
             if root is None or points is None:
                 break
-            # the copies a step passes unlisted only where the nodes the model keeps leave no way
-            result, core = feasible(
-                sem, points, current.blocked(root), solving, partial(current.blocked, root, copied=False)
-            )
+            result, core = feasible(sem, points, current.blocked(root), solving, current.fm.graph)
             if result == "sat":
                 return {"verdict": "keep"} if current is first else {"verdict": "refined", "tracked": sorted(tracked)}
-            if result != "unsat" or core <= tracked:
+            if result != "unsat":
                 break
+            if core <= tracked:
+                # the refined witness fails for the same reasons: track, once, every node that
+                # tests or writes the locals those nodes speak of
+                wider = widened(sem, tracked)
+                if widening or wider == tracked:
+                    break
+                widening, core = True, wider
             tracked |= core
             got = self._refined(first, rule, var, tracked, solving)
             if got == "drop":
