@@ -1595,21 +1595,32 @@ class Projector:
         unfold(sk.fold, succ, own_sinks)
         for i in own_sinks:
             kept[i] = True
+        origin: dict[int, int] = {}  # a split's node -> the graph node it splits
+
+        def split_from(i: int, before: int) -> None:
+            origin.update(dict.fromkeys(range(before, len(names)), i))
+
         for i in sorted(i for c in tested | taken | vouched.keys() for i in sk.nodes_of.get(c, ())):
             c = cfg_of[i]
+            before = len(names)
             if c in vouched:
                 _split_test(fm, i, names, labels, succ, branch_of, VOUCHED, vouched[c])
             else:
                 _split_test(fm, i, names, labels, succ, branch_of, TAKEN if c in taken else TESTED)
+            split_from(i, before)
             kept[i] = bool(labels[i] or c in resolved or i in succ[i]) or sk.kept_always[i]
         way_of: dict[int, tuple[int, bool | None]] = {}  # the ways out of calls split by after_call
         for i in sorted(i for c in after for i in sk.nodes_of.get(c, ())):
+            before = len(names)
             _split_after(fm, i, after[cfg_of[i]], names, labels, succ, way_of, branch_of)
+            split_from(i, before)
             kept[i] = True
         # tests of a callee's result, whose branches its exits decide (extractors.return_exits)
         decided = {c: d for c in resolved if c not in tested | taken | after.keys() if (d := self._decided(fm, c))}
         for i in sorted(i for c in decided for i in sk.nodes_of.get(c, ())):
+            before = len(names)
             _split_after(fm, i, _no_labels, names, labels, succ, way_of, branch_of)
+            split_from(i, before)
             kept[i] = True
         own_exits = self.exit_values(fm)
         returned_at = self._returns_of(fm).at
@@ -1623,7 +1634,6 @@ class Projector:
         meta: dict[str, NodeMeta] = {}
         for k, i in enumerate(compress(range(total), kept)):
             names[i] = ENTRY if i == g.entry else EXIT if i == g.exit else sys.intern(f"k{k}")
-        origin = {b: i for i in range(n_base) for b in succ[i] if b >= n_base}  # a split's graph node
         way_name = {names[i]: way_of[i] for i in way_of if kept[i]}
         for i in compress(range(total), kept):
             name = names[i]

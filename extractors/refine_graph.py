@@ -276,6 +276,7 @@ def refine(
 
 
 _CARRIES = ("steps", "writes", "nothing")  # what facts are carried over, most first
+MAX_STEPPED_COPIES = 16  # states of one node a counter's steps may make (a loop unrolled that far)
 
 
 def widened(sem: FunctionSemantics, tracked: frozenset[int]) -> frozenset[int]:
@@ -318,6 +319,7 @@ def _product(
     exit_id: int | None = None
     decided: dict[tuple[frozenset[Fact], int], tuple[bool, bool]] = {}
     queue = deque([0])
+    made = [0] * len(graph.cfg_of)  # states made of each graph node
     while queue:
         k = queue.popleft()
         i, facts = states[k]
@@ -367,6 +369,9 @@ def _product(
                     queue.append(t)
                     if len(states) > limit:
                         return None
+                    made[j] += 1
+                    if carry == "steps" and made[j] > MAX_STEPPED_COPIES:
+                        return None  # a counter running long: the coarser products are cheaper
             if (t, br) not in succ[k]:
                 succ[k].append((t, br))
     if exit_id is None:
