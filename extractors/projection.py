@@ -104,9 +104,6 @@ class NodeMeta:
     value: str  # the access path the node's labels are about
     branch: bool | None = None
     callee: str | None = None
-    # the node of the function's pruned graph it stands for (of the test or the call, for a branch
-    # or a way out of a call): which copy of the CFG node, when pruning made several
-    node: int = -1
 
 
 _NEW_VALUE = frozenset({"write", "reset", "null"})  # a path's own store (a NULL or a constant store too)
@@ -1595,32 +1592,21 @@ class Projector:
         unfold(sk.fold, succ, own_sinks)
         for i in own_sinks:
             kept[i] = True
-        origin: dict[int, int] = {}  # a split's node -> the graph node it splits
-
-        def split_from(i: int, before: int) -> None:
-            origin.update(dict.fromkeys(range(before, len(names)), i))
-
         for i in sorted(i for c in tested | taken | vouched.keys() for i in sk.nodes_of.get(c, ())):
             c = cfg_of[i]
-            before = len(names)
             if c in vouched:
                 _split_test(fm, i, names, labels, succ, branch_of, VOUCHED, vouched[c])
             else:
                 _split_test(fm, i, names, labels, succ, branch_of, TAKEN if c in taken else TESTED)
-            split_from(i, before)
             kept[i] = bool(labels[i] or c in resolved or i in succ[i]) or sk.kept_always[i]
         way_of: dict[int, tuple[int, bool | None]] = {}  # the ways out of calls split by after_call
         for i in sorted(i for c in after for i in sk.nodes_of.get(c, ())):
-            before = len(names)
             _split_after(fm, i, after[cfg_of[i]], names, labels, succ, way_of, branch_of)
-            split_from(i, before)
             kept[i] = True
         # tests of a callee's result, whose branches its exits decide (extractors.return_exits)
         decided = {c: d for c in resolved if c not in tested | taken | after.keys() if (d := self._decided(fm, c))}
         for i in sorted(i for c in decided for i in sk.nodes_of.get(c, ())):
-            before = len(names)
             _split_after(fm, i, _no_labels, names, labels, succ, way_of, branch_of)
-            split_from(i, before)
             kept[i] = True
         own_exits = self.exit_values(fm)
         returned_at = self._returns_of(fm).at
@@ -1644,10 +1630,10 @@ class Projector:
             nodes.append(Node(name, shared_labels(shown), i == g.entry, i == g.exit))
             if i < n_base:
                 c = cfg_of[i]
-                meta[name] = NodeMeta(function_id(fm), c, nodes_[c].kind, own, v, node=i)
+                meta[name] = NodeMeta(function_id(fm), c, nodes_[c].kind, own, v)
             else:
                 c, br = branch_of[i] if i in branch_of else way_of[i]
-                meta[name] = NodeMeta(function_id(fm), c, "branch", own, v, br, node=origin.get(i, -1))
+                meta[name] = NodeMeta(function_id(fm), c, "branch", own, v, br)
             if i == g.exit:
                 for value in own_exits:  # one exit per returned literal (extractors.return_exits)
                     nodes.append(Node(exit_name(value), shared_labels(shown), False, True))
@@ -1667,9 +1653,7 @@ class Projector:
                 exits = exit_names(values)
                 callee = self.scope.functions[cf].name
                 boxes.append(Box(bname, cname, (ENTRY,), exits))
-                meta[bname] = NodeMeta(
-                    function_id(fm), g.cfg_of[i], "call", frozenset(), v, callee=c_name(cf), node=i
-                )
+                meta[bname] = NodeMeta(function_id(fm), g.cfg_of[i], "call", frozenset(), v, callee=c_name(cf))
                 edges.extend((src, (bname, ENTRY)) for src in ends)
                 ends = [(bname, e) for e in exits]
             tested_by = decided.get(cfg_of[i]) if i < n_base else None

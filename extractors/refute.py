@@ -42,9 +42,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import MutableMapping, Sequence
+from collections import Counter
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, partial
 
 import z3
 
@@ -68,7 +69,7 @@ from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
-VERSION = "g1"  # the verdicts changed (g1: witnesses read over the pruned graph): older ones are not reused
+VERSION = "f9"  # the verdicts changed (f9: a stuck refinement widens once): older ones are not reused
 
 
 def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:
@@ -183,38 +184,37 @@ def existential_part(f: Formula, positive: bool = True) -> Formula:
 
 
 def waypoints(proj: Projector, root: str, fm: FunctionModel, steps: Sequence[Step]) -> list[Waypoint] | None:
-    """The nodes of the checked function's pruned graph a witness passes, in order (see
+    """The CFG nodes of the checked function a witness passes, in order (see
     :mod:`witness_condition`); None when a step cannot be placed."""
     ident = function_id(fm)
-    out: list[Waypoint] = [(fm.graph.entry, None)]
+    out: list[Waypoint] = [(fm.cfg.entry, None)]
 
-    def add(n: int, br: bool | None) -> bool:
-        if n < 0:
-            return False
+    def add(cid: int, br: bool | None) -> None:
         last, lbr = out[-1]
-        if last == n and (lbr is None or br is None or lbr == br):
-            out[-1] = (n, br if br is not None else lbr)
+        if last == cid and (lbr is None or br is None or lbr == br):
+            out[-1] = (cid, br if br is not None else lbr)
         else:
-            out.append((n, br))
-        return True
+            out.append((cid, br))
 
     for s in steps:
         frames = [f for f in s.stack if not f[0].endswith("!root")]
         if s.component.endswith("!root"):
             if s.node == "end":
-                add(fm.graph.exit, None)
+                add(fm.cfg.exit, None)
             continue
         if frames:
             caller, box = frames[0]
             meta = proj.meta.get(caller, {}).get(box)
-            if caller != root or meta is None or meta.function != ident or not add(meta.node, None):
+            if caller != root or meta is None or meta.function != ident:
                 return None
+            add(meta.cfg_id, None)
             continue
         if s.component != root or not isinstance(s.node, str):
             return None
         meta = proj.meta.get(root, {}).get(s.node)
-        if meta is None or meta.function != ident or not add(meta.node, meta.branch if meta.kind == "branch" else None):
+        if meta is None or meta.function != ident:
             return None
+        add(meta.cfg_id, meta.branch if meta.kind == "branch" else None)
     return out
 
 
@@ -310,14 +310,24 @@ def _same_shape(a: Graph, b: Graph) -> bool:
 
 
 def feasible(
-    sem: FunctionSemantics, points: Sequence[Waypoint], blocked: frozenset[int], solving: Solving, graph: Graph
+    sem: FunctionSemantics,
+    points: Sequence[Waypoint],
+    blocked: frozenset[int],
+    solving: Solving,
+    fallback: Callable[[], frozenset[int]] | None = None,
 ) -> tuple[str, frozenset[int]]:
-    """"sat", "unsat" (with the CFG nodes of the core) or "unknown" for the run of ``graph``
-    through ``points`` avoiding ``blocked`` (see :func:`condition`)."""
+    """"sat", "unsat" (with the CFG nodes of the core) or "unknown"; when no CFG path passes the
+    waypoints avoiding ``blocked``, the condition avoids what ``fallback`` gives instead (when
+    given; asked only then)."""
     try:
-        cond = condition(sem, points, blocked, graph)
+        cond = condition(sem, points, blocked)
     except Unrealisable:
-        return "unknown", frozenset()
+        if fallback is None:
+            return "unknown", frozenset()
+        try:
+            cond = condition(sem, points, fallback())
+        except Unrealisable:
+            return "unknown", frozenset()
     opened = solving.solver()
     if opened is None:
         return "unknown", frozenset()
@@ -343,13 +353,22 @@ class Attempt:
     model: RSM  # the contraction of ``rsm`` the witness was read off
     steps: tuple[Step, ...]
 
-    def blocked(self, root: str) -> frozenset[int]:
-        """The nodes of the function's pruned graph that the witness's model keeps (so a step
-        between two others never passes one)."""
+    def blocked(self, root: str, copied: bool = True) -> frozenset[int]:
+        """The CFG nodes of the checked function that the witness's model keeps (so a step between
+        two others never passes one). The pruned graph copies nodes (a loop head per flag
+        valuation), and the model may keep one copy and contract another, which a step then
+        passes unlisted: ``copied=False`` leaves out the nodes not kept in every copy."""
         meta = self.proj.meta.get(root, {})
         comp = self.model.component(root)
-        names = [n.name for n in comp.nodes] + [b.name for b in comp.boxes]
-        return frozenset(m.node for name in names if (m := meta.get(name)) is not None and m.node >= 0)
+        if copied:
+            names = [n.name for n in comp.nodes] + [b.name for b in comp.boxes]
+            return frozenset(m.cfg_id for name in names if (m := meta.get(name)) is not None)
+        kept: Counter[int] = Counter(
+            m.cfg_id for n in comp.nodes if (m := meta.get(n.name)) is not None and m.kind != "branch"
+        )
+        copies = Counter(self.fm.graph.cfg_of)
+        return frozenset(c for c, k in kept.items() if k >= copies[c])
+
 
 
 class Undecided(Exception):
@@ -503,7 +522,10 @@ class Refuter:
             points = waypoints(current.proj, root, current.fm, current.steps) if root is not None else None
             if root is None or points is None:
                 break
-            result, core = feasible(sem, points, current.blocked(root), solving, current.fm.graph)
+            # the copies a step passes unlisted only where the nodes the model keeps leave no way
+            result, core = feasible(
+                sem, points, current.blocked(root), solving, partial(current.blocked, root, copied=False)
+            )
             if result == "sat":
                 return {"verdict": "keep"} if current is first else {"verdict": "refined", "tracked": sorted(tracked)}
             if result != "unsat":

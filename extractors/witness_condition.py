@@ -1,10 +1,8 @@
-"""The path condition of a witness: the paths through its waypoints, in SSA form, for z3.
+"""The path condition of a witness: the CFG paths through its waypoints, in SSA form, for z3.
 
-A witness names a few nodes of the checked function's pruned graph (the steps its projection
-kept, a branch step saying which way a test went, the call node of a step inside a callee, the
-exit); each stands for a CFG node, whose semantics it has.  Between two waypoints the run may take
-any path of the graph that passes none of the model's nodes; the condition says "some such path
-runs":
+A witness names a few CFG nodes of the checked function (the steps its projection kept, a branch
+step saying which way a test went, the call node of a step inside a callee, the exit).  Between
+two waypoints the run may take any CFG path; the condition says "some such path runs":
 
 - the region of a segment is every node on some path from the first waypoint's out-edges to the
   second waypoint; its strongly connected parts are loops, which are *havocked* (every local a
@@ -32,9 +30,8 @@ import z3
 
 from checker.graphs import strongly_connected
 from extractors.path_condition import Fresh, FunctionSemantics
-from extractors.prune import Graph
 
-Waypoint = tuple[int, bool | None]  # graph node, and the branch taken out of it when the witness says
+Waypoint = tuple[int, bool | None]  # CFG node, and the branch taken out of it when the witness says
 
 
 class Unrealisable(Exception):
@@ -54,12 +51,10 @@ _Edge = tuple[z3.BoolRef, dict[str, z3.ExprRef]]  # taken when the formula holds
 
 
 class _Encoder:
-    def __init__(self, sem: FunctionSemantics, blocked: frozenset[int], graph: Graph | None) -> None:
+    def __init__(self, sem: FunctionSemantics, blocked: frozenset[int]) -> None:
         self.sem = sem
         self.blocked = blocked
-        # the graph the paths run in: the function's pruned (or refined) graph, or its CFG
-        self.succ: Sequence[Sequence[tuple[int, bool | None]]] = graph.succ if graph is not None else sem.cfg.succ
-        self.cfg_of: Sequence[int] = graph.cfg_of if graph is not None else range(len(sem.cfg.succ))
+        self.cfg = sem.cfg
         self.fresh = Fresh("w")
         self.out = Condition()
         self.visits = 0
@@ -71,10 +66,8 @@ class _Encoder:
         self.out.selectors[name] = (kind, cid)
         return z3.Bool(name)
 
-    def arrive(self, n: int, env: dict[str, z3.ExprRef]) -> tuple[dict[str, z3.ExprRef], z3.BoolRef | None]:
-        """Graph node ``n`` runs from ``env``: the values after it and its condition (the
-        selectors name its CFG node: every copy of a node is tracked together)."""
-        cid = self.cfg_of[n]
+    def arrive(self, cid: int, env: dict[str, z3.ExprRef]) -> tuple[dict[str, z3.ExprRef], z3.BoolRef | None]:
+        """Node ``cid`` runs from ``env``: the values after it and its condition."""
         self.visits += 1
         if self.visits > _MAX_VISITS:
             raise Unrealisable("path condition too large")
@@ -100,8 +93,7 @@ class _Encoder:
             return z3.BoolVal(True)
         return cond if br else z3.Not(cond)
 
-    def writes(self, n: int) -> frozenset[str]:
-        cid = self.cfg_of[n]
+    def writes(self, cid: int) -> frozenset[str]:
         got = self._writes.get(cid)
         if got is None:
             got = self.sem.effect(cid, self.sem.initial(self.fresh), self.fresh).written
@@ -126,8 +118,8 @@ class _Encoder:
 
     def predecessors(self) -> list[list[int]]:
         if self._pred is None:
-            pred: list[list[int]] = [[] for _ in self.succ]
-            for s, outs in enumerate(self.succ):
+            pred: list[list[int]] = [[] for _ in self.cfg.nodes]
+            for s, outs in enumerate(self.cfg.succ):
                 for t, _ in outs:
                     pred[t].append(s)
             self._pred = pred
@@ -136,9 +128,9 @@ class _Encoder:
     def segment(
         self, a: int, br_a: bool | None, cond_a: z3.BoolRef | None, env_a: dict[str, z3.ExprRef], b: int
     ) -> tuple[dict[str, z3.ExprRef], z3.BoolRef | None]:
-        """Some path of the graph leaves ``a`` (by branch ``br_a`` when given) and arrives at ``b``
-        through nodes that are not ``blocked``."""
-        succ, blocked = self.succ, self.blocked
+        """Some CFG path leaves ``a`` (by branch ``br_a`` when given) and arrives at ``b`` through
+        nodes that are not ``blocked``."""
+        succ, blocked = self.cfg.succ, self.blocked
         starts = [(t, br) for t, br in succ[a] if br_a is None or br is None or br == br_a]
         forward: set[int] = set()
         queue = deque(t for t, _ in starts)
@@ -158,7 +150,7 @@ class _Encoder:
                 region.add(x)
                 queue.extend(pred[x])
         if b not in region:
-            raise Unrealisable(f"no path from node {a} to node {b}")
+            raise Unrealisable(f"no CFG path from node {a} to node {b}")
         inner = [
             [] if n == b or n not in region else [(t, br) for t, br in succ[n] if t in region] for n in range(len(succ))
         ]
@@ -204,16 +196,12 @@ def _components(region: set[int], succ: Sequence[Sequence[tuple[int, bool | None
 
 
 def condition(
-    sem: FunctionSemantics,
-    waypoints: Sequence[Waypoint],
-    blocked: frozenset[int] = frozenset(),
-    graph: Graph | None = None,
+    sem: FunctionSemantics, waypoints: Sequence[Waypoint], blocked: frozenset[int] = frozenset()
 ) -> Condition:
     """The path condition of a run from the first waypoint through the others in order, passing
     no ``blocked`` node in between (the nodes of the witness's model: a path through one would list
-    it as a step); waypoints and blocked nodes are nodes of ``graph`` (the pruned graph the model
-    was projected from, whose copies of a node say which flags hold there), or of the CFG."""
-    enc = _Encoder(sem, blocked, graph)
+    it as a step)."""
+    enc = _Encoder(sem, blocked)
     if not waypoints:
         return enc.out
     env = sem.initial(enc.fresh)
