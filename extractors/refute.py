@@ -23,6 +23,14 @@ formula itself fails there, the original finding is kept.
 First, a rule ``E F φ`` with a universal part in φ (a dead store) is dropped when φ fails at another
 reachable copy of the trigger's statement (:mod:`every_copy`): the claim is about the statement.
 
+A round whose new witness fails for reasons already tracked (its core adds nothing) widens the
+tracked set once to every node that tests or writes a local those nodes speak of, so that a
+relation made elsewhere (``palette = inpalette``) is carried to the test that needs it.  A witness
+that enters a project function called with integer literals (``path_new(n, xy, 0)``) is checked
+once more with those calls going to copies of the callees refined from ``param == literal``
+(:func:`bound_calls`): branches the literal rules out are gone, and the finding is dropped when the
+rule's existential part fails there.
+
 Calls of project functions with known outcomes (:mod:`call_outcomes`: per return, the constant or
 not-NULL result with the literals stored in ``*p``) relate their result and the caller's ``x`` in
 ``&x`` in the path condition.  A rule about NULL tests (a leak, a NULL dereference) whose witness
