@@ -268,8 +268,10 @@ def refine(
     that product is too large, the one without the steps is tried, then the one where a write
     drops what mentions the local (coarser, smaller)."""
     limit = limit if limit is not None else 4 * len(graph.cfg_of) + 256
+    read: dict[int, _NodeFacts] = {}  # each node read, and each test decided, once for all products
+    decided: dict[tuple[frozenset[Fact], int], tuple[bool, bool]] = {}
     for carry in _CARRIES:
-        got = _product(graph, sem, tracked, solving, limit, carry, initial)
+        got = _product(graph, sem, tracked, solving, limit, carry, initial, read, decided)
         if got is not None:
             return got
     return None
@@ -301,9 +303,9 @@ def _product(
     limit: int,
     carry: str,
     initial: frozenset[Fact],
+    nodes: dict[int, _NodeFacts],
+    decided: dict[tuple[frozenset[Fact], int], tuple[bool, bool]],
 ) -> Graph | None:
-    nodes: dict[int, _NodeFacts] = {}
-
     def read(c: int) -> _NodeFacts:
         got = nodes.get(c)
         if got is None:
@@ -317,7 +319,6 @@ def _product(
     states: list[State] = [start]
     succ: list[list[tuple[int, bool | None]]] = [[]]
     exit_id: int | None = None
-    decided: dict[tuple[frozenset[Fact], int], tuple[bool, bool]] = {}
     queue = deque([0])
     made = [0] * len(graph.cfg_of)  # states made of each graph node
     while queue:
