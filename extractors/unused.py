@@ -21,7 +21,7 @@ import tree_sitter
 from tree_sitter import Node as TSNode
 
 from extractors.cfg import MAX_EXPANSION
-from extractors.count_macros import NO_COUNT_MACROS, CountMacros, object_like
+from extractors.count_macros import NO_COUNT_MACROS, CountMacros, expand_call, object_like
 from extractors.marks import Frame, Mark
 from extractors.parse import LANGUAGE, strip_parens, text_of
 
@@ -117,6 +117,37 @@ def _macro_mentions(text: bytes, names: set[str], macros: CountMacros) -> set[st
             words = set(_WORD_STR.findall(body)) - set(params)
             out |= names & words
             called |= {c for c in words if c in macros}
+    if any("##" in macros[c][1] for c in seen):
+        out |= names & _pasted_words(text, macros)
+    return out
+
+
+_PASTE_BUDGET = 1 << 16  # bytes of expansions read for pasted names per function
+
+
+def _pasted_words(text: bytes, macros: CountMacros) -> set[str]:
+    """The words of the expansions of the macro calls in ``text``, their arguments put in and
+    tokens pasted (keccak's ``THETA(s, a)`` names ``sa0`` ... ``sb4`` through ``p##b##0``), and of
+    the calls inside those, :data:`MAX_EXPANSION` deep and within :data:`_PASTE_BUDGET`; asked
+    only when one of the macros the text reaches pastes."""
+    out: set[str] = set()
+    todo, spent = [text], 0
+    for _ in range(MAX_EXPANSION):
+        more: list[bytes] = []
+        for data in todo:
+            for m in _CALLED.finditer(data):
+                macro = macros.get(m.group(1).decode("ascii"))
+                if macro is None or object_like(macro):
+                    continue
+                got = expand_call(macro, data, m.end() - 1)
+                if got is None or spent + len(got.text) > _PASTE_BUDGET:
+                    continue
+                spent += len(got.text)
+                out |= set(_WORD_STR.findall(got.text.decode("utf-8", "replace")))
+                more.append(got.text)
+        if not more:
+            break
+        todo = more
     return out
 
 

@@ -181,3 +181,28 @@ def test_an_object_like_statement_macro_reads_and_stores_through_its_body() -> N
     assert of_rule(check_src(RESET), "uninitialised-read") == []
     unreset = RESET.replace("    RESET;\n", "")
     assert of_rule(check_src(unreset), "uninitialised-read") != []
+
+
+# pycryptodome's keccak_x4_neon.c: locals named only through token pasting in a macro's body
+PASTED_NAMES = """\
+#define ADD(x) total += x
+#define ROW(p, r) do { ADD(p##r##0); ADD(p##r##1); } while (0)
+int rows(const int *m)
+{
+    int total = 0;
+    int sa0 = m[0], sa1 = m[1];
+    int sb0 = m[2], sb1 = m[3]; /*B*/
+    ROW(s, a);
+    return total;
+}
+"""
+
+
+def test_a_local_named_only_by_pasting_in_a_macro_is_read() -> None:
+    found = of_rule(check_src(PASTED_NAMES), "unused-variable")
+    # sa0 and sa1 are read through ROW(s, a); sb0 and sb1 are named by no call
+    assert sorted(f.message for f in found) == [
+        "'sb0' is declared but never read",
+        "'sb1' is declared but never read",
+    ]
+    assert {f.location.start_line for f in found} == {line_of(PASTED_NAMES, "/*B*/")}
