@@ -137,11 +137,11 @@ def named_constant(node: TSNode | None) -> bool:
     enumerator by C's convention, whose value a header this run did not read may hold
     (``WebPMuxError err = WEBP_MUX_OK;``). An initialiser of one is a defensive default, as a
     literal is, not a value computed to be read."""
-    node = strip_parens(node)
-    while node is not None and node.type in ("cast_expression", "unary_expression"):
-        if node.type == "unary_expression" and text_of(node.child_by_field_name("operator")) not in ("-", "+", "~"):
+    node = strip_parens(node)  # (and casts)
+    while node is not None and node.type == "unary_expression":
+        if text_of(node.child_by_field_name("operator")) not in ("-", "+", "~"):
             return False
-        node = strip_parens(node.child_by_field_name("value" if node.type == "cast_expression" else "argument"))
+        node = strip_parens(node.child_by_field_name("argument"))
     return node is not None and node.type == "identifier" and _CAPITALS.fullmatch(text_of(node)) is not None
 
 

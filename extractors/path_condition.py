@@ -397,7 +397,8 @@ class FunctionSemantics:
             return {}
         out: dict[str, dict[int, int]] = {}
         seen: set[str] = set()
-        reader = _Reader(self, self.initial(Fresh("lit")), Fresh("lit"), {})
+        fresh = Fresh("lit")
+        reader = _Reader(self, self.initial(fresh), fresh, {})
         stack = [tree]
         while stack:
             e = stack.pop()

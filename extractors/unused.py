@@ -105,7 +105,8 @@ def _macro_mentions(text: bytes, names: set[str], macros: CountMacros) -> set[st
     seen: set[str] = set()
     called = {m.decode("ascii") for m in _CALLED.findall(text)}
     # an object-like macro is named, not called (``C16B;`` of ``#define C16B C16S``)
-    called |= {w for w in _WORD_STR.findall(text.decode("utf-8", "replace")) if object_like(macros.get(w, ((), "")))}
+    named = _WORD_STR.findall(text.decode("utf-8", "replace"))
+    called |= {w for w in named if (m := macros.get(w)) is not None and object_like(m)}
     for _ in range(MAX_EXPANSION):
         todo = {c for c in called if c in macros and c not in seen}
         if not todo:
