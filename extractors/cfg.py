@@ -121,6 +121,9 @@ class CfgNode:
     error_test: bool | None = None
 
 
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+
+
 @dataclass
 class Cfg:
     nodes: list[CfgNode] = field(default_factory=list)
@@ -136,6 +139,9 @@ class Cfg:
     # statement of its body -> its first copy (:meth:`CfgBuilder.expanded`); a node that is no
     # copy is in no pair
     twins: dict[int, int] = field(default_factory=dict)
+    # the file's integer constants the function's text names (macros, enumerators, project
+    # constants): what a witness's path condition reads those names as
+    consts: dict[str, int] = field(default_factory=dict)
 
     def successors(self, n: int) -> list[int]:
         return [t for t, _ in self.succ[n]]
@@ -163,6 +169,7 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
         set(cfgs[0].static_locals),
         list(cfgs[0].returns),
         dict(cfgs[0].twins),
+        dict(cfgs[0].consts),
     )
     seen: dict[_Statement, int] = {}  # statement -> its first node in ``out``
     for i, key in _statements(cfgs[0]).items():
@@ -183,6 +190,7 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
             out.declared[name] = out.declared.get(name, False) or bare
         out.static_locals |= other.static_locals
         out.returns += [r for r in other.returns if r not in out.returns]
+        out.consts.update(other.consts)
         for i, key in _statements(other).items():
             first = seen.setdefault(key, at(i))
             if first != at(i):
@@ -235,6 +243,7 @@ class CfgBuilder:
         atoms: UserAtoms = (),
         counts: CountMacros = NO_COUNT_MACROS,
         assumed: Assumed | None = None,
+        array_types: frozenset[str] = frozenset(),
     ) -> None:
         self.lines = lines  # the function's own lines: row 0 is ``row_base`` of the parse tree
         self.defines = defines  # what decides preprocessor conditionals
@@ -253,6 +262,7 @@ class CfgBuilder:
         self.atoms = atoms  # the user's [[atoms]]: queries whose matches label nodes (user_atoms.py)
         self.spans: dict[int, tuple[int, int]] = {}  # byte range of each node that has facts
         self.counts = counts  # macros a condition reads through when they make a count (count_macros.py)
+        self.array_types = array_types  # typedef names of array types (extractors.array_types)
         self.params: frozenset[str] = frozenset()  # the names in the parameter list (build)
         self.local_arrays: set[str] = set()  # locals declared as arrays so far, static ones too
         # the text of the function's tree, its offset there and its first point (build)
@@ -459,7 +469,7 @@ class CfgBuilder:
                 self.cfg.succ[src].append((target, br))
 
     def facts(self, ts: TSNode | None, discarded: bool = False) -> Facts:
-        w = FactWalker(self.consts, self.frame, self.returned_arg)
+        w = FactWalker(self.consts, self.frame, self.returned_arg, self.array_types)
         w.walk(ts, discarded=discarded)
         return w.f
 
@@ -505,6 +515,9 @@ class CfgBuilder:
         self.member_bases()
         defer_conditional_takes(self.cfg, self.table)
         mark_error_indicator(self.cfg, self.table)
+        if self.consts:
+            named = {m.decode("ascii") for m in _WORD.findall(self.root[0])}
+            self.cfg.consts = {n: self.consts[n] for n in sorted(named) if n in self.consts}
         return self.cfg
 
     def member_bases(self) -> None:
@@ -607,7 +620,7 @@ class CfgBuilder:
                 self.asm_gotos(e, n)
             return [(n, None)]
         if t == "declaration":
-            w = FactWalker(self.consts, self.frame, self.returned_arg)
+            w = FactWalker(self.consts, self.frame, self.returned_arg, self.array_types)
             static = any(
                 text_of(c) in ("static", "extern") for c in s.children if c.type == "storage_class_specifier"
             )
@@ -695,7 +708,7 @@ class CfgBuilder:
             return preds
         if t == "return_statement":
             value = next((c for c in s.named_children if c.type != "comment"), None)
-            w = FactWalker(self.consts, self.frame, self.returned_arg)
+            w = FactWalker(self.consts, self.frame, self.returned_arg, self.array_types)
             if value is not None:
                 v = strip_parens(value)
                 if w.frame_address(v) is not None:
@@ -813,7 +826,7 @@ class CfgBuilder:
             first = self.expr_node(inner, preds)
             if not first:
                 return first
-            w = FactWalker(self.consts, self.frame, self.returned_arg)
+            w = FactWalker(self.consts, self.frame, self.returned_arg, self.array_types)
             w.outer_store(s, inner)
             n = self.new("stmt", e, facts=w.f)
             self.link(first, n)

@@ -40,7 +40,7 @@ from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rules import Rule, rules_key
 from extractors.struct_fields import tracked_field
 
-RESULT_VERSION = "r26"
+RESULT_VERSION = "r27"
 
 
 class Withheld(Exception):

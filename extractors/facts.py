@@ -417,11 +417,16 @@ class FactWalker:
     ``returned`` the argument a call returns (the call table's ``returns_arg``)."""
 
     def __init__(
-        self, consts: dict[str, int], frame: dict[str, bool] | None = None, returned: ReturnedArg = _no_returned
+        self,
+        consts: dict[str, int],
+        frame: dict[str, bool] | None = None,
+        returned: ReturnedArg = _no_returned,
+        array_types: frozenset[str] = frozenset(),
     ) -> None:
         self.consts = consts
         self.frame = frame if frame is not None else {}
         self.returned = returned
+        self.array_types = array_types  # typedef names of array types (extractors.array_types)
         self.f = Facts()
 
     def not_heap(self, value: TSNode | None, target: str) -> bool:
@@ -738,17 +743,24 @@ class FactWalker:
         out: list[tuple[str, bool]] = []
         ty = decl.child_by_field_name("type")
         aggregate = ty is not None and ty.type in ("struct_specifier", "union_specifier")
+        # ``DataBlock pad;`` of ``typedef uint8_t DataBlock[16]``: the plain name declares an array
+        typed_array = ty is not None and ty.type == "type_identifier" and text_of(ty) in self.array_types
         for d in decl.children_by_field_name("declarator"):
             value = d.child_by_field_name("value") if d.type == "init_declarator" else None
             inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
             name, scalar = _declared(inner)
             if name is None:
                 continue
-            if _is_array(inner):
+            typed = typed_array and inner is not None and inner.type == "identifier"
+            if typed:
+                scalar = False
+            if typed or _is_array(inner):
                 self.f.arrays.add(name)
                 self.ev(name, "nonheap")
-                if value is None:
-                    self.ev(name, "contents")  # its elements start unset (extractors.contents)
+                if value is None and _dimensions(inner) + typed_array == 1:
+                    # its elements start unset (extractors.contents); not an array of arrays,
+                    # whose ``b[i]`` is a row's address, no element read
+                    self.ev(name, "contents")
             pointer = inner is not None and inner.type == "pointer_declarator"
             if value is None:
                 if scalar and (pointer or not aggregate):
@@ -792,6 +804,22 @@ def _is_array(d: TSNode | None) -> bool:
             continue
         d = d.child_by_field_name("declarator")
     return False
+
+
+def _dimensions(d: TSNode | None) -> int:
+    """How many array dimensions a declarator gives its name (``char b[4][8]``: 2; ``char *v[4]``: 1)."""
+    n = 0
+    while d is not None and d.type != "identifier":
+        if d.type == "array_declarator":
+            n += 1
+        elif d.type in ("pointer_declarator", "function_declarator"):
+            break
+        if d.type == "parenthesized_declarator":
+            inner = list(d.named_children)
+            d = inner[0] if inner else None
+            continue
+        d = d.child_by_field_name("declarator")
+    return n
 
 
 def _declared(d: TSNode | None) -> tuple[str | None, bool]:

@@ -366,10 +366,12 @@ def build_function(
     facts: frozenset[str] = frozenset(),
     atoms: UserAtoms = (),
     counts: CountMacros = NO_COUNT_MACROS,
+    array_types: frozenset[str] = frozenset(),
 ) -> FunctionModel | None:
     """The model of definition ``fn``, whose first row in its parse tree is ``row_base`` and
     ``lines[0]`` (rows of the model count from there).  ``counts``: the macros the file sees that
-    may be a size or a count (:mod:`extractors.count_macros`), which its conditions read through."""
+    may be a size or a count (:mod:`extractors.count_macros`), which its conditions read through;
+    ``array_types``: the typedef names of array types it sees (:mod:`extractors.array_types`)."""
     name = function_name(fn)
     if name is None or fn.child_by_field_name("body") is None:
         return None
@@ -378,7 +380,10 @@ def build_function(
     settings = configurations(fn, defines)
 
     def built(consts: dict[str, int]) -> Cfg:
-        cfgs = [CfgBuilder(lines, table, consts, row_base, defines, atoms, counts, a).build(fn) for a in settings]
+        cfgs = [
+            CfgBuilder(lines, table, consts, row_base, defines, atoms, counts, a, array_types).build(fn)
+            for a in settings
+        ]
         return cfgs[0] if len(cfgs) == 1 else choice_of(cfgs)
 
     cfg = built(consts)
@@ -471,6 +476,7 @@ def build_variants(
     facts: frozenset[str] = frozenset(),
     atoms: UserAtoms = (),
     counts: CountMacros = NO_COUNT_MACROS,
+    array_types: frozenset[str] = frozenset(),
 ) -> FunctionModel | None:
     """The model of function ``name`` whose text ``text`` does not parse as written because of
     preprocessor conditionals: the choice of the models of its variants (see
@@ -490,10 +496,15 @@ def build_variants(
         return None
     fd = _declarator_name(fns[0].child_by_field_name("declarator"))
     consts = _unshadowed(consts, facts, _params(fd) if fd is not None else ())
-    cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines, atoms, counts).build(fn) for fn in fns])
+    def built(consts: dict[str, int]) -> Cfg:
+        return choice_of(
+            [CfgBuilder(lines, table, consts, 0, defines, atoms, counts, None, array_types).build(fn) for fn in fns]
+        )
+
+    cfg = built(consts)
     if facts and (hidden := _unshadowed(consts, facts, tuple(cfg.declared))) is not consts:
         consts = hidden
-        cfg = choice_of([CfgBuilder(lines, table, consts, 0, defines, atoms, counts).build(fn) for fn in fns])
+        cfg = built(consts)
     return _model(name, path, fns[0], cfg, consts, key, 0, marks_of(fns, cfg, text, 0, lines, 0, counts))
 
 

@@ -29,6 +29,7 @@ from tree_sitter import Node as TSNode
 from tree_sitter import Tree
 
 from checker.querydb import Database, derived
+from extractors.array_types import array_typedefs
 from extractors.calls import NORETURN
 from extractors.count_macros import returning_macros
 from extractors.facts import ConstForm, const_of
@@ -47,6 +48,7 @@ from extractors.preprocessor import (
     statement_macro_spans,
     variants,
     with_macro_conditions,
+    without_loop_annotations,
     without_statement_macros,
 )
 from extractors.project_facts import (
@@ -81,6 +83,7 @@ class FileScope:
     noreturn: frozenset[str]
     directives: tuple[Directive, ...]  # conditionals, defines and includes, in file order
     volatiles: frozenset[str] = frozenset()  # the globals declared volatile (extractors.lasting)
+    array_types: frozenset[str] = frozenset()  # typedef names of array types (extractors.array_types)
 
 
 @dataclass(frozen=True)
@@ -269,6 +272,7 @@ class Part:
     written: frozenset[str]
     directives: tuple[Directive, ...]
     unread: tuple[Unread, ...] = ()
+    array_types: frozenset[str] = frozenset()  # typedef names of array types (extractors.array_types)
 
 
 def merge(parts: list[Part]) -> Part:
@@ -313,6 +317,7 @@ def merge(parts: list[Part]) -> Part:
         united("written"),
         joined("directives"),
         tuple(unread),
+        united("array_types"),
     )
 
 
@@ -361,6 +366,7 @@ def piece_items(db: Database, piece: Piece) -> Part:
     returning_forms: list[_FnForm] = []
     globals_: set[str] = set()
     volatiles: set[str] = set()
+    array_types: set[str] = set()
     noreturn: set[str] = set()
     ends_in: list[_EndsIn] = []
     defines: list[bytes] = []
@@ -390,7 +396,7 @@ def piece_items(db: Database, piece: Piece) -> Part:
                     written |= written_in(data[value.start_byte : value.end_byte])
         else:
             written |= written_in(data[start:end])
-        if n.type == "function_definition":
+        if n.type == "function_definition" and not _prototype_before_block(n):
             name = function_name(n)
             if name is not None:
                 forms = constant_return(n)
@@ -421,6 +427,8 @@ def piece_items(db: Database, piece: Piece) -> Part:
             consts.extend(item_consts.items())
             globals_ |= item_globals
             volatiles |= volatile_globals(n)
+        if n.type == "type_definition":
+            array_types |= array_typedefs(data[start:end])
     return Part(
         text.count(b"\n"),
         tuple(functions),
@@ -440,7 +448,22 @@ def piece_items(db: Database, piece: Piece) -> Part:
         frozenset(written),
         directives(text),
         tuple(u for u in unread if u.name not in {name for name, _, _ in functions}),
+        frozenset(array_types),
     )
+
+
+def _prototype_before_block(fn: TSNode) -> bool:
+    """Whether a "definition" is a prototype whose ``;`` tree-sitter read as an error before the
+    next item's braces: ``uint32_t f(int b) __contract__(...);`` then ``typedef struct { ... }``
+    (mldsa-native's CBMC contracts in a header) read as ``f`` with the struct's fields for a body.
+    No C puts a ``;`` between a declarator and its body outside K&R parameter declarations, which
+    parse as declarations, not errors."""
+    for c in fn.children:
+        if c.type == "compound_statement":
+            return False
+        if c.type == "ERROR" and c.text is not None and b";" in c.text:
+            return True
+    return False
 
 
 # a definition's head on its own line: type words (or pointer stars), the name, the parameters, a "{"
@@ -514,6 +537,7 @@ def file_items(db: Database, path: str) -> FileItems:
         frozenset(noreturn),
         whole.directives,
         whole.volatiles,
+        whole.array_types,
     )
     unread = tuple(u for u in whole.unread if u.name not in functions)
     return FileItems(functions, scope, whole.defines, facts, unread)
@@ -550,7 +574,7 @@ def _least_broken(data: bytes, tree: Tree, defines: Defines) -> tuple[list[TSNod
     broken = [n for n in items if n.has_error or n.type == "ERROR"]
     macros = statement_macro_spans(data)
     readable = without_statement_macros(data, macros) if _overlaps(macros, broken) else data
-    readable = with_macro_conditions(readable)
+    readable = without_loop_annotations(with_macro_conditions(readable))
     conditionals = any(has_conditionals(data[n.start_byte : n.end_byte]) for n in broken)
     if readable is data and not conditionals:
         return items, True

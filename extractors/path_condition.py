@@ -387,15 +387,16 @@ class FunctionSemantics:
         return Effect(reader.env, cond, frozenset(reader.written), reader.side, reader.post)
 
 
-    def literal_arguments(self, cid: int) -> dict[str, dict[int, int]]:
-        """The integer literals node ``cid`` passes to the functions it calls by name, by callee and
-        argument position (``path_new(n, xy, 0)`` gives ``{"path_new": {2: 0}}``); a callee called
-        twice in the node is left out (its calls may bind different values)."""
+    def bound_arguments(self, cid: int) -> dict[str, dict[int, tuple[str, int]]]:
+        """What node ``cid`` tells the functions it calls by name of their arguments, by callee and
+        argument position: ``("==", k)`` for an integer literal ``k`` (``path_new(n, xy, 0)``
+        gives ``{"path_new": {2: ("==", 0)}}``), ``("!=", 0)`` for an address (``&c``, never NULL);
+        a callee called twice in the node is left out (its calls may bind different values)."""
         n = self.cfg.nodes[cid]
         tree = self.tree(n) if n.source else None
         if tree is None:
             return {}
-        out: dict[str, dict[int, int]] = {}
+        out: dict[str, dict[int, tuple[str, int]]] = {}
         seen: set[str] = set()
         fresh = Fresh("lit")
         reader = _Reader(self, self.initial(fresh), fresh, {})
@@ -413,10 +414,21 @@ class FunctionSemantics:
             seen.add(name)
             args = e.child_by_field_name("arguments")
             given = [a for a in args.named_children if a.type != "comment"] if args is not None else []
-            bound = {k: v.lit for k, a in enumerate(given) if (v := reader.value(a)).lit is not None}
+            bound: dict[int, tuple[str, int]] = {}
+            for k, a in enumerate(given):
+                if _address_of(a):
+                    bound[k] = ("!=", 0)
+                elif (v := reader.value(a)).lit is not None:
+                    bound[k] = ("==", v.lit)
             if bound:
                 out[name] = bound
         return out
+
+
+def _address_of(e: TSNode) -> bool:
+    """Whether ``e`` takes an object's address (``&c``, ``&s->f``): a pointer that is not NULL."""
+    e = strip_parens(e) or e
+    return e.type == "pointer_expression" and text_of(e.child_by_field_name("operator")) == "&"
 
 
 class _Reader:
@@ -536,6 +548,8 @@ class _Reader:
                 return Value(self.env[name], self.kinds[name])
             if name == "NULL":
                 return Value(z3.IntVal(0), "lit", 0)
+            if (lit := self.sem.cfg.consts.get(name)) is not None:
+                return Value(z3.IntVal(lit), "lit", lit)  # a macro, an enumerator, a project constant
             frame = self.sem.frame.get(name)
             if frame is not None and frame[1]:
                 return Value(z3.IntVal(frame[0]), "p")  # an array read as a value: its address

@@ -184,7 +184,8 @@ class _Evaluator:
     _PREC = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
              "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
 
-    def __init__(self, text: str, defines: Defines) -> None:
+    def __init__(self, text: str, defines: Defines, casts: bool = False) -> None:
+        self.casts = casts  # a macro body's C, not an ``#if``: ``(size_t)1 << 14`` casts its operand
         self.tokens: list[str] = []
         pos = 0
         text = text.rstrip()
@@ -247,6 +248,9 @@ class _Evaluator:
         if t == "+":
             return self.unary()
         if t == "(":
+            if self.casts and (cast := self.cast()) is not None:
+                v = self.unary()
+                return None if v is None else _converted(v, *cast)
             v = self.expr(0)
             if self.take() != ")":
                 raise _Undecided
@@ -275,6 +279,38 @@ class _Evaluator:
         raise _Undecided
 
 
+    def cast(self) -> tuple[int, bool] | None:
+        """After a ``(``: the width and signedness of the integer type named up to its ``)``, taken;
+        None (nothing taken) when no integer type is there."""
+        end = self.tokens.index(")", self.i) if ")" in self.tokens[self.i :] else -1
+        words = [w for w in self.tokens[self.i : end] if w != "const"] if end > self.i else []
+        found = _INTEGER_TYPES.get(" ".join(words))
+        if found is not None:
+            self.i = end + 1
+        return found
+
+
+# integer types a macro body casts to, with their width and signedness on LP64 (the platforms ctlsp
+# models: extractors.call_outcomes)
+_INTEGER_TYPES: dict[str, tuple[int, bool]] = {
+    "char": (8, True), "signed char": (8, True), "unsigned char": (8, False),
+    "short": (16, True), "short int": (16, True), "unsigned short": (16, False), "unsigned short int": (16, False),
+    "int": (32, True), "signed": (32, True), "signed int": (32, True), "unsigned": (32, False),
+    "unsigned int": (32, False), "long": (64, True), "long int": (64, True), "unsigned long": (64, False),
+    "unsigned long int": (64, False), "long long": (64, True), "unsigned long long": (64, False),
+    "size_t": (64, False), "ssize_t": (64, True), "ptrdiff_t": (64, True), "intptr_t": (64, True),
+    "uintptr_t": (64, False), "intmax_t": (64, True), "uintmax_t": (64, False),
+    **{f"int{b}_t": (b, True) for b in (8, 16, 32, 64)},
+    **{f"uint{b}_t": (b, False) for b in (8, 16, 32, 64)},
+}  # fmt: skip
+
+
+def _converted(value: int, bits: int, signed: bool) -> int:
+    """``value`` converted to an integer type of ``bits`` bits, as C converts (modulo 2**bits)."""
+    v = value & ((1 << bits) - 1)
+    return v - (1 << bits) if signed and v >> (bits - 1) else v
+
+
 _BOOLEANS = {"true": 1, "false": 0}
 
 
@@ -285,7 +321,7 @@ def value_of(body: str, defines: Defines) -> int | None:
     if not body:
         return None
     try:
-        return _Evaluator(body, defines).run()
+        return _Evaluator(body, defines, casts=True).run()
     except _Undecided:
         # ``#define True true``: stdbool's true is ``1`` or ``((_Bool)+1u)`` (a cast, undecided
         # here), C23's a keyword; as a value it is 1 whichever
@@ -822,14 +858,48 @@ def with_macro_conditions(data: bytes) -> bytes:
     return bytes(out) if out is not None else data
 
 
+# ``if``/``while``/``for``/``switch`` and the parenthesis opening its condition
+_CONTROL = re.compile(rb"(?<![\w#$])(?:if|while|for|switch)[ \t\r\n]*\(")
+_ANNOTATION = re.compile(rb"[ \t\r\n]*([A-Za-z_]\w*)[ \t\r\n]*\(")
+_BLOCK_NEXT = re.compile(rb"[ \t\r\n]*\{")
+
+
+def without_loop_annotations(data: bytes) -> bytes:
+    """``data`` with each macro call written between a condition and its block blanked, keeping
+    every position: ``while (n > 0) __loop__(invariant(n <= len)) {`` (CBMC's loop contracts in
+    mlkem-native, empty in a build) reads as ``while (n > 0) {``.  C has no statement that is a
+    call followed by a block, so the call can only be a macro that expands to nothing the build
+    runs; without this tree-sitter reads the call as the loop's whole body and the block as a
+    statement after the loop, which ran once.  ``data`` itself when nothing changes."""
+    out: bytearray | None = None
+    for m in _CONTROL.finditer(data):
+        line_start = data.rfind(b"\n", 0, m.start()) + 1
+        if _DIRECTIVE_LINE.match(data, line_start, m.start()):
+            continue
+        if len(_QUOTE.findall(data, line_start, m.start())) % 2 or _in_comment(data, line_start, m.start()):
+            continue
+        close = _closing_paren(data, m.end() - 1, semicolons=True)
+        call = _ANNOTATION.match(data, close + 1) if close is not None else None
+        if call is None or call.group(1).decode() in C_KEYWORDS:
+            continue
+        end = _closing_paren(data, call.end() - 1, semicolons=True)
+        if end is None or _BLOCK_NEXT.match(data, end + 1) is None:
+            continue
+        if out is None:
+            out = bytearray(data)
+        _blank(out, call.start(1), end + 1)
+    return bytes(out) if out is not None else data
+
+
 def _in_comment(data: bytes, line_start: int, at: int) -> bool:
     """Whether ``data[at]`` is inside a ``/* */`` comment or after a ``//`` on its line."""
     return data.rfind(b"/*", 0, at) > data.rfind(b"*/", 0, at) or data.find(b"//", line_start, at) >= 0
 
 
-def _closing_paren(data: bytes, open_at: int) -> int | None:
-    """Where the parenthesis opening at ``data[open_at]`` closes (strings and character literals
-    skipped), or None."""
+def _closing_paren(data: bytes, open_at: int, *, semicolons: bool = False) -> int | None:
+    """Where the parenthesis opening at ``data[open_at]`` closes (strings, character literals and
+    comments skipped), or None at a brace, at a semicolon unless ``semicolons`` (a ``for``'s header), or
+    at the end."""
     depth, i, n = 0, open_at, len(data)
     while i < n:
         ch = data[i]
@@ -839,13 +909,17 @@ def _closing_paren(data: bytes, open_at: int) -> int | None:
                 j += 2 if data[j] == 0x5C else 1
             i = j + 1
             continue
+        if ch == 0x2F and data[i + 1 : i + 2] in (b"*", b"/"):  # a comment
+            end = data.find(b"*/", i + 2) + 2 if data[i + 1] == 0x2A else data.find(b"\n", i)
+            i = end if end > i else n
+            continue
         if ch == 0x28:
             depth += 1
         elif ch == 0x29:
             depth -= 1
             if depth == 0:
                 return i
-        elif ch in (0x3B, 0x7B, 0x7D):  # ; { }: no condition spans them
+        elif ch in (0x7B, 0x7D) or (ch == 0x3B and not semicolons):  # no condition spans them
             return None
         i += 1
     return None

@@ -21,6 +21,8 @@ Derived, each a pure function of what it reads:
     file_macros(path)            the assigning and renaming macros the file's functions see
     header_counts(header)        macros of one header that may be a size or a count (ARRAY_SIZE)
     file_counts(path)            those the file's conditions read through (count_macros.py)
+    header_array_types(header)   typedef names of array types in one header (array_types.py)
+    file_array_types(path)       those the file and the headers it reads declare
     function_context(path)       what reading any function of the file depends on besides its text
     file_facts(path)             what the file adds to the project's facts (project_facts.py)
     project_facts(())            constant globals and helper results of the whole project
@@ -53,6 +55,7 @@ from typing import TypeVar
 from tree_sitter import Node as TSNode
 
 from checker.querydb import Database, derived
+from extractors.array_types import array_typedefs
 from extractors.attributes import KINDS, declared_with, markers
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg
@@ -102,6 +105,7 @@ from extractors.preprocessor import (
     directives,
     has_conditionals,
     with_macro_conditions,
+    without_loop_annotations,
     without_statement_macros,
 )
 from extractors.project_facts import (
@@ -190,6 +194,24 @@ def file_counts(db: Database, path: str) -> tuple[tuple[str, CountMacro], ...]:
         if macro is not None and dropped(macro):
             kept[name] = macro
     return tuple(sorted(kept.items()))
+
+
+@derived("header_array_types")
+def header_array_types(db: Database, header: str) -> frozenset[str]:
+    text = db.get(HEADER, header)
+    return array_typedefs(text.encode("utf-8", "surrogatepass")) if text else frozenset()
+
+
+@derived("file_array_types")
+def file_array_types(db: Database, path: str) -> frozenset[str]:
+    """The typedef names of array types the file's functions see: its own and those of the headers
+    it reads.  From the file's scope and its headers only, so an edit inside a body does not change
+    it; backdated when equal."""
+    found = set(db.get(file_scope, path).array_types)
+    for header in db.get(file_preprocessor, path).headers:
+        got: frozenset[str] = db.get(header_array_types, header)
+        found |= got
+    return frozenset(found)
 
 
 @derived("header_directives")
@@ -354,6 +376,7 @@ class Context:
     call_names: dict[str, str] = field(default_factory=dict, compare=False)
     counts: CountMacros = field(default_factory=dict, compare=False)  # what loop bounds read through
     known: frozenset[str] = field(default=frozenset(), compare=False)  # the table's names before must_check
+    array_types: frozenset[str] = field(default=frozenset(), compare=False)  # typedefs of arrays
 
 
 @derived("function_context")
@@ -371,6 +394,8 @@ def function_context(db: Database, path: str) -> Context:
     counted: tuple[tuple[str, CountMacro], ...] = db.get(file_counts, path)
     counts = dict(counted)
     text += "|counts:" + count_macros_key(counts) if counts else ""
+    array_types: frozenset[str] = db.get(file_array_types, path)
+    text += "|arrays:" + ",".join(sorted(array_types)) if array_types else ""
     digest = hashlib.sha256(f"{settings.config_digest}|{text}".encode()).hexdigest()[:32]
     table = {**settings.table, **dict(macros)} if macros else settings.table
     known = frozenset(table)
@@ -387,6 +412,7 @@ def function_context(db: Database, path: str) -> Context:
         call_names=macro_call_names(own_macros),
         counts=counts,
         known=known,
+        array_types=array_types,
     )
 
 
@@ -511,7 +537,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
     log = db if isinstance(db, FrontDb) else None
     fn = log.take_parsed(path, name, text) if log is not None else None
     # the text tree-sitter reads; positions are the same
-    readable = with_macro_conditions(without_statement_macros(text))
+    readable = without_loop_annotations(with_macro_conditions(without_statement_macros(text)))
     if fn is None or readable is not text:
         tree = parse_c(readable)
         fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)
@@ -532,6 +558,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
                 context.facts,
                 context.atoms,
                 context.counts,
+                context.array_types,
             )
         except _BUILD_ERRORS:
             chosen = None
@@ -557,6 +584,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
             context.facts,
             context.atoms,
             context.counts,
+            context.array_types,
         )
     except _BUILD_ERRORS as e:
         # too deep to read, or a syntax shape the builder does not expect: say so, check the rest

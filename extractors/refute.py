@@ -54,6 +54,7 @@ from collections import Counter
 from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, partial
+from typing import cast
 
 import z3
 
@@ -77,7 +78,8 @@ from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
-VERSION = "f9"  # the verdicts changed (f9: a stuck refinement widens once): older ones are not reused
+MAX_BOUND_CALLS = 64  # call nodes one refutation specialises to their arguments (bound_calls)
+VERSION = "g0"  # the verdicts changed (g0: callees bound to address arguments and constants): older ones are not reused
 
 
 def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:
@@ -284,25 +286,30 @@ def bound_calls(
     sem = semantics(proj, fm)
     nodes = list(fm.cfg.nodes)
     added: list[tuple[FunctionModel, FunctionModel]] = []
+    made: dict[tuple[str, str], FunctionModel | None] = {}  # one copy per callee and binding
     for cid in calls:
         renamed: dict[str, str] = {}
-        for name, literals in sorted(sem.literal_arguments(cid).items()):
+        for name, given in sorted(sem.bound_arguments(cid).items()):
             g = proj.scope.resolve(fm, name) if name not in proj.scope.table else None
             if g is None or g is fm:
                 continue
-            gsem = semantics(proj, g)
-            facts = frozenset(
-                Fact.of(symbol(g.params[k], gsem.sort(g.params[k])) == lit)
-                for k, lit in literals.items()
-                if k < len(g.params) and g.params[k] in gsem.kinds
-            )
-            graph = refine(g.graph, gsem, frozenset(), solving, initial=facts) if facts else None
-            if graph is None or _same_shape(graph, g.graph):
-                continue
-            binding = ",".join(f"{k}={v}" for k, v in sorted(literals.items()))
-            copy = replace(g, name=f"{g.name}__bound_{cid}", graph=graph, key=f"{g.key}|bound|{binding}")
-            added.append((copy, g))
-            renamed[name] = copy.name
+            binding = ",".join(f"{k}{op}{v}" for k, (op, v) in sorted(given.items()))
+            if (g.key, binding) not in made:
+                gsem = semantics(proj, g)
+                facts = frozenset(
+                    Fact.of(_bound_fact(symbol(g.params[k], gsem.sort(g.params[k])), op, v))
+                    for k, (op, v) in given.items()
+                    if k < len(g.params) and g.params[k] in gsem.kinds
+                )
+                graph = refine(g.graph, gsem, frozenset(), solving, initial=facts) if facts else None
+                copy = None
+                if graph is not None and not _same_shape(graph, g.graph):
+                    copy = replace(g, name=f"{g.name}__bound_{cid}", graph=graph, key=f"{g.key}|bound|{binding}")
+                    added.append((copy, g))
+                made[(g.key, binding)] = copy
+            copy = made[(g.key, binding)]
+            if copy is not None:
+                renamed[name] = copy.name
         if renamed:
             n = nodes[cid]
             nodes[cid] = replace(n, calls=tuple(replace(c, name=renamed.get(c.name or "", c.name)) for c in n.calls))
@@ -311,6 +318,10 @@ def bound_calls(
     cfg = replace(fm.cfg, nodes=nodes)
     marks = ";".join(f.name for f, _ in added)
     return replace(fm, cfg=cfg, key=f"{fm.key}|bound|{marks}"), added
+
+
+def _bound_fact(param: z3.ExprRef, op: str, value: int) -> z3.BoolRef:
+    return cast(z3.BoolRef, param == value if op == "==" else param != value)
 
 
 def _same_shape(a: Graph, b: Graph) -> bool:
@@ -482,7 +493,15 @@ class Refuter:
         entered = sorted(
             {m.cfg_id for s in first.steps for f in s.stack[1:2] if f[0] == root and (m := meta.get(f[1])) is not None}
         )
-        bound = bound_calls(first.proj, first.fm, entered, solving)
+        # and the calls the path may pass over unlisted between two steps (a second ``nat_new(&b,
+        # 4)`` after ``nat_free(b)``): every call of a project function the function makes
+        table = first.proj.scope.table
+        passed = [
+            n.id
+            for n in first.fm.cfg.nodes
+            if n.id not in entered and any(c.name is not None and c.name not in table for c in n.calls)
+        ]
+        bound = bound_calls(first.proj, first.fm, [*entered, *passed][:MAX_BOUND_CALLS], solving)
         if bound is None:
             return None
         caller, callees = bound

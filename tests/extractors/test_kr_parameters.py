@@ -67,3 +67,25 @@ def test_an_unread_k_and_r_parameter_is_an_unused_parameter() -> None:
     assert _found(UNREAD, on) == [("unused-parameter", 0)]
     read = UNREAD.replace("return values[0];", "return count > 0 ? values[0] : 0;")
     assert _found(read, on) == []
+
+
+def test_a_prototype_with_a_contract_is_no_definition_of_the_struct_after_it() -> None:
+    """mldsa-native's headers: tree-sitter reads the prototype's ``;`` after a CBMC contract as an
+    error and the next typedef's braces as the body of a K&R definition; its fields were reported
+    as unused locals."""
+    header = """#include <stdint.h>
+uint32_t mld_polyvecl_chknorm(const mld_polyvecl *v, int32_t B)
+__contract__(
+  requires(0 <= B && B <= (MLDSA_Q - 1) / 8)
+  ensures((return_value == 0) == forall(k1, 0, MLDSA_L, array_abs_bound(v->vec[k1].coeffs, 0, MLDSA_N, B)))
+);
+
+typedef struct
+{
+  mld_poly vec[MLDSA_K];
+} mld_polyveck;
+"""
+    p = Project()
+    p.update_file("polyvec.h", header)
+    assert list(p.files["polyvec.h"].model.functions) == []
+    assert p.check()["polyvec.h"] == []

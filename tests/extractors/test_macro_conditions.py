@@ -6,7 +6,7 @@ arm looked overwritten by the next arm's.  The front end reads such a condition 
 
 from __future__ import annotations
 
-from extractors.preprocessor import with_macro_conditions
+from extractors.preprocessor import with_macro_conditions, without_loop_annotations
 from tests.extractors.helpers import check_src, line_of, of_rule
 
 RUN = r"""
@@ -73,3 +73,23 @@ def test_the_rewrite_keeps_positions_and_leaves_c_alone() -> None:
         b"if ready(s)\n    go();\n",
     ):
         assert with_macro_conditions(same) is same
+
+
+def test_a_loop_contract_between_condition_and_block_is_blanked_in_place() -> None:
+    text = b"while (n > 0)\n__loop__(\n  invariant(n <= len) /* ) */\n)\n{\n"
+    start, end = text.index(b"__loop__"), text.rindex(b")") + 1
+    blank = bytes(b if b == 10 else 32 for b in text[start:end])
+    assert without_loop_annotations(text) == text[:start] + blank + text[end:]
+    text = b'for (i = 0; i < N; i++) __loop__(invariant(s[i] != ")")) {'
+    call = b'__loop__(invariant(s[i] != ")"))'
+    assert without_loop_annotations(text) == text.replace(call, b" " * len(call))
+    for same in (
+        b"if (a) f(x);\n",
+        b"while (x) g(y)\n  ;\n",
+        b"for (;;) {\n",
+        b"if (a) return f(b) {\n",  # a keyword is no macro
+        b'p("while (x) f(y) {");\n',
+        b"/* if (x) f(y) { */\n",
+        b"#if defined(A) X(1) {\n",
+    ):
+        assert without_loop_annotations(same) is same

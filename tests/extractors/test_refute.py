@@ -345,9 +345,10 @@ int use(int n) {
 }
 """
 BOUND_MODE_BAD = BOUND_MODE.replace("release(buf, 0)", "release(buf, 1)")
-# the callee overwrites the parameter before testing it: the literal decides nothing
+# the callee overwrites the parameter before testing it (with a global some function writes): the
+# literal decides nothing
 BOUND_MODE_WRITTEN = BOUND_MODE.replace("    if (mode == 1)", "    mode = mode + n_calls;\n    if (mode == 1)").replace(
-    "static int release", "int n_calls;\nstatic int release"
+    "static int release", "int n_calls;\nvoid counted(void) { n_calls++; }\nstatic int release"
 )
 
 
@@ -357,3 +358,77 @@ def test_callee_specialised_to_a_literal_argument() -> None:
     assert found(BOUND_MODE, "memory-leak") == set()
     assert found(BOUND_MODE_BAD, "memory-leak") == {alloc}
     assert found(BOUND_MODE_WRITTEN, "memory-leak") == {line_of(BOUND_MODE_WRITTEN, "/*A*/")}
+
+
+# pycryptodome's tests: the callee's ``out == NULL`` early return is no path of a call given ``&c``
+ADDRESS_OUT = """
+#include <stdlib.h>
+#include <string.h>
+int to_hex(char **out, unsigned v) {
+    if (NULL == out)
+        return -1;
+    *out = calloc(16, 1);
+    if (*out != NULL)
+        (*out)[0] = (char)('0' + v % 10);
+    return 0;
+}
+size_t twice(unsigned a, unsigned b) {
+    char *c;
+    size_t n;
+    to_hex(&c, a);
+    n = c ? strlen(c) : 0;
+    free(c);
+    to_hex(&c, b);
+    n += c ? strlen(c) : 0;
+    free(c); /*F*/
+    return n;
+}
+"""
+
+
+def test_an_address_argument_is_not_null_in_the_callee() -> None:
+    second = line_of(ADDRESS_OUT, "/*F*/")
+    assert found(ADDRESS_OUT, "double-free", refute=False) == {second}
+    assert found(ADDRESS_OUT, "double-free") == set()
+    assert found(ADDRESS_OUT.replace("    to_hex(&c, b);\n", ""), "double-free") == {second - 1}
+
+
+# pycryptodome's test_nat.c: the callee's size test reads a macro; given 4, it passes
+NAT_AGAIN = """
+#include <stdlib.h>
+#define NAT_MAX_WORDS 64
+typedef struct { size_t nw; unsigned long w[1]; } Nat;
+int nat_new(Nat **out, size_t nw) {
+    if (NULL == out)
+        return 1;
+    if (nw == 0 || nw > NAT_MAX_WORDS)
+        return 2;
+    *out = calloc(1, sizeof(Nat) + nw * sizeof(unsigned long));
+    if (NULL == *out)
+        return 3;
+    return 0;
+}
+void nat_free(Nat *x) {
+    if (NULL == x)
+        return;
+    free(x);
+}
+void again(void) {
+    Nat *b;
+    if (nat_new(&b, 2) != 0)
+        return;
+    b->w[0] = 1;
+    nat_free(b);
+    nat_new(&b, 4);
+    b->nw = 7; /*U*/
+    nat_free(b);
+}
+"""
+
+
+def test_a_macro_constant_in_the_callee_is_its_value() -> None:
+    use = line_of(NAT_AGAIN, "/*U*/")
+    assert found(NAT_AGAIN, "use-after-free", refute=False) == {use}
+    assert found(NAT_AGAIN, "use-after-free") == set()
+    # 100 words are too many: the call returns before it sets ``b``, which is still the freed block
+    assert found(NAT_AGAIN.replace("nat_new(&b, 4)", "nat_new(&b, 100)"), "use-after-free") == {use}

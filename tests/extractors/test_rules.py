@@ -655,3 +655,22 @@ def test_va_start_initialises_its_argument() -> None:
     )
     assert of_rule(check_src(src), "uninitialised-read") == []
     assert of_rule(check_src(src.replace("    va_start(ap, n);\n", "")), "uninitialised-read")
+
+
+def test_cpuid_macros_set_their_register_arguments() -> None:
+    src = """#include <cpuid.h>
+#include <stdint.h>
+uint32_t leaf7_ebx(void)
+{
+    uint32_t eax, ebx, ecx, edx;
+    if (__get_cpuid_max(0, NULL) < 7)
+        return 0;
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    return ebx;
+}
+"""
+    assert of_rule(check_src(src), "uninitialised-read") == []
+    unset = src.replace("__cpuid_count(7, 0, eax, ebx, ecx, edx)", "__cpuid_count(7, ebx, eax, ecx, ecx, edx)")
+    assert [f.message for f in of_rule(check_src(unset), "uninitialised-read")] == [
+        "'ebx' may be read before it is initialised"
+    ]
