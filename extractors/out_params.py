@@ -175,15 +175,16 @@ def _borrows(c: Call, w: str, table: Mapping[str, CallSpec]) -> bool:
 
 
 def labels_after(
-    summary: Summary, cond: CondExpr, name: str, branches: Iterable[bool | None]
+    summary: Summary, cond: CondExpr, result: str, branches: Iterable[bool | None]
 ) -> dict[bool | None, frozenset[str]]:
-    """Per branch out of the caller's node that calls ``name`` (``cond``: the node's test, None
-    when it is no test of the result), what ``x`` holds after the call on it: ``def`` when some
-    return consistent with the branch may have stored (or none is: the branch cannot be taken),
-    with ``alloc`` when every consistent return stored a fresh block."""
+    """Per branch out of the caller's test ``cond`` of the call's result (None: no test of it),
+    what ``x`` holds after the call on it: ``def`` when some return consistent with the branch
+    may have stored (or none is: the branch cannot be taken), with ``alloc`` when every
+    consistent return stored a fresh block.  ``result`` names the result in ``cond``: ``f()``
+    for a test of the call itself, the local that holds it for a test of that local."""
     out: dict[bool | None, frozenset[str]] = {}
     for br in branches:
-        consistent = [kinds for value, kinds in summary if _consistent(cond, name, value, br)]
+        consistent = [kinds for value, kinds in summary if _consistent(cond, result, value, br)]
         labels: set[str] = set()
         if not consistent or any(kinds - {NONE} for kinds in consistent):
             labels.add("def")
@@ -195,8 +196,8 @@ def labels_after(
     return out
 
 
-def _consistent(cond: CondExpr, name: str, value: int | None, br: bool | None) -> bool:
+def _consistent(cond: CondExpr, result: str, value: int | None, br: bool | None) -> bool:
     if br is None or value is None or cond is None:
         return True
-    got = evaluate(cond, {f"{name}()": value})
+    got = evaluate(cond, {result: value})
     return got is None or bool(got) == br

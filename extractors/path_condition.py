@@ -513,7 +513,9 @@ class _Reader:
         for call in n.calls:
             spec = self.sem.table.get(call.name) if call.name else None
             defines = {i for i, atom in spec.args if atom in ("def", "addr")} if spec is not None else set()
-            macro_like = call.name is None or not any(ch.islower() for ch in call.name)
+            # a macro whose body the table read (extractors.functions.macro_specs) assigns only
+            # what its spec lists; one it did not read may assign any argument
+            macro_like = spec is None and (call.name is None or not any(ch.islower() for ch in call.name))
             for k, (arg, _) in enumerate(call.args):
                 if arg is not None and arg in self.kinds and (macro_like or k in defines or -1 in defines):
                     self.havoc(arg)

@@ -1014,14 +1014,18 @@ class Projector:
             self._deps[-1].append(Dep(OUT_PARAM, function_id(g), _out_subject(k, got), True))
         return got
 
-    def after_call(self, fm: FunctionModel, cid: int, v: str) -> Callable[[bool | None], frozenset[str]] | None:
+    def after_call(
+        self, fm: FunctionModel, cid: int, v: str
+    ) -> tuple[int, Callable[[bool | None], frozenset[str]]] | None:
         """The labels of ``v`` on each branch out of CFG node ``cid`` when it hands ``&v`` to a
         project function whose summary is known (:mod:`extractors.out_params`): the store the
-        callee made, told apart by the returned constant the branch allows. None when the node
-        hands no such address."""
+        callee made, told apart by the returned constant the branch allows; with the node whose
+        branches they go on: ``cid``, or the test of the result right after it
+        (:func:`result_test`).  None when the node hands no such address."""
+        node = fm.cfg.nodes[cid]
         handed = [
             (c, g, k)
-            for c in fm.cfg.nodes[cid].calls
+            for c in node.calls
             if self._project_call(fm, c) and (g := self.scope.resolve(fm, c.name)) is not None
             for k, (ap, byaddr) in enumerate(c.args)
             if byaddr and ap == v
@@ -1031,10 +1035,15 @@ class Projector:
         summaries = [self.out_summary(g, k) for _, g, k in handed]
         if len(handed) > 1 or summaries[0] is None:
             return None
-        summary, name = summaries[0], handed[0][0].name
-        cond = fm.cfg.nodes[cid].cond if fm.cfg.nodes[cid].kind == "cond" else None
-        assert summary is not None and name is not None
-        return lambda br: labels_after(summary, cond, name, (br,))[br]
+        summary, call = summaries[0], handed[0][0]
+        assert summary is not None and call.name is not None
+        if node.kind == "cond":
+            cond, result, at = node.cond, f"{call.name}()", cid
+        elif (test := result_test(fm, cid, call, v)) is not None:
+            cond, result, at = fm.cfg.nodes[test].cond, str(call.result), test
+        else:
+            cond, result, at = None, "", cid
+        return at, lambda br: labels_after(summary, cond, result, (br,))[br]
 
     def addresses_summarised(self, fm: FunctionModel, v: str) -> bool:
         """Whether every ``&v`` in ``fm`` is an argument of a call to a project function whose
@@ -1412,6 +1421,8 @@ class Projector:
         # a test of the error indicator right after a call storing v may speak for it (_raised_result)
         nodes = fm.cfg.nodes
         cids += [fm.cfg.succ[c][0][0] for c in cids if nodes[c].error_test is not None and _tests_indicator_next(fm, c)]
+        # and a test of the result of a call handed &v, right after it (after_call)
+        cids += [t for c in cids for call in nodes[c].calls if (t := result_test(fm, c, call, root)) is not None]
         return cids, is_global
 
     def copies(self, fm: FunctionModel, v: str) -> dict[int, frozenset[str]]:
@@ -1557,7 +1568,7 @@ class Projector:
             if callees:
                 resolved[cid] = callees
         # what calls handed &v left in v on each way out (a value with nothing else stays empty)
-        after = {c: got for c in dict.fromkeys(cids) if (got := self.after_call(fm, c, v)) is not None}
+        after = dict(got for c in dict.fromkeys(cids) if (got := self.after_call(fm, c, v)) is not None)
         if (buffer := contents_of(v)) is not None:  # loops that store on every round run at least once
             after.update(dict.fromkeys(filling_loops(fm, buffer, self.scope.table), _left_filled))
         has_labels = any(lab for lab, _ in per_cfg.values()) or any(resolved.values())
@@ -1806,6 +1817,40 @@ def _split_test(
         else:
             out.append(j)
     succ[i] = out
+
+
+def result_test(fm: FunctionModel, cid: int, call: Call, v: str) -> int | None:
+    """The test of ``call``'s result right after CFG node ``cid`` when ``call`` hands ``&v`` and
+    stores its result in a local (``rc = parse(s, &x); if (rc != 0) ...``): the node's one
+    successor, a test whose one predecessor is ``cid``, that reads the local and does not name
+    ``v``.  What the callee stored in ``v`` is then told apart on that test's branches, as it is
+    when the call itself is the test; None otherwise."""
+    node = fm.cfg.nodes[cid]
+    r = call.result
+    if node.kind == "cond" or r is None or not r.isidentifier() or r == v:
+        return None
+    if not any(byaddr and ap == v for ap, byaddr in call.args):
+        return None
+    outs = fm.cfg.succ[cid]
+    if len(outs) != 1:
+        return None
+    t = outs[0][0]
+    test = fm.cfg.nodes[t]
+    if test.kind != "cond" or test.cond is None or r not in _cond_vars(test.cond):
+        return None
+    if sum(1 for src in fm.cfg.succ for dst, _ in src if dst == t) != 1 or t not in fm.graph.cfg_of:
+        return None  # another way into the test, or a test the model does not keep
+    if re.search(rf"(?<![\w.>]){re.escape(v)}\b", test.source):
+        return None
+    return t
+
+
+def _cond_vars(c: CondExpr) -> set[str]:
+    if c is None:
+        return set()
+    if c[0] == "var":
+        return {str(c[1])}
+    return set().union(*(_cond_vars(x) for x in c[1:] if isinstance(x, tuple)))
 
 
 def _tests_indicator_next(fm: FunctionModel, cid: int) -> bool:

@@ -76,11 +76,27 @@ def test_the_failure_branch_holds_no_block(caller: str) -> None:
     assert _found(WORD.format(body=ALLOCATES, caller=caller)) == []
 
 
-def test_result_kept_in_a_local_claims_no_block() -> None:
-    """``rc = f(&x); if (rc) ...``: which return the branch had is not read, so no block is
-    claimed (the leak is missed rather than reported on the failure path)."""
+def test_result_kept_in_a_local_and_tested_next_tells_the_branches_apart() -> None:
+    """``rc = f(&x); if (rc) ...``: the test right after the call reads the result through the
+    local, so its branches say what the callee stored as a test of the call itself would."""
     caller = "int rc = first_word(line, &word);\n    if (rc != 0)\n        return -1;\n    free(word);\n    return 0;"
     assert _found(WORD.format(body=ALLOCATES, caller=caller)) == []
+    leaks = WORD.format(body=ALLOCATES, caller=caller.replace("    free(word);\n", ""))
+    assert _found(leaks) == [("memory-leak", _line(leaks, "if (rc != 0)"))]  # where the block is known
+    # a statement between the call and the test: the branches are not told apart, no block claimed
+    apart = caller.replace("    if (rc", "    line++;\n    if (rc").replace("    free(word);\n", "")
+    assert _found(WORD.format(body=ALLOCATES, caller=apart)) == []
+
+
+def test_read_on_the_failure_branch_of_a_result_kept_in_a_local() -> None:
+    bad = "int rc = parse_port(s, &port);\n    if (rc != 0)\n        return port;\n    return port + 1;"
+    good = "int rc = parse_port(s, &port);\n    if (rc != 0)\n        return 80;\n    return port;"
+    text = PORT.format(body=PARSES, caller=bad)
+    assert _found(text) == [("uninitialised-read", _line(text, "return port;"))]
+    assert _found(PORT.format(body=PARSES, caller=good)) == []
+    # the test itself reads the local: no branch is told apart
+    reads = "int rc = parse_port(s, &port);\n    if (rc != 0 || port < 1024)\n        return 80;\n    return port;"
+    assert _found(PORT.format(body=PARSES, caller=reads)) == []
 
 
 def test_direct_allocation_into_out_param() -> None:
