@@ -37,6 +37,7 @@ from extractors.phase_clock import MODEL_CHECKING, PROJECTION, PhaseClock
 from extractors.projection import DISCARD, Projector, function_id, locals_of
 from extractors.refute import Refuter, Undecided, semantics
 from extractors.report import WITNESS_LABELS, Reporter
+from extractors.rule_view import rule_rsm
 from extractors.rules import Rule, rules_key
 from extractors.struct_fields import tracked_field
 
@@ -389,9 +390,7 @@ class FunctionChecker:
         self.counts["models_built"] += 1
         out: list[Finding] = []
         for rule in rules:
-            rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
-            if rule.frame_atoms:
-                rsm = rsm.labels_only_in(frozenset((cname, rsm.initial_component)), rule.frame_atoms)
+            rsm = rule_rsm(proj, rule, cname)
             if not self._verdict(rule, rsm):
                 continue
             with self.clock(MODEL_CHECKING):

@@ -74,6 +74,7 @@ from extractors.projection import Projector, Scope, function_id
 from extractors.prune import Graph
 from extractors.refine_graph import Fact, Solving, refine, widened
 from extractors.report import WITNESS_LABELS, Reporter
+from extractors.rule_view import rule_rsm
 from extractors.rules import Rule
 from extractors.witness_condition import Unrealisable, Waypoint, condition
 
@@ -371,6 +372,10 @@ class Attempt:
     rsm: RSM
     model: RSM  # the contraction of ``rsm`` the witness was read off
     steps: tuple[Step, ...]
+    # the witness is of the rule's existential part only (the rule fails on this model while that
+    # part holds): it guides further rounds towards a model where the part fails, but a finding is
+    # never reported with it
+    guide: bool = False
 
     def blocked(self, root: str, copied: bool = True) -> frozenset[int]:
         """The CFG nodes of the checked function that the witness's model keeps (so a step between
@@ -554,7 +559,9 @@ class Refuter:
                 sem, points, current.blocked(root), solving, partial(current.blocked, root, copied=False)
             )
             if result == "sat":
-                return {"verdict": "keep"} if current is first else {"verdict": "refined", "tracked": sorted(tracked)}
+                if current is first or current.guide:
+                    break  # the first witness, or one of the existential part only: keep the finding
+                return {"verdict": "refined", "tracked": sorted(tracked)}
             if result != "unsat":
                 break
             if core <= tracked:
@@ -620,14 +627,20 @@ class Refuter:
         cname = proj.component(refined, var)
         if cname is None:
             return None
-        rsm = proj.local_rsm(cname) if rule.local else proj.rsm(cname)
-        if not check(rsm, existential_part(rule.parsed), strategy="lazy", shared=self.shared).holds:
+        rsm = rule_rsm(proj, rule, cname)
+        part = existential_part(rule.parsed)
+        if not check(rsm, part, strategy="lazy", shared=self.shared).holds:
             return "drop"
         model = contract(rsm, rule.atoms | WITNESS_LABELS) if contractible(rule.parsed) else rsm
         res = check(model, rule.parsed, strategy="lazy", witness=True, shared=self.shared)
-        if not res.holds or not res.witness:
+        if res.holds and res.witness:
+            return Attempt(proj, refined, rsm, model, tuple(res.witness))
+        # the rule fails here though its existential part holds: that part's witness leads the
+        # next round (a path the refinement has not ruled out yet)
+        guide = check(model, part, strategy="lazy", witness=True, shared=self.shared)
+        if not guide.holds or not guide.witness:
             return None
-        return Attempt(proj, refined, rsm, model, tuple(res.witness))
+        return Attempt(proj, refined, rsm, model, tuple(guide.witness), guide=True)
 
     def _report(self, attempt: Attempt, rule: Rule, var: str) -> Finding:
         shown = Reporter(attempt.proj, attempt.proj.scope.functions)

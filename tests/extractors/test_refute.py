@@ -474,3 +474,55 @@ def test_a_macro_the_file_defines_writes_only_what_its_body_assigns() -> None:
     assert found(KNOWN_MACRO, "memory-leak") == set()
     assigning = KNOWN_MACRO.replace("error = fn(b, k);", "error = fn(b, k); k = 0;")
     assert found(assigning, "memory-leak") == {alloc}
+
+
+# SQLite's xConnect methods: a rule whose universal part fails on the refined model while its
+# existential part still holds there, through a path the first round did not speak of (the
+# allocation's failure sets rc to a constant that the second test rules out)
+RC_GUARD = """
+#include <string.h>
+#include <assert.h>
+#define SQLITE_OK 0
+#define SQLITE_NOMEM 7
+void *sqlite3_malloc64(unsigned long long);
+int declare(void);
+typedef struct T { int a; } T;
+int conn(T **pp) {
+  T *pTab = 0;
+  int rc = SQLITE_OK;
+  rc = declare();
+  if( rc==SQLITE_OK ){
+    pTab = (T *)sqlite3_malloc64(sizeof(T));
+    if( pTab==0 ) rc = SQLITE_NOMEM;
+  }
+  assert( rc==SQLITE_OK || pTab==0 );
+  if( rc==SQLITE_OK ){
+    memset(pTab, 0, sizeof(T)); /*U*/
+    pTab->a = 1;
+  }
+  *pp = pTab;
+  return rc;
+}
+"""
+SOME_PATH_NULL = """
+[[rules.custom]]
+id = "null-then-use"
+message = "'{var}' may be NULL when it is dereferenced"
+formula = "E F ((null & E X E (~(def | notnull | exit) U use)) | ((null | isnull) & E X E (~(def | notnull | exit) U use) & A X A (~(def | notnull | exit) U use)))"
+"""
+
+
+def test_a_witness_of_the_existential_part_leads_the_next_round() -> None:
+    from extractors.config import config_from_text
+
+    def custom(src: str, refute: bool) -> set[int]:
+        p = Project(config_from_text(SOME_PATH_NULL, "ctlsp.toml"))
+        p.checker.refute = refute
+        p.update_file("t.c", src)
+        return {f.location.start_line for f in p.check()["t.c"] if f.rule_id == "null-then-use"}
+
+    use = line_of(RC_GUARD, "/*U*/")
+    assert custom(RC_GUARD, refute=False) == {use}
+    assert custom(RC_GUARD, refute=True) == set()
+    # the failure's code is 0 too: the path runs
+    assert custom(RC_GUARD.replace("rc = SQLITE_NOMEM;", "rc = SQLITE_OK;"), refute=True) == {use}
