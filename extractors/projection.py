@@ -121,6 +121,16 @@ def _through_written(events: tuple[tuple[str, str], ...], v: str) -> bool:
     return False
 
 
+def _through_handed(calls: tuple[Call, ...], v: str) -> bool:
+    """Whether a node hands a callee the address of a pointer path ``v`` is reached through
+    (``new_point(&a)`` for ``a->x``): the callee may point it at another object."""
+    for c in calls:
+        for ap, byaddr in c.args:
+            if byaddr and ap is not None and v.startswith(ap + "->"):
+                return True
+    return False
+
+
 def function_id(fm: FunctionModel) -> str:
     """Unique id of a function definition: ``file:name`` (static helpers may share names)."""
     return fm.ident
@@ -835,8 +845,8 @@ class Projector:
             return lasting_labels(fm, node, *field), ()  # calls read it: no box
         labels = {a for p, a in node.events if p == v}
         labels.discard(FIELDS)  # said of the struct's fields, not of the struct
-        if ("->" in v or "." in v) and _through_written(node.events, v):
-            labels.add("def")  # a = a->next: a->ptr names another object from here on
+        if ("->" in v or "." in v) and (_through_written(node.events, v) or _through_handed(node.calls, v)):
+            labels.add("def")  # a = a->next, f(&a): a->ptr may name another object from here on
         if "." in v:
             labels |= part_labels(node, v)
         boxes: list[tuple[str, str]] = []

@@ -217,3 +217,55 @@ def test_editing_the_callee_rechecks_the_caller() -> None:
     assert [(f.rule_id, f.location.start_line) for f in p.check()["main.c"]] == [
         ("uninitialised-read", _line(loud, "return port;"))
     ]
+
+
+POINT = """\
+#include <stdlib.h>
+#include <assert.h>
+typedef struct { int *x; } Point;
+int point_new(Point **out)
+{
+    Point *p;
+    if (out == NULL)
+        return 1;
+    p = malloc(sizeof *p);
+    if (p == NULL)
+        return 2;
+    p->x = calloc(4, sizeof(int));
+    if (p->x == NULL) {
+        free(p);
+        return 2;
+    }
+    *out = p;
+    return 0;
+}
+void point_free(Point *p)
+{
+    if (p == NULL)
+        return;
+    free(p->x);
+    free(p);
+}
+int twice(void)
+{
+    Point *a;
+    int s;
+    assert(point_new(&a) == 0);
+    a->x[0] = 1;
+    point_free(a);
+    assert(point_new(&a) == 0);
+    s = a->x[0];
+    point_free(a);
+    return s;
+}
+"""
+
+
+def test_a_field_path_names_another_object_once_its_base_is_handed_by_address() -> None:
+    """pycryptodome's tests: ``a->x`` after ``point_new(&a)`` is the new point's, not the freed one's."""
+    assert [rule for rule, _ in _found(POINT)] == []
+    # the second point goes to b: a->x is still the freed point's
+    second = "    Point *b;\n    assert(point_new(&b) == 0);\n    s = a"
+    bad = POINT.replace("    assert(point_new(&a) == 0);\n    s = a", second)
+    bad = bad.replace("    point_free(a);\n    return s;", "    point_free(b);\n    return s;")
+    assert ("use-after-free", _line(bad, "s = a->x[0];")) in _found(bad)

@@ -508,7 +508,8 @@ SOME_PATH_NULL = """
 [[rules.custom]]
 id = "null-then-use"
 message = "'{var}' may be NULL when it is dereferenced"
-formula = "E F ((null & E X E (~(def | notnull | exit) U use)) | ((null | isnull) & E X E (~(def | notnull | exit) U use) & A X A (~(def | notnull | exit) U use)))"
+formula = '''E F ((null & E X E (~(def | notnull | exit) U use))
+    | ((null | isnull) & E X E (~(def | notnull | exit) U use) & A X A (~(def | notnull | exit) U use)))'''
 """
 
 
