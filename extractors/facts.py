@@ -793,17 +793,7 @@ def macro_statement_facts(node: TSNode) -> Facts:
 
 def _is_array(d: TSNode | None) -> bool:
     """Whether a declarator declares an array (``char buf[8]``; ``char *v[4]`` too, not ``char (*p)[4]``)."""
-    while d is not None and d.type != "identifier":
-        if d.type == "array_declarator":
-            return True
-        if d.type in ("pointer_declarator", "function_declarator"):
-            return False
-        if d.type == "parenthesized_declarator":
-            inner = list(d.named_children)
-            d = inner[0] if inner else None
-            continue
-        d = d.child_by_field_name("declarator")
-    return False
+    return _dimensions(d) > 0
 
 
 def _dimensions(d: TSNode | None) -> int:
