@@ -422,7 +422,7 @@ class CfgBuilder:
         through its expansion, and the statements after it that its arguments hold are its own
         (``REP(a; b;);`` parses as the call ``REP(a;`` followed by ``b;``)."""
         done = -1
-        for c in items:
+        for i, c in enumerate(items):
             if c.start_byte < done:
                 continue
             found = self.statement_expansion(c)
@@ -430,8 +430,27 @@ class CfgBuilder:
                 preds = self.expanded(c, found, preds)
                 done = found.end
                 continue
+            block = items[i + 1] if i + 1 < len(items) else None
+            if block is not None and block.type == "compound_statement" and _iteration_call(c):
+                preds = self.call_block(c, block, preds)
+                done = block.end_byte
+                continue
             preds = self.stmt(c, preds)
         return preds
+
+    def call_block(self, call: TSNode, body: TSNode, preds: list[Pred]) -> list[Pred]:
+        """An iteration macro's call with no semicolon before a block (``SLIST_FOREACH(k, &head,
+        link) {`` after a declaration, which tree-sitter reads as a call missing its ``;`` and a
+        block after it): as :meth:`macro_block`, the call, then the block as a loop's body that may
+        run any number of times. (Another macro's block, ``WITH_LOCK(m) {``, runs once, in order.)"""
+        facts = self.facts(call)
+        if (cursor := _iteration_cursor(call)) is not None:
+            facts.events = [e for e in facts.events if e != (cursor, "read")] + [(cursor, "def")]
+        n = self.new("stmt", call, facts=facts)
+        self.link(preds, n)
+        head = self.new("join", call)
+        self.link([(n, None)], head)
+        return self.loop_body(body, [(head, None)], head) + [(head, None)]
 
     def call_events(self, calls: list[Call]) -> list[tuple[str, str]]:
         """What calls do to the function's locals beyond their arguments' facts: a call through a
@@ -772,7 +791,11 @@ class CfgBuilder:
         call = _first_statement(_WRAPPER + data[: body.start_byte - s.start_byte] + b";\n}\n")[1]
         whole = call is not None and call.type == "expression_statement"
         at = s.child_by_field_name("declarator")
-        n = self.new("stmt", at, facts=self.facts(call) if whole else Facts())
+        facts = self.facts(call) if whole else Facts()
+        if (cursor := _iteration_cursor(call) if whole else None) is not None:
+            # SLIST_FOREACH(k, &head, link) { ... }: the macro sets its cursor, which it does not read
+            facts.events = [e for e in facts.events if e != (cursor, "read")] + [(cursor, "def")]
+        n = self.new("stmt", at, facts=facts)
         self.link(preds, n)
         head = self.new("join", at)
         self.link([(n, None)], head)
@@ -948,6 +971,33 @@ def returning_macro(e: TSNode | None) -> bool:
 
 
 _BINOPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||", "+", "-", "*", "&", "|"}
+
+
+_ITERATION = re.compile(r"(?i)(?:^|_)for_?each(?:_|$)")  # SLIST_FOREACH, list_for_each_entry, FOR_EACH
+
+
+def _iteration_call(s: TSNode) -> bool:
+    """Whether statement ``s`` is a lone call of an iteration macro (:data:`_ITERATION`) whose ``;``
+    tree-sitter had to make up."""
+    named = [c for c in s.named_children if c.type != "comment"]
+    if s.type != "expression_statement" or len(named) != 1 or not s.children or not s.children[-1].is_missing:
+        return False
+    fn = named[0].child_by_field_name("function") if named[0].type == "call_expression" else None
+    return fn is not None and fn.type == "identifier" and _ITERATION.search(text_of(fn)) is not None
+
+
+def _iteration_cursor(call: TSNode | None) -> str | None:
+    """The cursor of an iteration macro written before its block (``SLIST_FOREACH(k, &head, link)``,
+    ``list_for_each_entry(pos, &list, member)``): its first argument when that is a plain name and
+    others follow, which the cursor starts from.  (A lone argument, ``FOR_EACH_NODE(p)``, may be
+    where the walk starts: read, not set.)"""
+    e = call.named_children[0] if call is not None and call.named_children else None
+    fn = e.child_by_field_name("function") if e is not None and e.type == "call_expression" else None
+    if fn is None or fn.type != "identifier" or _ITERATION.search(text_of(fn)) is None:
+        return None
+    args = e.child_by_field_name("arguments") if e is not None else None
+    given = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+    return text_of(given[0]) if len(given) > 1 and given[0].type == "identifier" else None
 
 
 def directive(s: TSNode) -> tuple[str, str] | None:

@@ -797,18 +797,22 @@ def _is_array(d: TSNode | None) -> bool:
 
 
 def _dimensions(d: TSNode | None) -> int:
-    """How many array dimensions a declarator gives its name (``char b[4][8]``: 2; ``char *v[4]``: 1)."""
-    n = 0
+    """How many array dimensions a declarator gives its name: the array declarators nearest the
+    name (``char b[4][8]``: 2; ``char *v[4]``, an array of pointers: 1; ``char (*p)[4]``, a
+    pointer to an array: 0)."""
+    kinds: list[str] = []
     while d is not None and d.type != "identifier":
-        if d.type == "array_declarator":
-            n += 1
-        elif d.type in ("pointer_declarator", "function_declarator"):
-            break
         if d.type == "parenthesized_declarator":
             inner = list(d.named_children)
             d = inner[0] if inner else None
             continue
+        kinds.append(d.type)
         d = d.child_by_field_name("declarator")
+    n = 0
+    for kind in reversed(kinds):
+        if kind != "array_declarator":
+            break
+        n += 1
     return n
 
 

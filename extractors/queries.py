@@ -55,7 +55,7 @@ from typing import TypeVar
 from tree_sitter import Node as TSNode
 
 from checker.querydb import Database, derived
-from extractors.array_types import array_typedefs
+from extractors.array_types import LIBRARY_ARRAY_TYPES, array_typedefs
 from extractors.attributes import KINDS, declared_with, markers
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg
@@ -204,10 +204,10 @@ def header_array_types(db: Database, header: str) -> frozenset[str]:
 
 @derived("file_array_types")
 def file_array_types(db: Database, path: str) -> frozenset[str]:
-    """The typedef names of array types the file's functions see: its own and those of the headers
-    it reads.  From the file's scope and its headers only, so an edit inside a body does not change
-    it; backdated when equal."""
-    found = set(db.get(file_scope, path).array_types)
+    """The typedef names of array types the file's functions see: its own, those of the headers it
+    reads and the library's (``array_types.LIBRARY_ARRAY_TYPES``).  From the file's scope and its
+    headers only, so an edit inside a body does not change it; backdated when equal."""
+    found = set(db.get(file_scope, path).array_types) | LIBRARY_ARRAY_TYPES
     for header in db.get(file_preprocessor, path).headers:
         got: frozenset[str] = db.get(header_array_types, header)
         found |= got

@@ -100,3 +100,36 @@ int flat(void)
 """
     found = of_rule(check_src(src), "uninitialised-read")
     assert [(f.function, f.location.start_line) for f in found] == [("flat", line_of(src, "/*U*/"))]
+
+
+def test_library_array_types_and_a_pointer_to_an_array() -> None:
+    """psutil: macOS's ``io_name_t`` (``char[128]``) handed to the call that fills it, and ``long
+    (*cpu_time)[N] = malloc(...)``, a pointer to arrays that is freed, not an array."""
+    src = """#include <stdlib.h>
+#include <IOKit/IOKitLib.h>
+int entry_name(io_registry_entry_t entry, char *out)
+{
+    io_name_t name;
+    if (IORegistryEntryGetName(entry, name) != 0)
+        return -1;
+    out[0] = name[0];
+    return 0;
+}
+long first_time(int ncpu, int (*fill)(long (*)[5], int))
+{
+    long (*cpu_time)[5] = malloc(ncpu * sizeof(*cpu_time));
+    long t;
+    if (!cpu_time)
+        return -1;
+    if (fill(cpu_time, ncpu) != 0) {
+        free(cpu_time);
+        return -1;
+    }
+    t = cpu_time[0][0];
+    free(cpu_time);
+    return t;
+}
+"""
+    assert check_src(src) == []
+    unset = src.replace("    if (IORegistryEntryGetName(entry, name) != 0)\n        return -1;\n", "")
+    assert [f.rule_id for f in check_src(unset)] == ["uninitialised-read"]

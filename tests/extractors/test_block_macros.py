@@ -236,3 +236,38 @@ def test_a_block_macro_that_pastes_tokens_is_read_through() -> None:
     ]
     # ``#x`` (a string made of an argument) is not expanded here: such a macro is left a call
     assert "SHOW" not in count_macros("#define SHOW(x) do { puts(#x); } while (0)\n")
+
+
+def test_an_iteration_macro_before_its_block_sets_its_cursor() -> None:
+    """psutil's netbsd/socks.c: ``SLIST_FOREACH(k, &kihead, kifs) {`` (from <sys/queue.h>, which
+    ctlsp does not read) sets ``k``; after a declaration tree-sitter reads it as a call missing its
+    ``;`` and a block, after a statement as a nested definition: a loop either way, whose ``continue``
+    goes round."""
+    src = """#include <sys/queue.h>
+struct kif { int pid; int fd; SLIST_ENTRY(kif) link; };
+SLIST_HEAD(kifhead, kif) kihead;
+int count(int pid)
+{
+    int n = 0;
+    int fd;
+    struct kif *k;
+    SLIST_FOREACH(k, &kihead, link) {
+        if (k->pid != pid)
+            continue;
+        fd = k->fd;
+        n += fd;
+    }
+    n = n + 1;
+    list_for_each_entry(k, &kihead, link) {
+        n += k->fd;
+    }
+    return n;
+}
+"""
+    assert check_src(src) == []
+    # the cursor is set, the other names are not: fd read after the loop, which may not run
+    reads = src.replace("    return n;", "    return n + fd; /*R*/")
+    found = of_rule(check_src(reads), "uninitialised-read")
+    assert [(f.message, f.location.start_line) for f in found] == [
+        ("'fd' may be read before it is initialised", line_of(reads, "/*R*/"))
+    ]
