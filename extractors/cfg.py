@@ -122,6 +122,7 @@ class CfgNode:
 
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
+_ELIF = frozenset({"preproc_elif", "preproc_elifdef"})  # a conditional's later branches
 
 
 @dataclass
@@ -808,18 +809,39 @@ class CfgBuilder:
             self.jumps.append((n, text_of(label)))
 
     def conditional(self, s: TSNode, preds: list[Pred]) -> list[Pred]:
-        """A preprocessor conditional: the branch the defines select, or the choice of its branches
-        when they do not decide (no ``#else``: the branch or nothing)."""
-        alt = s.child_by_field_name("alternative")
-        if s.type == "preproc_else":
-            selected: bool | None = True
-        elif self.assumed is not None:
+        """A preprocessor conditional: the branch the defines select, or the choice of the branches
+        they leave possible when they do not decide.  Without ``#else``, a lone ``#if`` is the
+        branch or nothing; a chain with an ``#elif`` enumerates the builds it supports
+        (``#ifdef FREEBSD ... #elif OPENBSD ... #elif NETBSD ... #endif``), so one of its possible
+        branches runs, and nothing only when the defines rule them all out."""
+        chain, alt = [s], s.child_by_field_name("alternative")
+        while s.type != "preproc_else" and alt is not None and alt.type in _ELIF:
+            chain.append(alt)
+            alt = alt.child_by_field_name("alternative")
+        outs: list[Pred] = []
+        for c in chain:
+            selected = True if c.type == "preproc_else" else self.selected(c)
+            if selected is False:
+                continue
+            outs += [p for p in self.branch(c, preds) if p not in outs]
+            if selected is True:
+                return outs  # the first branch selected: the later ones never run
+        if alt is not None:
+            outs += [p for p in self.branch(alt, preds) if p not in outs]
+        elif len(chain) == 1 or not outs:
+            outs += [p for p in preds if p not in outs]
+        return outs
+
+    def selected(self, s: TSNode) -> bool | None:
+        """Whether the branch of ``#if``/``#elif`` node ``s`` is taken (None: not decided)."""
+        if self.assumed is not None:
             d = directive(s)
-            selected = self.assumed.decide(*d) if d is not None else None
-        else:
-            selected = directive_condition(s, self.defines)
-        if selected is False:
-            return self.stmt(alt, preds) if alt is not None else preds
+            return self.assumed.decide(*d) if d is not None else None
+        return directive_condition(s, self.defines)
+
+    def branch(self, s: TSNode, preds: list[Pred]) -> list[Pred]:
+        """The statements of one branch of a conditional (not its ``#elif``/``#else``)."""
+        alt = s.child_by_field_name("alternative")
         cur = preds
         for c in s.named_children:
             if alt is not None and c == alt:
@@ -830,10 +852,7 @@ class CfgBuilder:
                 or c.type.startswith("preproc_if")
             ):
                 cur = self.stmt(c, cur)
-        if selected is True:
-            return cur
-        other = self.stmt(alt, preds) if alt is not None else preds
-        return cur + [p for p in other if p not in cur]
+        return cur
 
     def expr_node(self, e: TSNode | None, preds: list[Pred]) -> list[Pred]:
         """A node per operand of a comma expression, in order, and per store of a chained

@@ -428,11 +428,36 @@ def configurations(fn: TSNode, defines: Defines) -> list[Assumed | None]:
     shared = [p for key, at in where.items() if len(at) > 1 for p in forms[key]][:MAX_SHARED_TESTS]
     if not shared:
         return [None]
+    chains = _enumerated_chains(fn)
     out: list[Assumed | None] = []
     for mask in range(1 << len(shared)):
         a = Assumed(defines)
-        if all(a.part(p, not mask >> i & 1) for i, p in enumerate(shared)):
-            out.append(a)
+        if not all(a.part(p, not mask >> i & 1) for i, p in enumerate(shared)):
+            continue
+        if any(all(a.decide(*d) is False for d in chain) for chain in chains):
+            continue  # a build that takes none of an enumerated chain's branches is none it supports
+        out.append(a)
+    return out or [None]
+
+
+def _enumerated_chains(fn: TSNode) -> list[list[tuple[str, str]]]:
+    """The directives of each conditional in ``fn`` that has an ``#elif`` and no ``#else``
+    (``#ifdef FREEBSD ... #elif OPENBSD ... #elif NETBSD ... #endif``): it enumerates the builds
+    the code supports, one of whose branches every build takes (:meth:`CfgBuilder.conditional`)."""
+    out: list[list[tuple[str, str]]] = []
+    stack = [fn]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.children)
+        if n.type not in ("preproc_if", "preproc_ifdef"):
+            continue
+        chain, alt = [n], n.child_by_field_name("alternative")
+        while alt is not None and alt.type in ("preproc_elif", "preproc_elifdef"):
+            chain.append(alt)
+            alt = alt.child_by_field_name("alternative")
+        ds = [d for c in chain if (d := directive(c)) is not None]
+        if alt is None and len(chain) > 1 and len(ds) == len(chain):
+            out.append(ds)
     return out
 
 

@@ -496,8 +496,9 @@ def _variant(
 def _choose(conds: list[bool | None], pick_last: bool, implicit_else: bool) -> int | None:
     """The branch kept: the first the defines select, else (none decided true) the first or last of
     those still possible; None when none is kept (every branch ruled out, or the last pick of a
-    conditional without ``#else`` under ``implicit_else``)."""
-    if pick_last and implicit_else and conds[-1] is not True and True not in conds:
+    lone ``#if`` without ``#else`` under ``implicit_else``).  A chain with an ``#elif`` and no
+    ``#else`` enumerates the builds it supports: its last pick is its last possible branch."""
+    if pick_last and implicit_else and len(conds) == 1 and conds[0] is not True:
         return None
     possible: list[int] = []
     for b, c in enumerate(conds):

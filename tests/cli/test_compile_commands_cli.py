@@ -31,6 +31,8 @@ int read_level(const char *path)
     level = (int)strtol(line, NULL, 10);
 #elif defined(HAVE_ATOI)
     level = atoi(line);
+#else
+    /* neither: level stays unset */
 #endif
     return level;
 }

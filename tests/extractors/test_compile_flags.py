@@ -167,6 +167,8 @@ int buffer_init(struct buffer *b, size_t len)
     data = malloc(len);
     if (data)
         memset(data, 0, len);
+#else
+    /* neither: data stays unset */
 #endif
     if (!data) /*R*/
         return -1;
