@@ -193,6 +193,13 @@ def file_counts(db: Database, path: str) -> tuple[tuple[str, CountMacro], ...]:
         macro = function_like(define) if name not in kept else None
         if macro is not None and dropped(macro):
             kept[name] = macro
+    # a library function's name the file may redefine (sqlite's memcpy under #ifdef
+    # SQLITE_INLINE_MEMCPY, a profiling build) stays the library's call where no build says so
+    table = db.get(SETTINGS, ()).table
+    defined = db.get(file_preprocessor, path).defines.defined
+    built = {name for name, _ in build}
+    for name in [n for n in kept if n in table and n not in defined and n not in built]:
+        del kept[name]
     return tuple(sorted(kept.items()))
 
 

@@ -271,3 +271,26 @@ int count(int pid)
     assert [(f.message, f.location.start_line) for f in found] == [
         ("'fd' may be read before it is initialised", line_of(reads, "/*R*/"))
     ]
+
+
+def test_a_library_function_a_build_may_redefine_stays_the_library_call() -> None:
+    """sqlite3.c's ``#ifdef SQLITE_INLINE_MEMCPY  # define memcpy(D,S,N) {...}`` (a profiling build):
+    where nothing defines the switch, ``memcpy`` is the library's, which may fill what it is given;
+    where the file defines it for sure, the call reads through the block."""
+    src = """#include <string.h>
+#ifdef SQLITE_INLINE_MEMCPY
+# define memcpy(D,S,N) {char*xxd=(char*)(D);const char*xxs=(const char*)(S);\\
+                        int xxn=(N);while(xxn-->0)*(xxd++)=*(xxs++);}
+#endif
+int use(char *out, int n)
+{
+    char *parts[4];
+    if (n > 1)
+        memcpy(out, parts[0], 4); /*R*/
+    return 0;
+}
+"""
+    assert of_rule(check_src(src), "uninitialised-read") == []
+    always = src.replace("#ifdef SQLITE_INLINE_MEMCPY", "#if 1")
+    found = of_rule(check_src(always), "uninitialised-read")
+    assert [f.location.start_line for f in found] == [line_of(always, "/*R*/")]
