@@ -80,6 +80,7 @@ from extractors.witness_condition import Unrealisable, Waypoint, condition
 
 MAX_ROUNDS = 4
 MAX_BOUND_CALLS = 64  # call nodes one refutation specialises to their arguments (bound_calls)
+MAX_BOUND_NODES = 256  # graph nodes of a callee bound_calls specialises at most
 VERSION = "g0"  # the verdicts changed (g0: callees bound to address arguments and constants): older ones are not reused
 
 
@@ -292,8 +293,8 @@ def bound_calls(
         renamed: dict[str, str] = {}
         for name, given in sorted(sem.bound_arguments(cid).items()):
             g = proj.scope.resolve(fm, name) if name not in proj.scope.table else None
-            if g is None or g is fm:
-                continue
+            if g is None or g is fm or len(g.graph.cfg_of) > MAX_BOUND_NODES:
+                continue  # a big callee's product costs more than the few tests it may decide
             binding = ",".join(f"{k}{op}{v}" for k, (op, v) in sorted(given.items()))
             if (g.key, binding) not in made:
                 gsem = semantics(proj, g)
@@ -499,12 +500,13 @@ class Refuter:
             {m.cfg_id for s in first.steps for f in s.stack[1:2] if f[0] == root and (m := meta.get(f[1])) is not None}
         )
         # and the calls the path may pass over unlisted between two steps (a second ``nat_new(&b,
-        # 4)`` after ``nat_free(b)``): every call of a project function the function makes
+        # 4)`` after ``nat_free(b)``): every call that hands a project function an address
         table = first.proj.scope.table
         passed = [
             n.id
             for n in first.fm.cfg.nodes
-            if n.id not in entered and any(c.name is not None and c.name not in table for c in n.calls)
+            if n.id not in entered
+            and any(c.name is not None and c.name not in table and any(a for _, a in c.args) for c in n.calls)
         ]
         bound = bound_calls(first.proj, first.fm, [*entered, *passed][:MAX_BOUND_CALLS], solving)
         if bound is None:
