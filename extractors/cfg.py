@@ -444,12 +444,19 @@ class CfgBuilder:
         link) {`` after a declaration, which tree-sitter reads as a call missing its ``;`` and a
         block after it): as :meth:`macro_block`, the call, then the block as a loop's body that may
         run any number of times. (Another macro's block, ``WITH_LOCK(m) {``, runs once, in order.)"""
-        facts = self.facts(call)
+        return self.call_then_loop(call, call, self.facts(call), body, preds)
+
+    def call_then_loop(
+        self, call: TSNode | None, at: TSNode | None, facts: Facts, body: TSNode, preds: list[Pred]
+    ) -> list[Pred]:
+        """The node of a macro call (placed at ``at``) with ``facts``, then ``body`` as a loop's
+        body that may run any number of times; an iteration macro sets its cursor, which it does
+        not read (``SLIST_FOREACH(k, &head, link)``)."""
         if (cursor := _iteration_cursor(call)) is not None:
             facts.events = [e for e in facts.events if e != (cursor, "read")] + [(cursor, "def")]
-        n = self.new("stmt", call, facts=facts)
+        n = self.new("stmt", at, facts=facts)
         self.link(preds, n)
-        head = self.new("join", call)
+        head = self.new("join", at)
         self.link([(n, None)], head)
         return self.loop_body(body, [(head, None)], head) + [(head, None)]
 
@@ -792,15 +799,7 @@ class CfgBuilder:
         call = _first_statement(_WRAPPER + data[: body.start_byte - s.start_byte] + b";\n}\n")[1]
         whole = call is not None and call.type == "expression_statement"
         at = s.child_by_field_name("declarator")
-        facts = self.facts(call) if whole else Facts()
-        if (cursor := _iteration_cursor(call) if whole else None) is not None:
-            # SLIST_FOREACH(k, &head, link) { ... }: the macro sets its cursor, which it does not read
-            facts.events = [e for e in facts.events if e != (cursor, "read")] + [(cursor, "def")]
-        n = self.new("stmt", at, facts=facts)
-        self.link(preds, n)
-        head = self.new("join", at)
-        self.link([(n, None)], head)
-        return self.loop_body(body, [(head, None)], head) + [(head, None)]
+        return self.call_then_loop(call if whole else None, at, self.facts(call) if whole else Facts(), body, preds)
 
     def asm_gotos(self, e: TSNode, n: int) -> None:
         """``asm goto``: the statement may jump to each label it lists, besides going on."""
