@@ -813,10 +813,7 @@ class CfgBuilder:
         branch or nothing; a chain with an ``#elif`` enumerates the builds it supports
         (``#ifdef FREEBSD ... #elif OPENBSD ... #elif NETBSD ... #endif``), so one of its possible
         branches runs, and nothing only when the defines rule them all out."""
-        chain, alt = [s], s.child_by_field_name("alternative")
-        while s.type != "preproc_else" and alt is not None and alt.type in _ELIF:
-            chain.append(alt)
-            alt = alt.child_by_field_name("alternative")
+        chain, alt = ([s], None) if s.type == "preproc_else" else elif_chain(s)
         outs: list[Pred] = []
         for c in chain:
             selected = True if c.type == "preproc_else" else self.selected(c)
@@ -994,14 +991,23 @@ _BINOPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||", "+", "-", "*", "&", "|"
 _ITERATION = re.compile(r"(?i)(?:^|_)for_?each(?:_|$)")  # SLIST_FOREACH, list_for_each_entry, FOR_EACH
 
 
+def _iteration_args(s: TSNode | None) -> list[TSNode] | None:
+    """The arguments of the iteration macro (:data:`_ITERATION`) statement ``s`` calls, alone;
+    None when ``s`` is no such call."""
+    named = [c for c in s.named_children if c.type != "comment"] if s is not None else []
+    e = named[0] if len(named) == 1 and named[0].type == "call_expression" else None
+    fn = e.child_by_field_name("function") if e is not None else None
+    if e is None or fn is None or fn.type != "identifier" or _ITERATION.search(text_of(fn)) is None:
+        return None
+    args = e.child_by_field_name("arguments")
+    return [a for a in args.named_children if a.type != "comment"] if args is not None else []
+
+
 def _iteration_call(s: TSNode) -> bool:
-    """Whether statement ``s`` is a lone call of an iteration macro (:data:`_ITERATION`) whose ``;``
-    tree-sitter had to make up."""
-    named = [c for c in s.named_children if c.type != "comment"]
-    if s.type != "expression_statement" or len(named) != 1 or not s.children or not s.children[-1].is_missing:
-        return False
-    fn = named[0].child_by_field_name("function") if named[0].type == "call_expression" else None
-    return fn is not None and fn.type == "identifier" and _ITERATION.search(text_of(fn)) is not None
+    """Whether statement ``s`` is a lone call of an iteration macro whose ``;`` tree-sitter had to
+    make up."""
+    missing = s.type == "expression_statement" and bool(s.children) and s.children[-1].is_missing
+    return missing and _iteration_args(s) is not None
 
 
 def _iteration_cursor(call: TSNode | None) -> str | None:
@@ -1009,13 +1015,18 @@ def _iteration_cursor(call: TSNode | None) -> str | None:
     ``list_for_each_entry(pos, &list, member)``): its first argument when that is a plain name and
     others follow, which the cursor starts from.  (A lone argument, ``FOR_EACH_NODE(p)``, may be
     where the walk starts: read, not set.)"""
-    e = call.named_children[0] if call is not None and call.named_children else None
-    fn = e.child_by_field_name("function") if e is not None and e.type == "call_expression" else None
-    if fn is None or fn.type != "identifier" or _ITERATION.search(text_of(fn)) is None:
-        return None
-    args = e.child_by_field_name("arguments") if e is not None else None
-    given = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+    given = _iteration_args(call) or []
     return text_of(given[0]) if len(given) > 1 and given[0].type == "identifier" else None
+
+
+def elif_chain(s: TSNode) -> tuple[list[TSNode], TSNode | None]:
+    """The ``#if``/``#elif`` branches of the conditional whose ``#if`` is ``s``, in order, and its
+    ``#else`` (None without one)."""
+    chain, alt = [s], s.child_by_field_name("alternative")
+    while alt is not None and alt.type in _ELIF:
+        chain.append(alt)
+        alt = alt.child_by_field_name("alternative")
+    return chain, alt
 
 
 def directive(s: TSNode) -> tuple[str, str] | None:

@@ -17,7 +17,7 @@ from functools import cached_property, lru_cache
 from tree_sitter import Node as TSNode
 
 from extractors.calls import CallSpec
-from extractors.cfg import Cfg, CfgBuilder, choice_of, directive
+from extractors.cfg import Cfg, CfgBuilder, choice_of, directive, elif_chain
 from extractors.count_macros import NO_COUNT_MACROS, CountMacros, assigned_names, call_arguments
 from extractors.facts import const_value
 from extractors.function_marks import marks_of
@@ -451,10 +451,7 @@ def _enumerated_chains(fn: TSNode) -> list[list[tuple[str, str]]]:
         stack.extend(n.children)
         if n.type not in ("preproc_if", "preproc_ifdef"):
             continue
-        chain, alt = [n], n.child_by_field_name("alternative")
-        while alt is not None and alt.type in ("preproc_elif", "preproc_elifdef"):
-            chain.append(alt)
-            alt = alt.child_by_field_name("alternative")
+        chain, alt = elif_chain(n)
         ds = [d for c in chain if (d := directive(c)) is not None]
         if alt is None and len(chain) > 1 and len(ds) == len(chain):
             out.append(ds)

@@ -47,8 +47,7 @@ from extractors.preprocessor import (
     has_conditionals,
     statement_macro_spans,
     variants,
-    with_macro_conditions,
-    without_loop_annotations,
+    with_readable_calls,
     without_statement_macros,
 )
 from extractors.project_facts import (
@@ -574,7 +573,7 @@ def _least_broken(data: bytes, tree: Tree, defines: Defines) -> tuple[list[TSNod
     broken = [n for n in items if n.has_error or n.type == "ERROR"]
     macros = statement_macro_spans(data)
     readable = without_statement_macros(data, macros) if _overlaps(macros, broken) else data
-    readable = without_loop_annotations(with_macro_conditions(readable))
+    readable = with_readable_calls(readable)
     conditionals = any(has_conditionals(data[n.start_byte : n.end_byte]) for n in broken)
     if readable is data and not conditionals:
         return items, True

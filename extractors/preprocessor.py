@@ -844,11 +844,8 @@ def with_macro_conditions(data: bytes) -> bytes:
     is; ``data`` itself when nothing changes."""
     out: bytearray | None = None
     for m in _BARE_CONDITION.finditer(data):
-        line_start = data.rfind(b"\n", 0, m.start()) + 1
-        if _DIRECTIVE_LINE.match(data, line_start, m.start()):
-            continue  # ``#if X(1)``: a directive, not C
-        if len(_QUOTE.findall(data, line_start, m.start())) % 2 or _in_comment(data, line_start, m.start()):
-            continue  # inside a string literal or a comment
+        if not _in_code(data, m.start()):
+            continue
         close = _closing_paren(data, m.end() - 1)
         if close is None or data[close + 1 : close + 2] not in (b" ", b"\t"):
             continue  # a line break stays one: rows are positions too
@@ -857,6 +854,13 @@ def with_macro_conditions(data: bytes) -> bytes:
         out[m.start(2)] = ord("(")
         out[close + 1] = ord(")")
     return bytes(out) if out is not None else data
+
+
+def with_readable_calls(data: bytes) -> bytes:
+    """``data`` with the macro calls around conditions made readable, every position kept: bare
+    calls as conditions parenthesised (:func:`with_macro_conditions`), calls between a condition
+    and its block blanked (:func:`without_loop_annotations`)."""
+    return without_loop_annotations(with_macro_conditions(data))
 
 
 # ``if``/``while``/``for``/``switch`` and the parenthesis opening its condition
@@ -874,10 +878,7 @@ def without_loop_annotations(data: bytes) -> bytes:
     statement after the loop, which ran once.  ``data`` itself when nothing changes."""
     out: bytearray | None = None
     for m in _CONTROL.finditer(data):
-        line_start = data.rfind(b"\n", 0, m.start()) + 1
-        if _DIRECTIVE_LINE.match(data, line_start, m.start()):
-            continue
-        if len(_QUOTE.findall(data, line_start, m.start())) % 2 or _in_comment(data, line_start, m.start()):
+        if not _in_code(data, m.start()):
             continue
         close = _closing_paren(data, m.end() - 1, semicolons=True)
         call = _ANNOTATION.match(data, close + 1) if close is not None else None
@@ -890,6 +891,15 @@ def without_loop_annotations(data: bytes) -> bytes:
             out = bytearray(data)
         _blank(out, call.start(1), end + 1)
     return bytes(out) if out is not None else data
+
+
+def _in_code(data: bytes, at: int) -> bool:
+    """Whether ``data[at]`` is C: not on a directive's line (``#if X(1)``), inside a string literal
+    or inside a comment."""
+    line_start = data.rfind(b"\n", 0, at) + 1
+    if _DIRECTIVE_LINE.match(data, line_start, at):
+        return False
+    return not (len(_QUOTE.findall(data, line_start, at)) % 2 or _in_comment(data, line_start, at))
 
 
 def _in_comment(data: bytes, line_start: int, at: int) -> bool:

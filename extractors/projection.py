@@ -34,6 +34,7 @@ from extractors.kept_graph import Base, base_of, contract
 from extractors.lasting import lasting_labels, lasting_nodes, lasting_of, lasting_values
 from extractors.null_returns import NEVER, RAISED, returns_null
 from extractors.out_params import Summary, labels_after, out_summary
+from extractors.prune import cond_vars
 from extractors.releases import releases
 from extractors.return_exits import (
     Returned,
@@ -1846,21 +1847,15 @@ def result_test(fm: FunctionModel, cid: int, call: Call, v: str) -> int | None:
         return None
     t = outs[0][0]
     test = fm.cfg.nodes[t]
-    if test.kind != "cond" or test.cond is None or r not in _cond_vars(test.cond):
+    read: set[str] = set()
+    cond_vars(test.cond, read)
+    if test.kind != "cond" or r not in read:
         return None
     if sum(1 for src in fm.cfg.succ for dst, _ in src if dst == t) != 1 or t not in fm.graph.cfg_of:
         return None  # another way into the test, or a test the model does not keep
     if re.search(rf"(?<![\w.>]){re.escape(v)}\b", test.source):
         return None
     return t
-
-
-def _cond_vars(c: CondExpr) -> set[str]:
-    if c is None:
-        return set()
-    if c[0] == "var":
-        return {str(c[1])}
-    return set().union(*(_cond_vars(x) for x in c[1:] if isinstance(x, tuple)))
 
 
 def _tests_indicator_next(fm: FunctionModel, cid: int) -> bool:

@@ -46,14 +46,15 @@ class Graph:
     exit: int
 
 
-def _vars(c: CondExpr, out: set[str]) -> None:
+def cond_vars(c: CondExpr, out: set[str]) -> None:
+    """Add the names condition ``c`` reads to ``out``."""
     if c is None:
         return
     if c[0] == "var":
         out.add(c[1])  # type: ignore[arg-type]
     for x in c[1:]:
         if isinstance(x, tuple):
-            _vars(x, out)
+            cond_vars(x, out)
 
 
 def flag_candidates(cfg: Cfg, params: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
@@ -103,17 +104,17 @@ def _candidates(cfg: Cfg, params: tuple[str, ...]) -> _Candidates:
     heads = {t for n in cfg.nodes if n.kind == "join" for t, _ in cfg.succ[n.id]}
     for n in cfg.nodes:
         if n.kind == "cond":
-            _vars(n.cond, tested)
+            cond_vars(n.cond, tested)
             if n.id in heads:
-                _vars(n.cond, looped)
+                cond_vars(n.cond, looped)
             if n.cond is not None and n.cond[0] == "var":
                 bare.add(str(n.cond[1]))
             elif n.cond is not None:
-                _vars(n.cond, nested)
+                cond_vars(n.cond, nested)
                 if (key := _test_key(n.cond)) is not None:
                     tests[key[0]] = tests.get(key[0], 0) + 1
         elif n.kind == "switch":
-            _vars(n.cond, tested)
+            cond_vars(n.cond, tested)
             nested.update(p for p, _ in n.events)
     ok: dict[str, bool] = {}
     some: set[str] = set()  # assigned a constant somewhere
@@ -140,7 +141,7 @@ def _candidates(cfg: Cfg, params: tuple[str, ...]) -> _Candidates:
         key = _test_key(n.cond) if n.kind == "cond" else None
         if key is not None and tests.get(key[0], 0) > 1 and key[0] not in learnt:
             names: set[str] = set()
-            _vars(n.cond, names)
+            cond_vars(n.cond, names)
             if names and names <= unwritten:
                 learnt.append(key[0])
     preds: dict[int, int] = {}
@@ -168,7 +169,7 @@ def _enters_loop(cfg: Cfg, v: str, preds: dict[int, int]) -> bool:
         tests: set[str] = set()
         for t, _ in cfg.succ[head]:
             if cfg.nodes[t].kind == "cond":
-                _vars(cfg.nodes[t].cond, tests)
+                cond_vars(cfg.nodes[t].cond, tests)
         if v not in tests:
             return False
     return True
@@ -293,7 +294,7 @@ def _product(
                 after[index[name]] = value
         if counters and node.kind == "cond":
             tested: set[str] = set()
-            _vars(node.cond, tested)
+            cond_vars(node.cond, tested)
             for name in tested & counters:
                 after[index[name]] = None  # known up to its first test only (see _enters_loop)
         nv = tuple(after)

@@ -104,8 +104,7 @@ from extractors.preprocessor import (
     Directive,
     directives,
     has_conditionals,
-    with_macro_conditions,
-    without_loop_annotations,
+    with_readable_calls,
     without_statement_macros,
 )
 from extractors.project_facts import (
@@ -544,7 +543,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
     log = db if isinstance(db, FrontDb) else None
     fn = log.take_parsed(path, name, text) if log is not None else None
     # the text tree-sitter reads; positions are the same
-    readable = without_loop_annotations(with_macro_conditions(without_statement_macros(text)))
+    readable = with_readable_calls(without_statement_macros(text))
     if fn is None or readable is not text:
         tree = parse_c(readable)
         fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)

@@ -26,10 +26,12 @@ reachable copy of the trigger's statement (:mod:`every_copy`): the claim is abou
 A round whose new witness fails for reasons already tracked (its core adds nothing) widens the
 tracked set once to every node that tests or writes a local those nodes speak of, so that a
 relation made elsewhere (``palette = inpalette``) is carried to the test that needs it.  A witness
-that enters a project function called with integer literals (``path_new(n, xy, 0)``) is checked
-once more with those calls going to copies of the callees refined from ``param == literal``
-(:func:`bound_calls`): branches the literal rules out are gone, and the finding is dropped when the
-rule's existential part fails there.
+that enters a project function called with integer literals or addresses (``path_new(n, xy, 0)``,
+``nat_new(&b, 4)``), or passes over a call that hands one an address, is checked once more with
+those calls going to copies of the callees refined from ``param == literal`` and ``param != 0``
+(:func:`bound_calls`): branches the arguments rule out are gone, and the finding is dropped when
+the rule's existential part fails there.  When a refined model fails the rule while its existential
+part holds, that part's witness leads the next round (a guide, never reported).
 
 Calls of project functions with known outcomes (:mod:`call_outcomes`: per return, the constant or
 not-NULL result with the literals stored in ``*p``) relate their result and the caller's ``x`` in
@@ -279,9 +281,11 @@ def bound_calls(
     proj: Projector, fm: FunctionModel, calls: Sequence[int], solving: Solving
 ) -> tuple[FunctionModel, list[tuple[FunctionModel, FunctionModel]]] | None:
     """``fm`` with its call nodes ``calls`` calling copies of their project callees specialised to
-    the integer literals the calls pass (``path_new(n, xy, 0)``: a copy of ``path_new`` whose graph
-    is refined from ``duplicate == 0`` at its entry, so that its ``if (duplicate)`` branch is gone),
-    and those copies, each with the function it copies; None when no copy differs from its function.
+    the integer literals and addresses the calls pass (``path_new(n, xy, 0)``: a copy of
+    ``path_new`` whose graph is refined from ``duplicate == 0`` at its entry, so that its ``if
+    (duplicate)`` branch is gone; ``&b`` makes its parameter not NULL), and those copies, each with
+    the function it copies; None when no copy differs from its function.  One copy per callee and
+    binding; callees of more than :data:`MAX_BOUND_NODES` graph nodes are left as they are.
 
     Sound for a refutation: a copy keeps every run of its function that starts with those
     arguments (:func:`refine`'s invariant), and only those calls go to it, under a name of its own."""
@@ -393,7 +397,6 @@ class Attempt:
         )
         copies = Counter(self.fm.graph.cfg_of)
         return frozenset(c for c, k in kept.items() if k >= copies[c])
-
 
 
 class Undecided(Exception):
