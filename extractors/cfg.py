@@ -21,6 +21,7 @@ from extractors.calls import CallSpec
 from extractors.conditional_takes import defer_conditional_takes
 from extractors.count_macros import (
     NO_COUNT_MACROS,
+    OBJECT_LIKE,
     CountMacro,
     CountMacros,
     Expanded,
@@ -119,6 +120,9 @@ class CfgNode:
     # the branch of that test on which it is set (extractors.error_indicator)
     indicator: Indicator = ()
     error_test: bool | None = None
+    # a test inside an ``assert``: its ways out state what the author holds true there, they are
+    # not the code handling a case (a NULL branch of ``assert(!x || p == 0)`` is no NULL check)
+    asserted: bool = False
 
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
@@ -363,11 +367,21 @@ class CfgBuilder:
         expansion parses as, and where the call ends (past its ``;``) in ``s``'s tree; None when
         it is no such call, the expansion does not parse whole, or the function's budget of
         expansions is spent."""
-        if not self.counts or s.type in ("comment", "compound_statement") or len(self.expansions) >= MAX_EXPANSION:
+        if s.type in ("comment", "compound_statement") or len(self.expansions) >= MAX_EXPANSION:
+            return None
+        if not self.counts and not (s.type == "declaration" and s.has_error):
             return None
         data, base = self.text_at()
         named = _lone_name(s)
         alone = self.counts.get(text_of(named)) if named is not None else None
+        if named is None and (typed := _declared_type(s)) is not None:
+            macro = self.counts.get(text_of(typed))
+            if macro is not None and macro[1].rstrip().endswith((";", "}")):  # not a type's name
+                named, alone = typed, macro
+            elif macro is None and s.has_error:
+                # no declaration reads so (``NAME p->n = 0;``): a macro that expands to nothing, or
+                # to statements this file does not define, before the statement
+                named, alone = typed, _NOTHING
         if named is not None and alone is not None and object_like(alone):
             # ``C16B;`` of ``#define C16B C16S`` and ``#define C16S (out[1] = tmp[0], ...);``
             body = alone[1]
@@ -625,7 +639,10 @@ class CfgBuilder:
                 return self.expanded(s, found, preds)
             e = strip_parens(exprs[0])
             if e is not None and e.type == "call_expression" and call_name(e) == "assert" and args_of(e):
+                first = len(self.cfg.nodes)
                 tp, fp = self.cond(args_of(e)[0], preds)
+                for node in self.cfg.nodes[first:]:
+                    node.asserted = node.kind == "cond"
                 if fp:
                     stop = self.new("sink", s)
                     self.link(fp, stop)
@@ -967,6 +984,19 @@ def _lone_name(s: TSNode) -> TSNode | None:
         return None
     inner = [c for c in s.named_children if c.type != "comment"]
     return inner[0] if len(inner) == 1 and inner[0].type == "identifier" else None
+
+
+_NOTHING: CountMacro = (OBJECT_LIKE, ";")  # an object-like macro read as an empty statement
+
+
+def _declared_type(s: TSNode) -> TSNode | None:
+    """The type name a declaration ``s`` starts with (``sqlite3ParserCTX_STORE`` of
+    ``sqlite3ParserCTX_STORE yypParser->yystack = 0;``, where an object-like statement macro without
+    its ``;`` made tree-sitter read the next statement as a declaration of that type), or None."""
+    if s.type != "declaration":
+        return None
+    first = s.named_children[0] if s.named_children else None
+    return first if first is not None and first.type == "type_identifier" else None
 
 
 def returning_macro(e: TSNode | None) -> bool:

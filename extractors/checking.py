@@ -41,7 +41,7 @@ from extractors.rule_view import rule_rsm
 from extractors.rules import Rule, rules_key
 from extractors.struct_fields import tracked_field
 
-RESULT_VERSION = "r27"
+RESULT_VERSION = "r28"
 
 
 class Withheld(Exception):

@@ -1491,7 +1491,8 @@ class Projector:
             text += repr([(n.id, n.cond) for n in cfg.nodes if n.kind == "cond" and n.calls])
             shape = hashlib.sha256(text.encode()).hexdigest()[:32]
             tokens = tuple(
-                f"{n.id}:{(n.events, n.calls, n.null_test, n.copies, n.takes, n.error_test)!r}" for n in cfg.nodes
+                f"{n.id}:{(n.events, n.calls, n.null_test, n.copies, n.takes, n.error_test, n.asserted)!r}"
+                for n in cfg.nodes
             )
             got = self.store.shapes[fm.key] = (shape, tokens)
         shape, tokens = got
@@ -1619,7 +1620,8 @@ class Projector:
             if c in vouched:
                 _split_test(fm, i, names, labels, succ, branch_of, VOUCHED, vouched[c])
             else:
-                _split_test(fm, i, names, labels, succ, branch_of, TAKEN if c in taken else TESTED)
+                outcome = TAKEN if c in taken else ASSERTED if fm.cfg.nodes[c].asserted else TESTED
+                _split_test(fm, i, names, labels, succ, branch_of, outcome)
             kept[i] = bool(labels[i] or c in resolved or i in succ[i]) or sk.kept_always[i]
         way_of: dict[int, tuple[int, bool | None]] = {}  # the ways out of calls split by after_call
         for i in sorted(i for c in after for i in sk.nodes_of.get(c, ())):
@@ -1790,6 +1792,9 @@ class _Skeleton:
 # labels of the (NULL, not-NULL) branches of a test: of the tested value, and of a value the test's
 # not-NULL branch takes (the argument a call whose result is tested owns once it succeeded)
 TESTED: tuple[frozenset[str], frozenset[str]] = (frozenset({"isnull"}), frozenset({"notnull"}))
+# ... of a test inside an ``assert``, whose NULL branch says the author holds the value may be NULL
+# there, not that the code handles it (cfg.CfgNode.asserted)
+ASSERTED: tuple[frozenset[str], frozenset[str]] = (frozenset({"isnull", "asserted"}), frozenset({"notnull"}))
 TAKEN: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset({"escape"}))
 # ... and of the (set, clear) branches of a test of the error indicator right after a call whose every
 # NULL comes with it set, for the result (extractors.error_indicator)

@@ -44,6 +44,7 @@ PROPOSITIONS = (
     "unreached",
     "unused",
     "unusedparam",
+    "asserted",
 )
 SCOPES = ("any", "local", "local-scalar", "return", "function")
 _OWN_ATOMS = frozenset({"decl", "def", "write", "read", "end"})  # what only a local's function does to it

@@ -38,6 +38,77 @@ int first(struct dev *devs, int n) {
     assert f.location.start_line == line_of(src, "/*D*/")
 
 
+SEARCH = HEADER + """
+int irq_of(struct dev *devs, int n, const char *name) {
+    struct dev *found = NULL;                 /*N*/
+    for (int i = 0; i < n; i++) {
+        if (strcmp(devs[i].name, name) == 0) {
+            found = &devs[i];
+            break;
+        }
+    }
+    return found->irq;                        /*D*/
+}
+"""
+
+
+def test_a_search_loop_that_finds_nothing_leaves_its_result_null() -> None:
+    # every path from the NULL point assigns it or dereferences it; the path on which the loop
+    # finds nothing dereferences it unassigned (the loop that never ends is no path of a run)
+    (f,) = of_rule(check_src(SEARCH), "known-null-dereference")
+    assert f.location.start_line == line_of(SEARCH, "/*D*/")
+    assert f.witness[0].location.start_line == line_of(SEARCH, "/*N*/")
+    tested = SEARCH.replace("    return found->irq;", "    if (!found)\n        return -1;\n    return found->irq;")
+    assert of_rule(check_src(tested), "known-null-dereference") == []
+    # a dereference a later test guards is not reported: a flag may say whether it was assigned
+    flagged = SEARCH.replace("    return found->irq;", "    if (n > 0)\n        return found->irq;\n    return -1;")
+    assert of_rule(check_src(flagged), "known-null-dereference") == []
+
+
+def test_a_pointer_assigned_on_one_branch_only() -> None:
+    src = HEADER + """
+int irq_or(struct dev *devs, int n) {
+    struct dev *d = NULL;
+    if (n > 0)
+        d = &devs[0];
+    return d->irq;   /*D*/
+}
+"""
+    (f,) = of_rule(check_src(src), "known-null-dereference")
+    assert f.location.start_line == line_of(src, "/*D*/")
+    # the same flag decides both: the solver rules the NULL path out
+    guarded = src.replace("    return d->irq;   /*D*/", "    if (n > 0)\n        return d->irq;\n    return 0;")
+    assert of_rule(check_src(guarded), "known-null-dereference") == []
+
+
+ASSERTED = HEADER + """
+#include <assert.h>
+struct table { int empty; struct dev *first; };
+struct dev *first_or(struct table *t, struct dev *fallback) {
+    struct dev *d = t->first;
+    assert(d != NULL || t->empty);
+    if (t->empty)
+        d = fallback;
+    else
+        d->irq = 0;
+    return d;
+}
+"""
+
+
+def test_a_null_branch_inside_an_assert_is_the_authors_claim_not_a_null_check() -> None:
+    # the assert holds that t->first is NULL only when the table is empty; the path condition reads
+    # each field anew, so this reads as "tested NULL, then dereferenced" unless an assert's NULL
+    # branch is told apart from the code's own test
+    assert of_rule(check_src(ASSERTED), "known-null-dereference") == []
+    # the code's own test that finds it NULL and goes on: the else branch dereferences it
+    logged = ASSERTED.replace(
+        "    assert(d != NULL || t->empty);\n", '    if (d == NULL)\n        fprintf(stderr, "no device\\n");\n'
+    )
+    (f,) = of_rule(check_src(logged), "known-null-dereference")
+    assert f.location.start_line == line_of(logged, "d->irq = 0;")
+
+
 @pytest.mark.parametrize(
     "body",
     [

@@ -240,3 +240,27 @@ def test_a_store_in_a_macro_body_live_at_another_call_is_no_dead_store() -> None
     assert [f.location.start_line for f in of_rule(check_src(STORED_ONCE), "dead-store")] == [
         line_of(STORED_ONCE, "/*D*/")
     ]
+
+
+# sqlite's parser template: ``sqlite3ParserCTX_STORE`` is a statement with its own ``;``, written on
+# a line of its own, which tree-sitter reads with the next line as one declaration of that "type"
+STORE = """\
+typedef struct Parser { void *ctx; int depth; int *top; int stack[4]; } Parser;
+#define PARSER_CTX_PDECL ,void *ctx
+#define parserCTX_STORE p->ctx=ctx;
+void parser_init(void *raw PARSER_CTX_PDECL)
+{
+    Parser *p = (Parser *)raw;
+    parserCTX_STORE
+    p->top = p->stack;   /*U*/
+}
+"""
+
+
+def test_an_object_like_statement_macro_read_with_the_next_line_as_a_declaration() -> None:
+    assert check_src(STORE) == []
+    # the build that stores nothing (sqlite's fts5 parser: ``#define sqlite3Fts5ParserCTX_STORE``)
+    assert check_src(STORE.replace("#define parserCTX_STORE p->ctx=ctx;", "#define parserCTX_STORE")) == []
+    # a type's name before a declaration is not a statement: the declaration stays one
+    typed = "#define COUNT_T int\nint f(int a)\n{\n    COUNT_T x;\n    return x + a;   /*R*/\n}\n"
+    assert _lines(typed, "uninitialised-read") == [line_of(typed, "/*R*/")]
