@@ -16,10 +16,11 @@ import re
 
 # array types of the C library and common system headers, which ctlsp does not read: ``jmp_buf env;
 # setjmp(env)``, ``uuid_t id; uuid_generate(id)``, macOS's ``io_name_t name;
-# IORegistryEntryGetName(entry, name)``, GMP's ``mpz_t n; mpz_init(n)``
+# IORegistryEntryGetName(entry, name)``, GMP's ``mpz_t n; mpz_init(n)``, GNU Mach's ``string_t path;
+# proc_get_exe(proc, pid, path)`` (Hurd)
 LIBRARY_ARRAY_TYPES = frozenset({
     "jmp_buf", "sigjmp_buf", "uuid_t", "uuid_string_t", "io_name_t", "io_string_t", "io_struct_inband_t",
-    "thread_info_data_t", "task_info_data_t", "mpz_t", "mpq_t", "mpf_t", "mpfr_t",
+    "thread_info_data_t", "task_info_data_t", "mpz_t", "mpq_t", "mpf_t", "mpfr_t", "string_t",
 })  # fmt: skip
 
 # ``typedef`` then type words (no braces, parentheses or semicolons), the name and its first ``[``

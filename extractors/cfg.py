@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node as TSNode
@@ -260,6 +260,8 @@ class CfgBuilder:
         self.cfg = Cfg()
         self.breaks: list[list[Pred]] = []
         self.continues: list[list[Pred]] = []
+        # the switches being built, innermost last: each node and whether a default was seen
+        self.switches: list[tuple[int, list[bool]]] = []
         self.labels: dict[str, int] = {}
         self.gotos: list[tuple[int, str]] = []
         self.jumps: list[tuple[int, str]] = []  # (node, label) an ``asm goto`` may jump to, besides going on
@@ -360,13 +362,14 @@ class CfgBuilder:
             return self.expansions[-1].data, 0
         return self.root[0], self.root[1]
 
-    def statement_expansion(self, s: TSNode) -> _Found | None:
+    def statement_expansion(self, s: TSNode, body: TSNode | None = None) -> _Found | None:
         """When statement ``s`` starts with a call of a statement macro of the file
         (:func:`extractors.count_macros.statement_macro`) or of one that compiles an argument out
         (:func:`extractors.count_macros.dropped`) and ends with it, the call expanded, the block its
         expansion parses as, and where the call ends (past its ``;``) in ``s``'s tree; None when
         it is no such call, the expansion does not parse whole, or the function's budget of
-        expansions is spent."""
+        expansions is spent.  ``body``: the block after an iteration macro's call, which is the
+        body of the loop its expansion ends with (``list_for_each_safe(p, n, head) {``)."""
         if s.type in ("comment", "compound_statement") or len(self.expansions) >= MAX_EXPANSION:
             return None
         if not self.counts and not (s.type == "declaration" and s.has_error):
@@ -384,7 +387,7 @@ class CfgBuilder:
                 named, alone = typed, _NOTHING
         if named is not None and alone is not None and object_like(alone):
             # ``C16B;`` of ``#define C16B C16S`` and ``#define C16S (out[1] = tmp[0], ...);``
-            body = alone[1]
+            macro_body = alone[1]
             got = object_statement(alone, data, named.end_byte - base)
             statement = True
             name = text_of(named)
@@ -393,7 +396,7 @@ class CfgBuilder:
             macro = self.counts.get(call[0]) if call is not None else None
             if call is None or macro is None or not (statement_macro(macro) or dropped(macro)):
                 return None
-            body = macro[1]
+            macro_body = macro[1]
             got = expand_call(macro, data, call[1])
             statement = statement_macro(macro)
             name = call[0]
@@ -402,13 +405,17 @@ class CfgBuilder:
         stop = s.end_byte - base
         rest = data[got.end : stop] if got.end < stop else b""
         if (not statement and s.type == "expression_statement" and rest) or (
-            statement and rest.strip(b" \t\r\n;") and body.rstrip().endswith(("}", ";"))
+            statement and rest.strip(b" \t\r\n;") and macro_body.rstrip().endswith(("}", ";"))
         ):
             # ``TESTONLY(rc =) f(x);``: the build's statement is the expansion and the rest; and
             # ``CHECK_ROOM(2)`` with no ``;``, which tree-sitter reads into the next statement
             got = Expanded(got.text + rest, (*got.pieces, (len(got.text), len(got.text) + len(rest), got.end)), stop)
-        elif not statement and data[got.end - 1 : got.end] != b";" and not body.endswith((";", "}")):
+        elif not statement and data[got.end - 1 : got.end] != b";" and not macro_body.endswith((";", "}")):
             return None  # the statement goes on past the call in a way this cannot read
+        if body is not None and got.text.rstrip().endswith(b")") and not rest.strip(b" \t\r\n;"):
+            start, end = body.start_byte - base, body.end_byte - base
+            at = len(got.text) + 1
+            got = Expanded(got.text + b" " + data[start:end], (*got.pieces, (at, at + end - start, start)), end)
         self.expanded_bytes += len(got.text)
         text = _WRAPPER + b"{" + got.text + b";}\n}\n"
         tree, block = _first_statement(text)
@@ -440,12 +447,13 @@ class CfgBuilder:
         for i, c in enumerate(items):
             if c.start_byte < done:
                 continue
-            found = self.statement_expansion(c)
+            block = items[i + 1] if i + 1 < len(items) else None
+            looped = block is not None and block.type == "compound_statement" and _iteration_call(c)
+            found = self.statement_expansion(c, block if looped else None)
             if found is not None:
                 preds = self.expanded(c, found, preds)
                 done = found.end
                 continue
-            block = items[i + 1] if i + 1 < len(items) else None
             if block is not None and block.type == "compound_statement" and _iteration_call(c):
                 preds = self.call_block(c, block, preds)
                 done = block.end_byte
@@ -466,7 +474,7 @@ class CfgBuilder:
         """The node of a macro call (placed at ``at``) with ``facts``, then ``body`` as a loop's
         body that may run any number of times; an iteration macro sets its cursor, which it does
         not read (``SLIST_FOREACH(k, &head, link)``)."""
-        if (cursor := _iteration_cursor(call)) is not None:
+        for cursor in _iteration_cursors(call, self.cfg.declared):
             facts.events = [e for e in facts.events if e != (cursor, "read")] + [(cursor, "def")]
         n = self.new("stmt", at, facts=facts)
         self.link(preds, n)
@@ -797,6 +805,10 @@ class CfgBuilder:
             return [(n, None)]
         if t == "function_definition" and _macro_type(s):
             return self.macro_block(s, preds)
+        if t == "case_statement" and self.switches:
+            # a label a statement macro's expansion holds (``X(ACCESS, access(p))`` of ``#define
+            # X(t, a) case UV_FS_##t: r = a; break;``): a case of the switch around it
+            return self.case(s, preds)
         if t in ("ERROR", "attributed_statement", "case_statement"):
             for c in s.named_children:
                 if c.type.endswith("statement") or c.type == "declaration":
@@ -909,25 +921,31 @@ class CfgBuilder:
         self.breaks.append([])
         body = s.child_by_field_name("body")
         fall: list[Pred] = []
-        has_default = False
-        items = body.named_children if body is not None else []
-        for item in items:
-            if item.type != "case_statement":
-                fall = self.stmt(item, fall)
-                continue
-            value = item.child_by_field_name("value")
-            has_default = has_default or value is None
-            case = self.new("case", value or item.children[0])
-            self.cfg.nodes[case].cond = self.cond_form(value) if value is not None else ("default",)
-            self.link([(sw, None)] + fall, case)
-            body_items = [
-                c
-                for i, c in enumerate(item.children)
-                if item.field_name_for_child(i) != "value" and c.is_named and c.type != "comment"
-            ]
-            fall = self.statements(body_items, [(case, None)])
+        default = [False]
+        self.switches.append((sw, default))
+        try:
+            for item in body.named_children if body is not None else []:
+                fall = self.case(item, fall) if item.type == "case_statement" else self.stmt(item, fall)
+        finally:
+            self.switches.pop()
         brk = self.breaks.pop()
-        return fall + brk + ([] if has_default else [(sw, None)])
+        return fall + brk + ([] if default[0] else [(sw, None)])
+
+    def case(self, item: TSNode, fall: list[Pred]) -> list[Pred]:
+        """A ``case`` or ``default`` label of the innermost switch, reached from its test and by
+        falling through from ``fall``, and the statements after it."""
+        sw, default = self.switches[-1]
+        value = item.child_by_field_name("value")
+        default[0] = default[0] or value is None
+        case = self.new("case", value or item.children[0])
+        self.cfg.nodes[case].cond = self.cond_form(value) if value is not None else ("default",)
+        self.link([(sw, None)] + fall, case)
+        body_items = [
+            c
+            for i, c in enumerate(item.children)
+            if item.field_name_for_child(i) != "value" and c.is_named and c.type != "comment"
+        ]
+        return self.statements(body_items, [(case, None)])
 
     def returned_arg(self, call: TSNode) -> TSNode | None:
         """The argument ``call`` returns, by the call table's ``returns_arg`` (``memcpy``'s
@@ -1021,14 +1039,22 @@ _BINOPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||", "+", "-", "*", "&", "|"
 _ITERATION = re.compile(r"(?i)(?:^|_)for_?each(?:_|$)")  # SLIST_FOREACH, list_for_each_entry, FOR_EACH
 
 
-def _iteration_args(s: TSNode | None) -> list[TSNode] | None:
-    """The arguments of the iteration macro (:data:`_ITERATION`) statement ``s`` calls, alone;
-    None when ``s`` is no such call."""
+def _called(s: TSNode | None) -> TSNode | None:
+    """The name statement ``s`` calls when it is one call of a named function alone, else None."""
     named = [c for c in s.named_children if c.type != "comment"] if s is not None else []
     e = named[0] if len(named) == 1 and named[0].type == "call_expression" else None
     fn = e.child_by_field_name("function") if e is not None else None
-    if e is None or fn is None or fn.type != "identifier" or _ITERATION.search(text_of(fn)) is None:
+    return fn if fn is not None and fn.type == "identifier" else None
+
+
+def _iteration_args(s: TSNode | None) -> list[TSNode] | None:
+    """The arguments of the iteration macro (:data:`_ITERATION`) statement ``s`` calls, alone;
+    None when ``s`` is no such call."""
+    fn = _called(s)
+    if fn is None or _ITERATION.search(text_of(fn)) is None:
         return None
+    e = fn.parent
+    assert e is not None
     args = e.child_by_field_name("arguments")
     return [a for a in args.named_children if a.type != "comment"] if args is not None else []
 
@@ -1040,13 +1066,24 @@ def _iteration_call(s: TSNode) -> bool:
     return missing and _iteration_args(s) is not None
 
 
-def _iteration_cursor(call: TSNode | None) -> str | None:
-    """The cursor of an iteration macro written before its block (``SLIST_FOREACH(k, &head, link)``,
-    ``list_for_each_entry(pos, &list, member)``): its first argument when that is a plain name and
-    others follow, which the cursor starts from.  (A lone argument, ``FOR_EACH_NODE(p)``, may be
-    where the walk starts: read, not set.)"""
+def _iteration_cursors(call: TSNode | None, declared: Mapping[str, bool]) -> list[str]:
+    """The names an iteration macro written before its block sets before its body runs:
+    - its cursor (``SLIST_FOREACH(k, &head, link)``, ``list_for_each_entry(pos, &list, member)``),
+      its first argument when that is a plain name and others follow, which the cursor starts
+      from (a lone argument, ``FOR_EACH_NODE(p)``, may be where the walk starts: read, not set);
+    - the next-element temporary of a ``_SAFE`` walk, when it is a local of the function: the
+      BSD macros' last argument (``RB_FOREACH_SAFE(x, name, head, tmp)``, ``TAILQ_FOREACH_SAFE(x,
+      head, field, tmp)``), Linux's second (``list_for_each_entry_safe(pos, n, head, member)``)."""
     given = _iteration_args(call) or []
-    return text_of(given[0]) if len(given) > 1 and given[0].type == "identifier" else None
+    if len(given) < 2 or given[0].type != "identifier":
+        return []
+    out = [text_of(given[0])]
+    name = text_of(_called(call))
+    if len(given) >= 3 and re.search(r"(?i)_safe$", name):
+        temp = given[-1] if name.isupper() else given[1]
+        if temp.type == "identifier" and text_of(temp) in declared:
+            out.append(text_of(temp))
+    return out
 
 
 def elif_chain(s: TSNode) -> tuple[list[TSNode], TSNode | None]:

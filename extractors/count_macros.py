@@ -262,10 +262,13 @@ def statement_macro(macro: CountMacro) -> bool:
         return False  # ``#define ID(x) x`` is an expression
     if _BLOCK.fullmatch(body) is not None or object_like(macro):
         return True  # (an object-like one: ``#define RESET pos = 0; count = 0;``)
+    if _JUMP.search(_LITERALS.sub(" ", body)) is not None:
+        return True  # a label or a jump of a switch or a loop: ``case UV_FS_##t: r = a; break;``
     return any(_NAME.match(p) and re.search(_SLOT.format(p=re.escape(p)), body) for p in params)
 
 
 _RETURN = re.compile(r"\breturn\b")
+_JUMP = re.compile(r"\b(?:case\b[^;]*:|default\s*:|break\s*;|continue\s*;)")
 
 
 def returning_macros(texts: Sequence[bytes]) -> frozenset[str]:

@@ -241,6 +241,16 @@ def is_null(node: TSNode | None) -> bool:
     return " ".join(text_of(node).split()) in NULL_NAMES
 
 
+# what a failed Windows call returns for a handle, tested as a failed descriptor's -1 is
+# (``if (sock == INVALID_SOCKET)``); never a NULL pointer that is assigned
+_FAILED_HANDLES = frozenset({"INVALID_SOCKET", "INVALID_HANDLE_VALUE"})
+
+
+def _failed_handle(node: TSNode | None) -> bool:
+    node = strip_parens(node)
+    return node is not None and node.type == "identifier" and text_of(node) in _FAILED_HANDLES
+
+
 def is_null_pointer(node: TSNode | None) -> bool:
     """Whether the expression is a NULL pointer constant (``-1``, a failed descriptor, is not)."""
     return is_null(node) and text_of(strip_parens(node)) != "-1"
@@ -274,7 +284,8 @@ def null_test(expr: TSNode | None, returned: ReturnedArg = _no_returned) -> tupl
         op = text_of(e.child_by_field_name("operator"))
         left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
         if op in ("==", "!="):
-            side = left if is_null(right) else right if is_null(left) else None
+            failed = is_null(right) or _failed_handle(right), is_null(left) or _failed_handle(left)
+            side = left if failed[0] else right if failed[1] else None
             if side is None:
                 return None
             p = _tested_path(side, returned)

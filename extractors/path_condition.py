@@ -24,6 +24,10 @@ guessed:
   the integers are among the reals, so every run is still a model.
 - Pointers are integers with NULL as 0: ``p == NULL``, ``!p``, ``p = q``, ``p = NULL``, ``p == q``
   are exact; everything not below is unknown (parameters, globals, fields, results of calls).
+- A name in capitals the file does not define (a macro of a header it does not read:
+  ``MAP_FAILED``, ``INVALID_HANDLE_VALUE``) is one unknown value wherever it is named (kind
+  ``m``): a pointer set to it and compared with it (``p = MAP_FAILED; ... if (p != MAP_FAILED)``)
+  is exact; its other uses are as unknown as any value of no kind.
 - Frame addresses: the address of an automatic local or parameter ``x`` of the function (``&x``, and
   an array ``a`` read as a value) is a *constant* of its own, a distinct negative integer (``-1``,
   ``-2``, ... by name), so it is not NULL, not another local's address, and equal to itself on
@@ -64,10 +68,14 @@ from extractors.macro_calls import plain_name
 from extractors.parse import parse_c, strip_parens, text_of
 
 # kinds of values: "s<w>" signed, "u<w>" unsigned, "p" pointer, "b" 0/1 of a test, "lit" an integer
-# literal, "t:<type>" a typedef this module does not know (a real), "?" unknown (no exact operation)
+# literal, "t:<type>" a typedef this module does not know (a real), "m" a macro constant the file
+# does not define (the same value wherever it is named), "?" unknown (no exact operation)
 _SIGNED = {"int": 32, "long": 64, "short": 16, "signed": 32}
 _ARITH = frozenset({"+", "-", "*"})
 _CMP = frozenset({"==", "!=", "<", ">", "<=", ">="})
+# a name in capitals that is no local: a macro from a header the file does not read (``MAP_FAILED``,
+# ``INVALID_HANDLE_VALUE``, ``EOF``); a global variable in capitals would be read as one as well
+_MACRO_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{2,}[0-9]*")
 
 
 @dataclass(frozen=True)
@@ -283,18 +291,28 @@ class FunctionSemantics:
                     seen[name] = seen.get(name, 0) + 1
                     kinds[name] = kind
                 shapes.update(_objects(p))
-        for n in self.cfg.nodes:
-            if n.kind != "decl":
-                continue
-            tree = self.tree(n)
-            if tree is None or tree.type != "declaration":
-                for word in re.findall(r"[A-Za-z_]\w*", n.source):
-                    seen[word] = seen.get(word, 0) + 2  # a declaration not read: nothing it may declare
-                continue
-            for name, kind in _declarators(tree):
-                seen[name] = seen.get(name, 0) + 1
-                kinds[name] = kind
-            shapes.update(_objects(tree))
+        in_body: dict[str, int] = {}
+        for region in self._variants():
+            here: dict[str, int] = {}
+            for i in region:
+                n = self.cfg.nodes[i]
+                if n.kind != "decl":
+                    continue
+                tree = self.tree(n)
+                if tree is None or tree.type != "declaration":
+                    for word in re.findall(r"[A-Za-z_]\w*", n.source):
+                        here[word] = here.get(word, 0) + 2  # a declaration not read: nothing it may declare
+                    continue
+                for name, kind in _declarators(tree):
+                    here[name] = here.get(name, 0) + 1
+                    if kinds.get(name, kind) != kind:
+                        here[name] += 2  # two types in two builds: not one variable's values
+                    kinds[name] = kind
+                shapes.update(_objects(tree))
+            for name, count in here.items():
+                in_body[name] = max(in_body.get(name, 0), count)
+        for name, count in in_body.items():
+            seen[name] = seen.get(name, 0) + count
         bad = (self.cfg.addr_taken - self._handed_to_outcomes()) | self.cfg.static_locals
         out = {}
         for name, kind in kinds.items():
@@ -311,6 +329,32 @@ class FunctionSemantics:
         )
         self.frame = {name: (-(k + 1), array) for k, (name, array) in enumerate(objects)}
         return out
+
+    def _variants(self) -> list[list[int]]:
+        """The function's nodes by build: the CFG of a function whose text has preprocessor
+        variants starts each variant's body on its own edge out of the entry, and no run goes
+        from one to another, so a local declared once in each is one variable per run.  When the
+        bodies share nodes (or there is one), all nodes are one region."""
+        cfg = self.cfg
+        starts = [j for j, _ in cfg.succ[cfg.entry]]
+        everything = list(range(len(cfg.nodes)))
+        if len(set(starts)) < 2:
+            return [everything]
+        regions: list[list[int]] = []
+        owner: dict[int, int] = {}
+        for k, start in enumerate(dict.fromkeys(starts)):
+            stack, region = [start], []
+            while stack:
+                i = stack.pop()
+                if i == cfg.exit or i in owner and owner[i] == k:
+                    continue
+                if i in owner:
+                    return [everything]
+                owner[i] = k
+                region.append(i)
+                stack.extend(j for j, _ in cfg.succ[i])
+            regions.append(region)
+        return regions
 
     def _handed_to_outcomes(self) -> set[str]:
         """The locals whose every ``&x`` is an argument of a call whose outcomes speak of it."""
@@ -483,6 +527,8 @@ class _Reader:
                 keeps = 0 <= v.lit <= 1 or (kind != "t:bool" and 0 <= v.lit < 128)
         elif v.kind == "b":
             keeps = kind != "p"
+        elif v.kind == "m":
+            keeps = kind == "p"  # ``p = MAP_FAILED``: an address, the same one wherever it is named
         elif v.kind[0] == "s" and kind[0] == "s" and v.kind != "?" or v.kind[0] == "u" and kind[0] == "u":
             keeps = int(v.kind[1:]) <= int(kind[1:])
         term: z3.ExprRef | None = v.term if keeps else None
@@ -555,6 +601,8 @@ class _Reader:
             frame = self.sem.frame.get(name)
             if frame is not None and frame[1]:
                 return Value(z3.IntVal(frame[0]), "p")  # an array read as a value: its address
+            if _MACRO_CONSTANT.fullmatch(name) and name not in self.sem.cfg.declared:
+                return Value(z3.Const(f"m:{name}", z3.IntSort()), "m")
             return self.unknown()
         if t in ("string_literal", "concatenated_string"):
             return self.nonnull()
@@ -927,6 +975,8 @@ def _comparable(a: Value, b: Value, op: str) -> tuple[z3.ExprRef, z3.ExprRef] | 
     if _signed(a) and _signed(b):
         return a.term, b.term
     ka, kb = a.kind, b.kind
+    if {ka, kb} == {"p", "m"}:
+        return (a.term, b.term) if op in ("==", "!=") else None  # ``p != MAP_FAILED``
     if ka == "?" or kb == "?":
         return None
     if ka == "p" and kb == "p":

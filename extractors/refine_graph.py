@@ -243,9 +243,12 @@ def shifted(facts: frozenset[Fact], shifts: dict[str, z3.ExprRef]) -> frozenset[
 
 
 def _vars(e: z3.ExprRef) -> frozenset[str] | None:
-    """The tracked locals a term speaks of, or None when it also has unknown values in it."""
+    """The tracked locals a term speaks of, or None when it also has unknown values in it (a macro
+    constant, ``m:NAME``, is one value everywhere: no unknown of one state)."""
     out = set()
     for name in constants(e):
+        if name.startswith("m:") and not is_fresh(name):
+            continue
         if is_fresh(name) or not name.startswith("v:"):
             return None
         out.add(name[2:])

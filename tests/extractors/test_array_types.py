@@ -102,6 +102,21 @@ int flat(void)
     assert [(f.function, f.location.start_line) for f in found] == [("flat", line_of(src, "/*U*/"))]
 
 
+def test_hurds_string_t_is_an_array_the_callee_fills() -> None:
+    """libuv's hurd.c: ``string_t exepath; proc_get_exe(getproc(), getpid(), exepath);``."""
+    src = """#include <hurd.h>
+int exe_len(char *out)
+{
+    string_t exepath;
+    if (proc_get_exe(getproc(), getpid(), exepath) != 0)
+        return -1;
+    out[0] = exepath[0];
+    return 0;
+}
+"""
+    assert check_src(src) == []
+
+
 def test_library_array_types_and_a_pointer_to_an_array() -> None:
     """psutil: macOS's ``io_name_t`` (``char[128]``) handed to the call that fills it, and ``long
     (*cpu_time)[N] = malloc(...)``, a pointer to arrays that is freed, not an array."""

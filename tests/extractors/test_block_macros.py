@@ -294,3 +294,96 @@ int use(char *out, int n)
     always = src.replace("#ifdef SQLITE_INLINE_MEMCPY", "#if 1")
     found = of_rule(check_src(always), "uninitialised-read")
     assert [f.location.start_line for f in found] == [line_of(always, "/*R*/")]
+
+
+def test_the_next_element_temporary_of_a_safe_walk_is_set_by_the_macro() -> None:
+    """libuv's ``RB_FOREACH_SAFE(w, watcher_root, root, tmp) {`` (BSD's tree.h: the temporary is
+    the last argument) and Linux's ``list_for_each_entry_safe(pos, n, head, member) {`` (the
+    second): the macro sets the temporary before the body runs."""
+    src = """#include <sys/tree.h>
+struct w { int wd; RB_ENTRY(w) entry; };
+RB_HEAD(wroot, w);
+void drop(struct w *);
+int close_all(struct wroot *root, struct list_head *head)
+{
+    struct w *x;
+    struct w *tmp;
+    struct w *pos;
+    struct w *n;
+    int count = 0;
+    RB_FOREACH_SAFE(x, wroot, root, tmp) {
+        drop(x);
+        count++;
+    }
+    count = count + 1;
+    list_for_each_entry_safe(pos, n, head, entry) {
+        drop(pos);
+    }
+    return count;
+}
+"""
+    assert check_src(src) == []
+
+
+ITERATION_DEFINED = """#include <stddef.h>
+struct node { struct node *next; int v; };
+struct head { struct node *first; };
+#define node_for_each_safe(pos, n, head) \\
+    for (pos = (head)->first, n = pos ? pos->next : NULL; pos; pos = n, n = pos ? pos->next : NULL)
+int sum(struct head *h)
+{
+    struct node *x;
+    struct node *n;
+    int total = 0;
+    node_for_each_safe(x, n, h) {
+        total += x->v;
+    }
+    return total;
+}
+"""
+
+
+def test_an_iteration_macro_the_file_defines_runs_its_block_as_the_loop_body() -> None:
+    """The expansion ends with a ``for (...)`` header: the block after the call is its body, which
+    runs while the cursor is not NULL, not once after the loop with the cursor NULL."""
+    assert check_src(ITERATION_DEFINED) == []
+    # after the loop the cursor is NULL: a dereference there is found
+    after = ITERATION_DEFINED.replace("    return total;", "    return total + x->v; /*D*/")
+    (f,) = of_rule(check_src(after), "known-null-dereference")
+    assert f.location.start_line == line_of(after, "/*D*/")
+
+
+def test_case_labels_a_macro_writes_are_cases_of_the_switch_around_it() -> None:
+    """libuv's ``uv__fs_work``: ``#define X(type, action) case UV_FS_##type: r = action; break;`` in
+    a ``switch`` with ``default: abort();``. The expanded labels are the switch's cases, so the
+    code after the loop around it runs."""
+    src = """#include <stdlib.h>
+#include <errno.h>
+enum { T_ACCESS, T_CHMOD };
+int access_it(int), chmod_it(int);
+struct req { int type; int arg; int result; };
+void work(struct req *req)
+{
+    int r;
+    do {
+        errno = 0;
+#define X(type, action) \\
+  case T_ ## type: \\
+    r = action; \\
+    break;
+        switch (req->type) {
+        X(ACCESS, access_it(req->arg));
+        X(CHMOD, chmod_it(req->arg));
+        default: abort();
+        }
+#undef X
+    } while (r == -1 && errno == EINTR);
+    if (r == -1)
+        req->result = -errno;
+    else
+        req->result = r;
+}
+"""
+    assert check_src(src) == []
+    macros = counting(count_macros("#define X(type, action) case T_ ## type: r = action; break;\n"))
+    assert statement_macro(macros["X"])

@@ -527,3 +527,89 @@ def test_a_witness_of_the_existential_part_leads_the_next_round() -> None:
     assert custom(RC_GUARD, refute=True) == set()
     # the failure's code is 0 too: the path runs
     assert custom(RC_GUARD.replace("rc = SQLITE_NOMEM;", "rc = SQLITE_OK;"), refute=True) == {use}
+
+
+# libuv's io_uring setup: the ring pointer starts as MAP_FAILED (a macro of a header the file does
+# not read), and the cleanup unmaps it with the length only when it was mapped
+MAPPED = """
+#include <sys/mman.h>
+#include <stddef.h>
+int ring(int fd, int features) {
+    char *sq;
+    size_t len;
+    sq = MAP_FAILED;
+    if (!(features & 4))
+        goto fail;
+    len = 4096;
+    sq = mmap(0, len, PROT_READ, MAP_SHARED, fd, 0);
+    if (sq == MAP_FAILED)
+        goto fail;
+    return sq[0];
+fail:
+    if (sq != MAP_FAILED)
+        munmap(sq, len);
+    return -1;
+}
+"""
+
+
+def test_a_macro_constant_is_one_value_wherever_it_is_named() -> None:
+    assert found(MAPPED, "uninitialised-read") == set()
+    assert found(MAPPED, "uninitialised-read", refute=False) == {line_of(MAPPED, "munmap(sq, len);")}
+    # the cleanup that unmaps whatever the pointer holds reads the unset length
+    unguarded = MAPPED.replace("    if (sq != MAP_FAILED)\n        munmap", "    munmap")
+    assert found(unguarded, "uninitialised-read") == {line_of(unguarded, "munmap(sq, len);")}
+    # another macro is another value: nothing is known of sq against it
+    other = MAPPED.replace("    sq = MAP_FAILED;\n", "    sq = RING_UNSET;\n")
+    assert found(other, "uninitialised-read") == {line_of(other, "munmap(sq, len);")}
+
+
+# libuv's sendfile: the Linux build tries copy_file_range first, the SunOS build always sends, so
+# each build assigns r before it is read; the builds declare their own locals in blocks that the
+# conditionals around them choose, so the function's CFG holds each build from the entry
+BUILDS = """
+#include <sys/types.h>
+ssize_t try_range(int in, int out, off_t *off, size_t len);
+ssize_t send_it(int out, int in, off_t *off, size_t len);
+ssize_t emulate(int out, int in, size_t len);
+ssize_t copy(int in, int out, off_t start, size_t len) {
+#if defined(__linux__) || defined(__sun)
+  {
+    int try_send;
+    ssize_t r;
+    off_t off = start;
+    try_send = 1;
+#ifdef __linux__
+    r = try_range(in, out, &off, len);
+    try_send = r == -1;
+#endif
+    if (try_send)
+      r = send_it(out, in, &off, len);
+    return r; /*R*/
+  }
+#elif defined(__APPLE__) \\
+    || defined(__FreeBSD__)
+  {
+    ssize_t r;
+    off_t off = start;
+#if defined(__FreeBSD__)
+    r = try_range(in, out, &off, len);
+    if (r >= 0)
+      return r;
+#endif
+    r = send_it(out, in, &off, len);
+    return r;
+  }
+#else
+  return emulate(out, in, len);
+#endif
+}
+"""
+
+
+def test_a_local_declared_once_in_each_build_is_tracked() -> None:
+    assert found(BUILDS, "uninitialised-read") == set()
+    # a build in which it may stay unset is still found
+    unset = BUILDS.replace("    try_send = 1;\n", "    try_send = len > 0;\n")
+    assert found(unset, "uninitialised-read") == {line_of(unset, "/*R*/")}
+    assert found(BUILDS, "uninitialised-read", refute=False) == {line_of(BUILDS, "/*R*/")}

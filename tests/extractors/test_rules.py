@@ -466,6 +466,55 @@ int g(int c) {
     assert f.witness[-1].location.start_line == line_of(src, "/*R*/")
 
 
+def test_a_lock_wrapper_that_aborts_when_the_lock_fails_is_no_held_lock() -> None:
+    # libuv's uv_mutex_lock: the failed lock never returns, so no path releases the lock before
+    # returning; its callers are checked with it (a caller that keeps it held is still reported)
+    src = (
+        HEADER
+        + """
+#include <stdlib.h>
+void my_lock(pthread_mutex_t *mu) {
+    if (pthread_mutex_lock(mu))
+        abort();
+}
+void my_unlock(pthread_mutex_t *mu) {
+    if (pthread_mutex_unlock(mu))
+        abort();
+}
+int f(int c) {
+    my_lock(&m);           /*L*/
+    if (c) return -1;
+    my_unlock(&m);
+    return 0;
+}
+"""
+    )
+    (f,) = of_rule(check_src(src), "lock-not-released")
+    assert f.function == "f" and f.location.start_line == line_of(src, "/*L*/")
+
+
+def test_a_socket_tested_against_invalid_socket_is_not_held_on_the_failed_branch() -> None:
+    # Winsock: socket() fails with INVALID_SOCKET, not -1; closesocket() closes it
+    src = """
+#include <winsock2.h>
+int probe(int domain) {
+    SOCKET sock = socket(domain, SOCK_STREAM, 0);
+    if (sock == INVALID_SOCKET)
+        return -1;
+    closesocket(sock);
+    return 0;
+}
+int keep(int domain) {
+    SOCKET sock = socket(domain, SOCK_STREAM, 0);   /*O*/
+    if (sock == INVALID_SOCKET)
+        return -1;
+    return 0;
+}
+"""
+    (f,) = of_rule(check_src(src), "resource-leak")
+    assert f.function == "keep" and f.location.start_line == line_of(src, "/*O*/")
+
+
 def test_lock_released_in_helper_function() -> None:
     src = (
         HEADER

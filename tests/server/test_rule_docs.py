@@ -9,6 +9,7 @@ each link names a page that exists and says what the catalogue says, that the pa
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -89,3 +90,14 @@ def test_a_non_editable_install_carries_the_pages(tmp_path: Path) -> None:
     assert Path(out[0]).is_relative_to(installed)  # the installed copy answered, not the source tree
     doc = target(out[1])
     assert doc.is_relative_to(installed) and doc.read_text(encoding="utf-8").startswith("# ctlsp rule `memory-leak`")
+
+
+def test_the_readmes_rule_table_says_what_the_catalogue_says() -> None:
+    """Each built-in rule's row in the README's table gives the catalogue's severity, CWE and
+    formula: editing rules.toml without the README fails here."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for rule in builtin_rules():
+        row = re.search(rf"^\| {re.escape(rule.id)}(?: \(opt-in\))? \| (\w+) \| (\d*) \| `(.*)` \|$", readme, re.M)
+        assert row is not None, f"no README row for {rule.id}"
+        assert row.group(1) == rule.severity and row.group(2) == str(rule.cwe or "")
+        assert row.group(3).replace("\\|", "|") == rule.formula, rule.id
