@@ -251,6 +251,18 @@ def _failed_handle(node: TSNode | None) -> bool:
     return node is not None and node.type == "identifier" and text_of(node) in _FAILED_HANDLES
 
 
+def _prefix_value_used(node: TSNode) -> bool:
+    """Whether update ``node`` is a prefix one (``++p``) whose value the expression around it uses
+    (``*++p``, ``f(--n)``): the new value is read where it is stored."""
+    first = node.children[0] if node.children else None
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    prefix = first is not None and first.type in ("++", "--")
+    discarded = ("expression_statement", "for_statement", "comma_expression")
+    return prefix and parent is not None and parent.type not in discarded
+
+
 def is_null_pointer(node: TSNode | None) -> bool:
     """Whether the expression is a NULL pointer constant (``-1``, a failed descriptor, is not)."""
     return is_null(node) and text_of(strip_parens(node)) != "-1"
@@ -538,7 +550,8 @@ class FactWalker:
             p = path_of(arg)
             self.walk(arg, guarded)
             if p:
-                self.ev(p, "write")
+                if not _prefix_value_used(node):
+                    self.ev(p, "write")  # (``*++p``: the stored value is read at once, no dead store)
                 self.ev(p, "def")
                 if "++" in text_of(node):
                     self.ev(p, "nonheap")  # p++ points past the start of any block p held

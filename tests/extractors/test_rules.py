@@ -331,6 +331,30 @@ int h(int a) { int i; for (i = 0; i < a; i++) { } return i; }
     assert f.function == "f" and f.location.start_line == line_of(src, "/*S*/")
 
 
+def test_a_prefix_update_whose_value_is_used_is_read_where_it_is_stored() -> None:
+    # c-ares' getopt: ``if (*++oli != ':')`` reads the pointer it has just moved
+    src = (
+        HEADER
+        + """
+int needs_arg(const char *ostr, int opt) {
+    const char *oli = strchr(ostr, opt);
+    if (oli == NULL)
+        return -1;
+    return *++oli == ':';
+}
+int steps(int n) {
+    int i = 0;
+    while (n-- > 0)
+        ++i;
+    ++i;             /*S*/
+    return n;
+}
+"""
+    )
+    (f,) = of_rule(check_src(src), "dead-store")
+    assert f.function == "steps" and f.location.start_line == line_of(src, "/*S*/")
+
+
 def test_a_callee_writing_its_copy_of_a_local_is_no_dead_store_of_the_local() -> None:
     """Once the projection of ``md`` went into ``check_mode``, whose ``mode++`` then counted as a
     store to ``md`` never read (lua's io_open showed it): a callee gets a copy, so only what the
