@@ -60,6 +60,9 @@ class CallOutcomes:
     kind: str
     params: tuple[int, ...]
     alternatives: tuple[Outcome, ...]
+    # the alternatives of a call that hands every one of ``params`` an address (``&x``, never
+    # NULL): the callee's paths on which such a parameter tests NULL do not run
+    addressed: tuple[Outcome, ...] = ()
 
     @property
     def pointer(self) -> bool:
@@ -131,10 +134,23 @@ def call_outcomes(g: FunctionModel, params: Sequence[int]) -> CallOutcomes | Non
     kind = result_kind(g)
     if kind is None or not params:
         return None
-    cfg, graph = g.cfg, g.graph
     ks = tuple(sorted(set(params)))
+    every = _alternatives(g, kind, ks, addressed=False)
+    addressed = _alternatives(g, kind, ks, addressed=True)
+    if every is None or addressed is None:
+        return None
+    return CallOutcomes(kind, ks, every, addressed)
+
+
+def _alternatives(g: FunctionModel, kind: str, ks: tuple[int, ...], addressed: bool) -> tuple[Outcome, ...] | None:
+    """The alternatives of ``g`` over out-parameters ``ks``; ``addressed``: of a call that hands
+    each of them an address, so a branch on which one of them tests NULL is not taken.  A test
+    that compares ``*p`` with a literal (``if (*len == 0)``) tells its value on the branch where
+    they are equal."""
+    cfg, graph = g.cfg, g.graph
     names = [g.params[k] for k in ks]
     stores = {n.id: _stored(n.source, names) for n in cfg.nodes if n.kind not in ("entry", "exit")}
+    equal = {n.id: got for n in cfg.nodes if n.kind == "cond" and (got := _compared(n.source, names))}
     # per graph node, before it: the values each *p may hold last (may), the locals surely not NULL (must)
     State = tuple[tuple[frozenset[int | None], ...], frozenset[str]]
     start: State = (tuple(frozenset({_KEEP}) for _ in ks), frozenset())
@@ -151,16 +167,28 @@ def call_outcomes(g: FunctionModel, params: Sequence[int]) -> CallOutcomes | Non
         )
         written = {p for p, atom in node.events if atom in WRITES} | {x.result for x in node.calls if x.result}
         after_safe = safe - written
+        if node.calls or any(not p.isidentifier() and p.lstrip("*") not in names for p in written):
+            # a call, or a store through a pointer, may change any field: only locals stay known
+            # (an out-parameter's ``*p`` is the caller's local of ``&x``, no field of the callee's)
+            after_safe = frozenset(p for p in after_safe if p.isidentifier())
         for j, br in graph.succ[i]:
             safe_j = after_safe
-            if node.null_test is not None and br is not None and br != node.null_test[1]:
-                safe_j = safe_j | {node.null_test[0]}
+            nt = node.null_test
+            if addressed and nt is not None and br is not None and br == nt[1] and nt[0] in names:
+                continue  # the parameter's NULL branch: an address is never NULL
+            if nt is not None and br is not None and br != nt[1]:
+                safe_j = safe_j | {nt[0]}
+            held_j = after_held
+            if c in equal and br is not None:
+                m, lit, when = equal[c]
+                if br == when:
+                    held_j = tuple(frozenset({lit}) if n == m else h for n, h in enumerate(after_held))
             old = state.get(j)
             if old is None:
-                new: State = (after_held, safe_j)
+                new: State = (held_j, safe_j)
             else:
                 new = (
-                    tuple(a | b for a, b in zip(old[0], after_held, strict=True)),
+                    tuple(a | b for a, b in zip(old[0], held_j, strict=True)),
                     old[1] & safe_j,
                 )
             if new != old:
@@ -184,7 +212,27 @@ def call_outcomes(g: FunctionModel, params: Sequence[int]) -> CallOutcomes | Non
                 return None
     if not out:
         return None
-    return CallOutcomes(kind, ks, tuple(sorted(out, key=repr)))
+    return tuple(sorted(out, key=repr))
+
+
+def _compared(source: str, names: Sequence[str]) -> tuple[int, int, bool] | None:
+    """For a test of ``*p`` against a literal (``*len == 0``, ``*n != 1``, ``!*len``), the index of
+    ``p`` in ``names``, the literal, and the branch on which ``*p`` equals it; else None."""
+    text = " ".join(source.split())
+    for m, p in enumerate(names):
+        deref = rf"\(?\s*\*\s*{re.escape(p)}\s*\)?"
+        got = re.fullmatch(rf"\(?\s*{deref}\s*(==|!=)\s*(.+?)\s*\)?", text) or re.fullmatch(
+            rf"\(?\s*(.+?)\s*(==|!=)\s*{deref}\s*\)?", text
+        )
+        if got is not None:
+            first = text.lstrip("( ").startswith("*")
+            op, other = (got.group(1), got.group(2)) if first else (got.group(2), got.group(1))
+            lit = _literal(other)
+            if lit is not None:
+                return m, lit, op == "=="
+        if re.fullmatch(rf"!\s*{deref}", text):
+            return m, 0, True
+    return None
 
 
 def _order(v: int | None) -> tuple[bool, int]:
@@ -243,6 +291,9 @@ def number_value(text: str) -> int | None:
         return None
 
 
+_PATH = r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*[A-Za-z_]\w*)*"  # a variable or a field path (``buf->data``)
+
+
 def _returned(source: str, kind: str, safe: frozenset[str]) -> Returned:
     m = re.fullmatch(r"\s*return\s*(.*?)\s*;?\s*", source, re.S)
     if m is None or not m.group(1):
@@ -251,5 +302,11 @@ def _returned(source: str, kind: str, safe: frozenset[str]) -> Returned:
     word = re.fullmatch(r"\(?\s*([A-Za-z_]\w*)\s*\)?", text)
     if word is not None and word.group(1) != "NULL":
         return NONNULL if kind == "p" and word.group(1) in safe else None
+    # a pointer tested not NULL, moved within its object (``buf->data + buf->offset``, ``&p[i]``)
+    moved = re.fullmatch(rf"\(?\s*({_PATH})\s*[+-].+", text, re.S) or re.fullmatch(
+        rf"&\s*\(?\s*({_PATH})\s*\[.+\]\s*\)?", text, re.S
+    )
+    if moved is not None and kind == "p":
+        return NONNULL if re.sub(r"\s+", "", moved.group(1)) in safe else None
     lit = _literal(text)
     return lit if lit is not None and keeps(kind, lit) else None

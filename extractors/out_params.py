@@ -12,8 +12,9 @@ other store). The caller's projection labels each branch of its test of the call
 what every return consistent with that branch agrees on (:func:`labels_after`).
 
 A summary is given only when the callee's text shows every way it can touch ``*p``: ``p`` is read
-only as the target of ``*p = v`` or in a NULL test of ``p`` (no copy of ``p``, no call it is passed
-to, no ``p[i]``), so a return with no store on its paths really leaves ``x`` as it was. A block is
+only as the target of ``*p = v`` or in a NULL test of ``p`` (and, for refutation's outcomes, as
+``*p`` in a test without calls: ``if (*len == 0)``), never copied, passed to a call or indexed, so a
+return with no store on its paths really leaves ``x`` as it was. A block is
 fresh when the stored local is assigned once, from an allocator, and is otherwise only read,
 dereferenced, tested or handed to library calls that neither free nor keep it.
 
@@ -45,10 +46,14 @@ Allocates = Callable[[Call], bool]  # whether a call returns a fresh block (libr
 _SKIPPED = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|/\*.*?\*/|//[^\n]*', re.S)
 
 
-def out_summary(g: FunctionModel, k: int, table: Mapping[str, CallSpec], allocates: Allocates) -> Summary | None:
+def out_summary(
+    g: FunctionModel, k: int, table: Mapping[str, CallSpec], allocates: Allocates, *, reads: bool = False
+) -> Summary | None:
     """The returns of ``g`` with what each leaves in ``*params[k]``; None when ``g`` may touch
     ``*params[k]`` in a way its text does not show as a store (see the module's doc). ``table``:
-    the library rows calls are read with."""
+    the library rows calls are read with; ``reads``: ``*p`` may also be read in a test without
+    calls (``if (*len == 0)``), which leaves it as it was (refutation's outcomes read such tests;
+    the caller's model keeps treating such a callee as one it boxes into)."""
     if k >= len(g.params):
         return None
     p = g.params[k]
@@ -59,10 +64,14 @@ def out_summary(g: FunctionModel, k: int, table: Mapping[str, CallSpec], allocat
     kinds: dict[int, str] = {}
     occurrence = re.compile(rf"(?<!->)(?<![\w.]){re.escape(p)}\b")
     store = re.compile(rf"\*\s*{re.escape(p)}\s*=(?!=)")
+    compared = re.compile(rf"(?<![\w)\]])\*\s*{re.escape(p)}\b(?!\s*(?:=[^=]|\+\+|--|\[|->|\.))")
     for n in cfg.nodes:
         if n.kind in ("entry", "exit"):
             continue
+        test = reads and n.kind == "cond" and not n.calls  # a test may read *p (``if (*len == 0)``)
         for path, atom in n.events:
+            if test and path == stored and atom == "read":
+                continue
             if root_of(path) == p and (path != p or atom not in ("read", "use")):
                 return None  # p reassigned, copied, handed on, or a field of *p reached
             if path == stored and atom not in ("def", "null"):
@@ -73,9 +82,10 @@ def out_summary(g: FunctionModel, k: int, table: Mapping[str, CallSpec], allocat
         found = len(occurrence.findall(code))
         stores = len(store.findall(code))
         tested = n.null_test is not None and n.null_test[0] == p
+        read = len(compared.findall(code)) if test else 0
         if stores and (stored, "def") not in n.events:
             return None
-        if found != stores + (1 if tested else 0):
+        if found != stores + (1 if tested else 0) + read:
             return None  # a use of p the summary cannot read (p[i] = v, *p += v, x = *p, sizeof)
         if stores:
             kinds[n.id] = ALLOC if stores == 1 and _fresh_store(g, n, p, table, allocates) else OTHER

@@ -22,6 +22,7 @@ guessed:
   the same operands, so ``if (n % 4 == 0) ...; if (n % 4) ...`` are complementary.  A local of a
   typedef this module does not know (``lua_Integer``, or ``lua_Number``, a double) is a z3 *real*:
   the integers are among the reals, so every run is still a model.
+- ``sizeof`` and ``_Alignof`` are unknown ``size_t`` values of at least 1.
 - Pointers are integers with NULL as 0: ``p == NULL``, ``!p``, ``p = q``, ``p = NULL``, ``p == q``
   are exact; everything not below is unknown (parameters, globals, fields, results of calls).
 - A name in capitals the file does not define (a macro of a header it does not read:
@@ -660,7 +661,11 @@ class _Reader:
             block = self.unknown("p", "heap")  # NULL, or a fresh block: no frame's address
             self.post.append(block.term > 0 if nonnull else block.term >= 0)
             return block
-        if t in ("sizeof_expression", "alignof_expression", "offsetof_expression"):
+        if t in ("sizeof_expression", "alignof_expression"):
+            size = self.unknown("u64", "size")  # a size_t, at least 1 (no object is of size 0)
+            self.side.append(size.term >= 1)
+            return size
+        if t == "offsetof_expression":
             return self.unknown()
         if t in ("field_expression", "subscript_expression"):
             self.lvalue_parts(e)
@@ -674,8 +679,11 @@ class _Reader:
         the caller had before the call (no store on that path), is left unconstrained."""
         args = e.child_by_field_name("arguments")
         handed: dict[int, str] = {}
+        addresses: set[int] = set()  # the out-parameters given ``&...``, never NULL
         for k, a in enumerate(c for c in (args.named_children if args is not None else []) if c.type != "comment"):
             inner = strip_parens(a)
+            if k in known.params and _address_of(a):
+                addresses.add(k)
             if (
                 k in known.params
                 and inner is not None
@@ -698,7 +706,9 @@ class _Reader:
             self.havoc(target)
             after[target] = self.env[target]
         alternatives: list[z3.BoolRef] = []
-        for returned, stores in known.alternatives:
+        # every out-parameter handed an address: the callee's paths where one is NULL do not run
+        every = addresses == set(known.params)
+        for returned, stores in known.addressed if every and known.addressed else known.alternatives:
             parts: list[z3.BoolRef] = []
             if returned == NONNULL:
                 parts.append(result.term != 0)
@@ -830,6 +840,10 @@ class _Reader:
         return self.unknown()
 
     def compare(self, op: str, a: Value, b: Value) -> Value:
+        for v in (a, b):
+            if v.lit is None and v.kind[0] == "u":
+                # the value of an unsigned type is in its range (``n == 0 || m < n``: n > 0)
+                self.side.append(z3.And(v.term >= 0, v.term < 2 ** int(v.kind[1:])))
         pair = _comparable(a, b, op)
         if pair is None and op in ("==", "!=") and {a.kind, b.kind} == {"?", "lit"} and 0 in (a.lit, b.lit):
             nonzero = _nonzero(a.term if a.kind == "?" else b.term)  # as the test if (x) reads it

@@ -68,8 +68,10 @@ from checker.model import RSM
 from checker.witness import Step
 from extractors.call_outcomes import WRITES, CallOutcomes, call_outcomes
 from extractors.every_copy import live_copy
+from extractors.facts import Call
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
+from extractors.out_params import out_summary
 from extractors.path_condition import FunctionSemantics, symbol
 from extractors.phase_clock import REFUTATION, PhaseClock
 from extractors.projection import Projector, Scope, function_id
@@ -245,7 +247,7 @@ def outcomes_of(proj: Projector, fm: FunctionModel) -> dict[str, CallOutcomes]:
         g = sc.resolve(fm, name) if name not in sc.table else None
         if g is None:
             continue
-        ks = tuple(k for k in range(len(g.params)) if proj.out_summary(g, k) is not None)
+        ks = tuple(k for k in range(len(g.params)) if out_summary(g, k, sc.table, _no_allocs, reads=True) is not None)
         key = (g.key, ks)
         if key not in _OUTCOMES:
             if len(_OUTCOMES) > 1024:
@@ -258,6 +260,11 @@ def outcomes_of(proj: Projector, fm: FunctionModel) -> dict[str, CallOutcomes]:
 
 
 _OUTCOMES: dict[tuple[str, tuple[int, ...]], CallOutcomes | None] = {}  # by the callee's key: its text
+
+
+def _no_allocs(call: Call) -> bool:
+    """Which calls allocate does not matter to whether a parameter is an out-parameter."""
+    return False
 
 
 def outcomes_digest(outcomes: dict[str, CallOutcomes]) -> str:

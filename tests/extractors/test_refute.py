@@ -613,3 +613,48 @@ def test_a_local_declared_once_in_each_build_is_tracked() -> None:
     unset = BUILDS.replace("    try_send = 1;\n", "    try_send = len > 0;\n")
     assert found(unset, "uninitialised-read") == {line_of(unset, "/*R*/")}
     assert found(BUILDS, "uninitialised-read", refute=False) == {line_of(BUILDS, "/*R*/")}
+
+
+# c-ares' ares_buf: the fetch returns NULL exactly when it leaves no bytes in *len (it sets it to 0
+# first, and tests it after storing the length), and a pointer it tested not NULL, moved, otherwise
+FETCH = """
+#include <stddef.h>
+struct buf { const unsigned char *data; size_t data_len; size_t offset; };
+static const unsigned char *buf_fetch(const struct buf *buf, size_t *len)
+{
+    if (len != NULL)
+        *len = 0;
+    if (buf == NULL || len == NULL || buf->data == NULL)
+        return NULL;
+    *len = buf->data_len - buf->offset;
+    if (*len == 0)
+        return NULL;
+    return buf->data + buf->offset;
+}
+int fetch_be16(struct buf *buf, unsigned short *u16)
+{
+    size_t remaining_len;
+    const unsigned char *ptr = buf_fetch(buf, &remaining_len);
+    if (buf == NULL || u16 == NULL || remaining_len < sizeof(*u16))
+        return -1;
+    *u16 = (unsigned short)(ptr[0] << 8 | ptr[1]); /*D*/
+    return 0;
+}
+"""
+
+
+def test_a_callee_that_returns_null_exactly_when_it_leaves_no_length() -> None:
+    deref = line_of(FETCH, "/*D*/")
+    assert found(FETCH, "null-dereference", refute=False) == {deref}
+    assert found(FETCH, "null-dereference") == set()
+    # without the length test the NULL result is dereferenced
+    unchecked = FETCH.replace(" || remaining_len < sizeof(*u16)", "")
+    assert found(unchecked, "null-dereference") == {line_of(unchecked, "/*D*/")}
+    # a caller that may hand NULL for the length gets the callee's NULL path without a store
+    maybe = FETCH.replace("buf_fetch(buf, &remaining_len)", "buf_fetch(buf, u16 ? &remaining_len : NULL)")
+    assert found(maybe, "null-dereference") == {line_of(maybe, "/*D*/")}
+    # an unsigned length that is not 0 is more than the 0 left: the test returns
+    wanted = FETCH.replace("remaining_len < sizeof(*u16)", "want == 0 || remaining_len < want").replace(
+        "unsigned short *u16)", "unsigned short *u16, size_t want)"
+    )
+    assert found(wanted, "null-dereference") == set()
