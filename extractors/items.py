@@ -86,12 +86,24 @@ class FileScope:
 
 
 @dataclass(frozen=True)
+class Exits:
+    """What a file tells the other files about calls that never return: its functions other files
+    may call (not ``static``) that never return whatever they call (``stops``), and the ways the
+    others may never return (``ways``: each a set of callees none of which returns, read with the
+    file's own macros), which a helper of another file may complete (``fatal`` calling ``die``)."""
+
+    stops: frozenset[str] = frozenset()
+    ways: tuple[tuple[str, Ending], ...] = ()
+
+
+@dataclass(frozen=True)
 class FileItems:
     functions: dict[str, FunctionItem]  # the first definition of each name, in file order
     scope: FileScope
     defines: tuple[bytes, ...]
     facts: FileFacts = NO_FACTS  # what the file adds to the whole project's facts
     unread: tuple[Unread, ...] = ()  # definitions lost in syntax errors, placed
+    exits: Exits = Exits()  # what it adds to the project's functions that never return
 
 
 class Unread(NamedTuple):
@@ -235,6 +247,7 @@ class _EndsIn:
     ways: Ending
     called: frozenset[str]
     shouting: frozenset[str] = frozenset()
+    static: bool = False
 
 
 _Var = tuple[str, "int | None", bool]  # a file-scope variable: name, constant value (None: none), static
@@ -407,7 +420,7 @@ def piece_items(db: Database, piece: Piece) -> Part:
                 else:
                     returning_forms.append((name, forms, static, callees(n)))
                 if (ending := _ending_calls(n, data)) is not None:
-                    ends_in.append(_EndsIn(name, ending[0], _called_in(n, data), ending[1]))
+                    ends_in.append(_EndsIn(name, ending[0], _called_in(n, data), ending[1], static))
                 padded = _padded(data, n)
                 functions.append((name, padded, n.start_point[0] - shift))
                 if original and _reusable(n, padded):
@@ -526,6 +539,11 @@ def file_items(db: Database, path: str) -> FileItems:
         e.name: e.ways for e in whole.ends_in if not (e.called & whole.hiding) and e.shouting <= whole.macros
     }
     noreturn = whole.noreturn | _never_returning(ending, set(whole.noreturn) | whole.exiting)
+    exported = {e.name for e in whole.ends_in if not e.static}
+    exits = Exits(
+        frozenset(n for n in noreturn if n in exported),
+        tuple(sorted((n, ways) for n, ways in ending.items() if n in exported and n not in noreturn)),
+    )
     functions_facts = tuple(
         dict.fromkeys((f, None if v is None or c & whole.macros else v, s) for f, v, s, c in returning)
     )
@@ -539,7 +557,25 @@ def file_items(db: Database, path: str) -> FileItems:
         whole.array_types,
     )
     unread = tuple(u for u in whole.unread if u.name not in functions)
-    return FileItems(functions, scope, whole.defines, facts, unread)
+    return FileItems(functions, scope, whole.defines, facts, unread, exits)
+
+
+def project_stops(files: Iterable[Exits]) -> frozenset[str]:
+    """The functions of a project's files that never return, each file's and (to a fixpoint) those
+    whose ways end in helpers of other files that never return. A name two files give ways to is
+    left out (which of them a call reaches is the build's choice)."""
+    parts = list(files)
+    stops = frozenset().union(*(f.stops for f in parts))
+    ways: dict[str, Ending] = {}
+    twice: set[str] = set()
+    for f in parts:
+        for name, w in f.ways:
+            if name in ways:
+                twice.add(name)
+            ways[name] = w
+    for name in twice:
+        del ways[name]
+    return stops | _never_returning(ways, set(stops))
 
 
 def _exiting_macros(defines: list[bytes]) -> frozenset[str]:

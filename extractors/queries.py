@@ -95,7 +95,8 @@ from extractors.includes import (
     search_path,
 )
 from extractors.inputs import FLAGS, HEADER, PROJECT_FILES, SETTINGS, SOURCE, FrontDb, Settings
-from extractors.items import FileItems, FileScope, FunctionItem, file_items, file_pieces, piece_items
+from extractors.items import Exits, FileItems, FileScope, FunctionItem, file_items, file_pieces, piece_items
+from extractors.items import project_stops as stops_of
 from extractors.macro_calls import Rename, macro_call_names, renames, resolved
 from extractors.parse import parse_c
 from extractors.preprocessor import (
@@ -425,9 +426,29 @@ def function_context(db: Database, path: str) -> Context:
 @derived("file_stops")
 def file_stops(db: Database, path: str) -> frozenset[str]:
     """The functions a call to which ends the path in ``path``: its own that never return
-    (:mod:`extractors.items`) and those declared ``noreturn`` in it or the headers it reads."""
+    (:mod:`extractors.items`), those declared ``noreturn`` in it or the headers it reads, and the
+    other files' that never return (:func:`project_stops`) which it defines no function of."""
     declared: frozenset[str] = db.get(file_declared, (path, "noreturn"))
-    return db.get(file_scope, path).noreturn | declared
+    own = db.get(file_scope, path).noreturn | declared
+    elsewhere: frozenset[str] = db.get(project_stops, ())
+    if not elsewhere:
+        return own
+    defined = db.get(file_items, path).functions.keys()
+    return own | frozenset(n for n in elsewhere if n not in defined)
+
+
+@derived("file_exits")
+def file_exits(db: Database, path: str) -> Exits:
+    """Backdated across edits that change no function's way of never returning."""
+    return db.get(file_items, path).exits
+
+
+@derived("project_stops")
+def project_stops(db: Database, key: tuple[()]) -> frozenset[str]:
+    """The functions of ``PROJECT_FILES`` that other files' calls of end the path (``fatal`` in
+    util.c, which calls ``exit``); unset, none."""
+    paths = db.get_or(PROJECT_FILES, (), frozenset())
+    return stops_of(db.get(file_exits, p) for p in sorted(paths))
 
 
 @derived("function_stops")

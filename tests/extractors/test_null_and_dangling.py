@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from extractors.api import Project
 from tests.extractors.helpers import check_src, line_of, of_rule
 
 HEADER = "#include <stdlib.h>\n#include <string.h>\n#include <stdio.h>\nstruct dev { const char *name; int irq; };\n"
@@ -411,6 +412,42 @@ int pick_badly(int c) {
 """
     found = of_rule(check_src(src), "unreachable-code")
     assert [(f.function, f.location.start_line) for f in found] == [("pick_badly", line_of(src, "/*U*/"))]
+
+
+UTIL = """#include <stdio.h>
+#include <stdlib.h>
+static void die(const char *m) { fprintf(stderr, "%s\\n", m); exit(1); }
+void fatal(const char *m) { die(m); }
+"""
+USER = """#include <stdlib.h>
+void fatal(const char *m);
+struct item { char *name; };
+struct item *make(void) {
+    struct item *it = malloc(sizeof *it);
+    if (it == NULL)
+        fatal("out of memory");
+    it->name = NULL;
+    return it;
+}
+"""
+
+
+def test_a_helper_of_another_file_that_always_exits_ends_the_path() -> None:
+    """util.c's ``fatal`` calls its static ``die``, which exits: a call of ``fatal`` in another file
+    ends the path there, and stops doing so when an edit makes it return."""
+    p = Project()
+    p.update_file("util.c", UTIL)
+    p.update_file("item.c", USER)
+    assert of_rule(p.check()["item.c"], "known-null-dereference") == []
+    p.update_file("util.c", UTIL.replace(" exit(1); }", " }"))
+    (f,) = of_rule(p.check()["item.c"], "known-null-dereference")
+    assert f.location.start_line == line_of(USER, "it->name = NULL;")
+    p.update_file("util.c", UTIL)
+    assert of_rule(p.check()["item.c"], "known-null-dereference") == []
+    # a file that defines its own fatal, which returns, keeps its own
+    own = USER.replace("void fatal(const char *m);", "void fatal(const char *m) { (void)m; }")
+    p.update_file("item.c", own)
+    assert len(of_rule(p.check()["item.c"], "known-null-dereference")) == 1
 
 
 SLOT = """\

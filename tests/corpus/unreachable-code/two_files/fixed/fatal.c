@@ -1,0 +1,9 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include "fatal.h"
+
+void fatal(const char *what)
+{
+    fprintf(stderr, "fatal: %s\n", what);
+    exit(1);
+}
