@@ -528,6 +528,7 @@ class Projector:
     _reachable: dict[str, tuple[FunctionModel, ...]] = field(default_factory=dict)
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     _wrapped: dict[str, frozenset[str]] = field(default_factory=dict)
+    _parked: dict[str, dict[int, frozenset[str]]] = field(default_factory=dict)
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
     _used: dict[str, tuple[Dep, ...] | None] = field(default_factory=dict)  # per component: its answers
@@ -755,8 +756,65 @@ class Projector:
         got = self.store.values.get(memo)
         if got is None:
             got = self.store.values[memo] = self._values(fm)
-        held = self.wrapped_locks(fm)
+        held = self.wrapped_locks(fm) | frozenset().union(*self.parked_addresses(fm).values())
         return got if held <= set(got) else tuple(sorted(set(got) | held))
+
+    def parked_addresses(self, fm: FunctionModel) -> dict[int, frozenset[str]]:
+        """Per call node of ``fm``, the fields of its caller's objects that a project function it
+        calls sets to the address of ``fm``'s own local (``set_label(w, text)`` with a local
+        ``char text[32]``, where ``set_label`` does ``w->label = label``): tracked in ``fm``
+        though its text never names them, labelled ``stack`` at the call.  One level of callee,
+        kept by this projector as :meth:`wrapped_locks` is."""
+        got = self._parked.get(function_id(fm))
+        if got is None:
+            got = self._parked[function_id(fm)] = self._parked_addresses(fm)
+        return got
+
+    def _parked_addresses(self, fm: FunctionModel) -> dict[int, frozenset[str]]:
+        own = {n for n in fm.cfg.declared if n not in fm.cfg.static_locals}
+        arrays = {
+            name
+            for n in fm.cfg.nodes
+            if n.kind == "decl" and not re.search(r"\b(?:static|extern)\b", n.source)
+            for name in own
+            if re.search(rf"\b{re.escape(name)}\s*\[", n.source)
+        }
+        out: dict[int, frozenset[str]] = {}
+        for n in fm.cfg.nodes:
+            found: set[str] = set()
+            for c in n.calls:
+                if c.name is None or c.name in self.scope.table:
+                    continue
+                g = self.scope.resolve(fm, c.name)
+                if g is None:
+                    continue
+                for j, rest, k in self._parking(g):
+                    if max(j, k) >= len(c.args):
+                        continue
+                    (into, into_addr), (given, addr) = c.args[j], c.args[k]
+                    if into is None or into_addr or given is None:
+                        continue
+                    if (addr and given in own) or (not addr and given in arrays):
+                        found.add(into + rest)
+            if found:
+                out[n.id] = frozenset(found)
+        return out
+
+    def _parking(self, g: FunctionModel) -> tuple[tuple[int, str, int], ...]:
+        """What ``g`` stores of one parameter into a field of the object another points to:
+        (that parameter's index, the field's path after it, the stored parameter's index), for
+        parameters ``g`` never reassigns (``w->label = label``)."""
+        params = g.params
+        assigned = {p for n in g.cfg.nodes for p, a in n.events if a in ("def", "write") and p in params}
+        found: set[tuple[int, str, int]] = set()
+        for n in g.cfg.nodes:
+            for target, source in n.copies:
+                root = root_of(target)
+                if source in params and root in params and root not in assigned and source not in assigned:
+                    rest = target[len(root) :]
+                    if rest.startswith("->"):
+                        found.add((params.index(root), rest, params.index(source)))
+        return tuple(sorted(found))
 
     def wrapped_locks(self, fm: FunctionModel) -> frozenset[str]:
         """The locks ``fm`` takes or releases through a project function that locks or unlocks
@@ -854,6 +912,9 @@ class Projector:
         sc = self.scope
         if v.startswith(ADDRESS):
             return self._address_labels(fm, node.calls, v[len(ADDRESS) :])
+        if callees and v in self.parked_addresses(fm).get(cid, frozenset()):
+            parked = {"stack", "def"} if outlives_frame(fm, v, sc.globals) else {"def"}
+            return frozenset(labels | parked), ()  # the callee's store, summarised
         for call in node.calls:
             name = call.name
             spec = sc.table.get(name) if name else None

@@ -266,6 +266,51 @@ def test_return_local_address_good(body: str) -> None:
     assert of_rule(check_src(src), "return-local-address") == []
 
 
+WIDGET = """#include <stdio.h>
+struct widget { const char *label; int width; };
+void set_label(struct widget *w, const char *label) { w->label = label; }
+"""
+FORM = """#include <stdio.h>
+#include <stdlib.h>
+struct widget { const char *label; int width; };
+void set_label(struct widget *w, const char *label);
+void label_row(struct widget *w, int row) {
+    char text[32];
+    snprintf(text, sizeof text, "row %d", row);
+    set_label(w, text);           /*P*/
+}
+void scratch(int row) {
+    char text[32];
+    struct widget *w = malloc(sizeof *w);
+    if (w == NULL)
+        return;
+    snprintf(text, sizeof text, "row %d", row);
+    set_label(w, text);
+    free(w);
+}
+void relabel(struct widget *w, int row) {
+    char text[32];
+    snprintf(text, sizeof text, "row %d", row);
+    set_label(w, text);
+    set_label(w, "none");
+}
+"""
+
+
+def test_a_callee_that_stores_a_locals_address_into_the_callers_object() -> None:
+    """``set_label(w, text)`` of another file parks ``text``'s address in ``w->label``: the caller's
+    object holds it when the caller returns (not a scratch object of its own, nor after a second
+    call that stores a literal); an edit that makes the callee copy the text ends the finding."""
+    p = Project()
+    p.update_file("widget.c", WIDGET)
+    p.update_file("form.c", FORM)
+    (f,) = of_rule(p.check()["form.c"], "return-local-address")
+    assert f.function == "label_row" and f.location.start_line == line_of(FORM, "/*P*/")
+    assert "w->label" in f.message
+    p.update_file("widget.c", WIDGET.replace("w->label = label;", "w->label = strdup(label);"))
+    assert of_rule(p.check()["form.c"], "return-local-address") == []
+
+
 def test_freeing_what_is_not_the_start_of_a_heap_block() -> None:
     src = HEADER + """
 static void release(char *s) { free(s); }
