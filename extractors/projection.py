@@ -451,6 +451,7 @@ _MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) 
 _MENTIONS = Content[str, frozenset[str]]("mentions")
 _VALUES = Content[tuple[str, str], tuple[str, ...]]("values")
 _LOCKED = Content[tuple[str, str], tuple[tuple[int, str], ...]]("locked_paths")
+_PARKING = Content[str, tuple[tuple[int, str, int], ...]]("parking")
 _COPIES = Content[str, "dict[str, dict[int, frozenset[str]]]"](
     "copy_table", weight=lambda t: 1 + sum(map(len, t.values()))
 )
@@ -499,6 +500,7 @@ class ProjectionStore:
         self.mentions = d.content(_MENTIONS)  # by Merkle digest
         self.values = d.content(_VALUES)  # by text key and scope
         self.locked = d.content(_LOCKED)  # by text key and scope
+        self.parking = d.content(_PARKING)  # by text key: Projector._parking
         self.stamps = d.content(_STAMPS)
         self.layouts = d.content(_LAYOUTS)
         self.copies = d.content(_COPIES)  # by text key
@@ -772,16 +774,8 @@ class Projector:
 
     def _parked_addresses(self, fm: FunctionModel) -> dict[int, frozenset[str]]:
         own = {n for n in fm.cfg.declared if n not in fm.cfg.static_locals}
-        arrays = {
-            name
-            for n in fm.cfg.nodes
-            if n.kind == "decl" and not re.search(r"\b(?:static|extern)\b", n.source)
-            for name in own
-            if re.search(rf"\b{re.escape(name)}\s*\[", n.source)
-        }
-        out: dict[int, frozenset[str]] = {}
+        candidates: list[tuple[int, str, str, bool]] = []  # node, field path, argument, by address
         for n in fm.cfg.nodes:
-            found: set[str] = set()
             for c in n.calls:
                 if c.name is None or c.name in self.scope.table:
                     continue
@@ -792,18 +786,30 @@ class Projector:
                     if max(j, k) >= len(c.args):
                         continue
                     (into, into_addr), (given, addr) = c.args[j], c.args[k]
-                    if into is None or into_addr or given is None:
-                        continue
-                    if (addr and given in own) or (not addr and given in arrays):
-                        found.add(into + rest)
-            if found:
-                out[n.id] = frozenset(found)
-        return out
+                    if into is not None and not into_addr and given is not None and given in own:
+                        candidates.append((n.id, into + rest, given, addr))
+        if not candidates:
+            return {}
+        arrays = {
+            name
+            for n in fm.cfg.nodes
+            if n.kind == "decl" and not re.search(r"\b(?:static|extern)\b", n.source)
+            for name in {given for _, _, given, addr in candidates if not addr}
+            if re.search(rf"\b{re.escape(name)}\s*\[", n.source)
+        }
+        out: dict[int, set[str]] = {}
+        for cid, path, given, addr in candidates:
+            if addr or given in arrays:
+                out.setdefault(cid, set()).add(path)
+        return {cid: frozenset(paths) for cid, paths in out.items()}
 
     def _parking(self, g: FunctionModel) -> tuple[tuple[int, str, int], ...]:
         """What ``g`` stores of one parameter into a field of the object another points to:
         (that parameter's index, the field's path after it, the stored parameter's index), for
-        parameters ``g`` never reassigns (``w->label = label``)."""
+        parameters ``g`` never reassigns (``w->label = label``). Kept by the callee's text."""
+        got = self.store.parking.get(g.key)
+        if got is not None:
+            return got
         params = g.params
         assigned = {p for n in g.cfg.nodes for p, a in n.events if a in ("def", "write") and p in params}
         found: set[tuple[int, str, int]] = set()
@@ -814,7 +820,8 @@ class Projector:
                     rest = target[len(root) :]
                     if rest.startswith("->"):
                         found.add((params.index(root), rest, params.index(source)))
-        return tuple(sorted(found))
+        got = self.store.parking[g.key] = tuple(sorted(found))
+        return got
 
     def wrapped_locks(self, fm: FunctionModel) -> frozenset[str]:
         """The locks ``fm`` takes or releases through a project function that locks or unlocks
