@@ -26,7 +26,7 @@ from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, copy_table
 from extractors.by_value import handed_name, handed_view, moving_nodes, reassigning_nodes
 from extractors.calls import CallSpec
-from extractors.cfg import Cfg, CondExpr
+from extractors.cfg import Cfg, CfgNode, CondExpr
 from extractors.contents import contents_labels, contents_of, contents_values, filling_loops
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
@@ -531,6 +531,7 @@ class Projector:
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     _wrapped: dict[str, frozenset[str]] = field(default_factory=dict)
     _parked: dict[str, dict[int, frozenset[str]]] = field(default_factory=dict)
+    _parked_locals: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # per value, the locals
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
     _used: dict[str, tuple[Dep, ...] | None] = field(default_factory=dict)  # per component: its answers
@@ -801,7 +802,19 @@ class Projector:
         for cid, path, given, addr in candidates:
             if addr or given in arrays:
                 out.setdefault(cid, set()).add(path)
+                self._parked_locals.setdefault(function_id(fm), {}).setdefault(path, set()).add(given)
         return {cid: frozenset(paths) for cid, paths in out.items()}
+
+    def _unparks(self, fm: FunctionModel, node: CfgNode, v: str) -> bool:
+        """Whether ``node`` hands a local that a call parked in ``v`` to a project function again
+        (``sqlite3ParseObjectReset(&sParse)`` after ``sqlite3ParseObjectInit(&sParse, db)``): the
+        callee reaches the object through it and may put the field back, so it counts as a store."""
+        given = self._parked_locals.get(function_id(fm), {}).get(v)
+        if not given:
+            return False
+        return any(
+            a is not None and root_of(a) in given and self._project_call(fm, c) for c in node.calls for a, _ in c.args
+        )
 
     def _parking(self, g: FunctionModel) -> tuple[tuple[int, str, int], ...]:
         """What ``g`` stores of one parameter into a field of the object another points to:
@@ -919,9 +932,13 @@ class Projector:
         sc = self.scope
         if v.startswith(ADDRESS):
             return self._address_labels(fm, node.calls, v[len(ADDRESS) :])
-        if callees and v in self.parked_addresses(fm).get(cid, frozenset()):
-            parked = {"stack", "def"} if outlives_frame(fm, v, sc.globals) else {"def"}
-            return frozenset(labels | parked), ()  # the callee's store, summarised
+        if callees:
+            parked_here = self.parked_addresses(fm)
+            if v in parked_here.get(cid, frozenset()):
+                parked = {"stack", "def"} if outlives_frame(fm, v, sc.globals) else {"def"}
+                return frozenset(labels | parked), ()  # the callee's store, summarised
+            if parked_here and self._unparks(fm, node, v):
+                labels.add("def")
         for call in node.calls:
             name = call.name
             spec = sc.table.get(name) if name else None
@@ -1495,6 +1512,9 @@ class Projector:
         cids = list(index.get(root, ()))
         for name in sorted(frozenset().union(*self.copies(fm, v).values())):
             cids += index.get(name, ())
+        if "->" in v and self.parked_addresses(fm):
+            for name in sorted(self._parked_locals.get(function_id(fm), {}).get(v, ())):
+                cids += index.get(name, ())  # the calls a local parked in v is handed to (_unparks)
         if is_global:
             cids += self.calling_nodes(fm)
         # a test of the error indicator right after a call storing v may speak for it (_raised_result)

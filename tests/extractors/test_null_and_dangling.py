@@ -297,6 +297,34 @@ void relabel(struct widget *w, int row) {
 """
 
 
+PARSER = """#include <stddef.h>
+struct db;
+struct parse { struct db *db; struct parse *outer; int rc; };
+struct db { struct parse *cur; };
+void parse_init(struct parse *p, struct db *db) { p->outer = db->cur; db->cur = p; p->db = db; }
+void parse_reset(struct parse *p) { struct db *db = p->db; db->cur = p->outer; }
+int parse_run(struct parse *p);
+int run(struct db *db) {
+    struct parse p;
+    int rc;
+    parse_init(&p, db);        /*I*/
+    rc = parse_run(&p);
+    parse_reset(&p);
+    return rc;
+}
+"""
+
+
+def test_a_local_parked_by_one_call_and_handed_to_a_later_one_may_be_unparked() -> None:
+    """sqlite's ``sqlite3ParseObjectInit(&sParse, db)`` parks ``&sParse`` in ``db->pParse`` and
+    ``sqlite3ParseObjectReset(&sParse)`` puts the outer one back through ``sParse.db``: a later call
+    handed the parked local may restore the field."""
+    assert of_rule(check_src(PARSER), "return-local-address") == []
+    kept = PARSER.replace("    parse_reset(&p);\n", "")
+    (f,) = of_rule(check_src(kept), "return-local-address")
+    assert f.location.start_line == line_of(kept, "/*I*/")
+
+
 def test_a_callee_that_stores_a_locals_address_into_the_callers_object() -> None:
     """``set_label(w, text)`` of another file parks ``text``'s address in ``w->label``: the caller's
     object holds it when the caller returns (not a scratch object of its own, nor after a second
