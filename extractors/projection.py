@@ -26,7 +26,7 @@ from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, copy_table
 from extractors.by_value import handed_name, handed_view, moving_nodes, reassigning_nodes
 from extractors.calls import CallSpec
-from extractors.cfg import Cfg, CfgNode, CondExpr
+from extractors.cfg import Cfg, CondExpr
 from extractors.contents import contents_labels, contents_of, contents_values, filling_loops
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
@@ -451,7 +451,6 @@ _MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) 
 _MENTIONS = Content[str, frozenset[str]]("mentions")
 _VALUES = Content[tuple[str, str], tuple[str, ...]]("values")
 _LOCKED = Content[tuple[str, str], tuple[tuple[int, str], ...]]("locked_paths")
-_PARKING = Content[str, tuple[tuple[int, str, int], ...]]("parking")
 _COPIES = Content[str, "dict[str, dict[int, frozenset[str]]]"](
     "copy_table", weight=lambda t: 1 + sum(map(len, t.values()))
 )
@@ -500,7 +499,6 @@ class ProjectionStore:
         self.mentions = d.content(_MENTIONS)  # by Merkle digest
         self.values = d.content(_VALUES)  # by text key and scope
         self.locked = d.content(_LOCKED)  # by text key and scope
-        self.parking = d.content(_PARKING)  # by text key: Projector._parking
         self.stamps = d.content(_STAMPS)
         self.layouts = d.content(_LAYOUTS)
         self.copies = d.content(_COPIES)  # by text key
@@ -530,8 +528,6 @@ class Projector:
     _reachable: dict[str, tuple[FunctionModel, ...]] = field(default_factory=dict)
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     _wrapped: dict[str, frozenset[str]] = field(default_factory=dict)
-    _parked: dict[str, dict[int, frozenset[str]]] = field(default_factory=dict)
-    _parked_locals: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # per value, the locals
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
     _used: dict[str, tuple[Dep, ...] | None] = field(default_factory=dict)  # per component: its answers
@@ -759,82 +755,8 @@ class Projector:
         got = self.store.values.get(memo)
         if got is None:
             got = self.store.values[memo] = self._values(fm)
-        held = self.wrapped_locks(fm) | frozenset().union(*self.parked_addresses(fm).values())
+        held = self.wrapped_locks(fm)
         return got if held <= set(got) else tuple(sorted(set(got) | held))
-
-    def parked_addresses(self, fm: FunctionModel) -> dict[int, frozenset[str]]:
-        """Per call node of ``fm``, the fields of its caller's objects that a project function it
-        calls sets to the address of ``fm``'s own local (``set_label(w, text)`` with a local
-        ``char text[32]``, where ``set_label`` does ``w->label = label``): tracked in ``fm``
-        though its text never names them, labelled ``stack`` at the call.  One level of callee,
-        kept by this projector as :meth:`wrapped_locks` is."""
-        got = self._parked.get(function_id(fm))
-        if got is None:
-            got = self._parked[function_id(fm)] = self._parked_addresses(fm)
-        return got
-
-    def _parked_addresses(self, fm: FunctionModel) -> dict[int, frozenset[str]]:
-        own = {n for n in fm.cfg.declared if n not in fm.cfg.static_locals}
-        candidates: list[tuple[int, str, str, bool]] = []  # node, field path, argument, by address
-        for n in fm.cfg.nodes:
-            for c in n.calls:
-                if c.name is None or c.name in self.scope.table:
-                    continue
-                g = self.scope.resolve(fm, c.name)
-                if g is None:
-                    continue
-                for j, rest, k in self._parking(g):
-                    if max(j, k) >= len(c.args):
-                        continue
-                    (into, into_addr), (given, addr) = c.args[j], c.args[k]
-                    if into is not None and not into_addr and given is not None and given in own:
-                        candidates.append((n.id, into + rest, given, addr))
-        if not candidates:
-            return {}
-        arrays = {
-            name
-            for n in fm.cfg.nodes
-            if n.kind == "decl" and not re.search(r"\b(?:static|extern)\b", n.source)
-            for name in {given for _, _, given, addr in candidates if not addr}
-            if re.search(rf"\b{re.escape(name)}\s*\[", n.source)
-        }
-        out: dict[int, set[str]] = {}
-        for cid, path, given, addr in candidates:
-            if addr or given in arrays:
-                out.setdefault(cid, set()).add(path)
-                self._parked_locals.setdefault(function_id(fm), {}).setdefault(path, set()).add(given)
-        return {cid: frozenset(paths) for cid, paths in out.items()}
-
-    def _unparks(self, fm: FunctionModel, node: CfgNode, v: str) -> bool:
-        """Whether ``node`` hands a local that a call parked in ``v`` to a project function again
-        (``sqlite3ParseObjectReset(&sParse)`` after ``sqlite3ParseObjectInit(&sParse, db)``): the
-        callee reaches the object through it and may put the field back, so it counts as a store."""
-        given = self._parked_locals.get(function_id(fm), {}).get(v)
-        if not given:
-            return False
-        return any(
-            a is not None and root_of(a) in given and self._project_call(fm, c) for c in node.calls for a, _ in c.args
-        )
-
-    def _parking(self, g: FunctionModel) -> tuple[tuple[int, str, int], ...]:
-        """What ``g`` stores of one parameter into a field of the object another points to:
-        (that parameter's index, the field's path after it, the stored parameter's index), for
-        parameters ``g`` never reassigns (``w->label = label``). Kept by the callee's text."""
-        got = self.store.parking.get(g.key)
-        if got is not None:
-            return got
-        params = g.params
-        assigned = {p for n in g.cfg.nodes for p, a in n.events if a in ("def", "write") and p in params}
-        found: set[tuple[int, str, int]] = set()
-        for n in g.cfg.nodes:
-            for target, source in n.copies:
-                root = root_of(target)
-                if source in params and root in params and root not in assigned and source not in assigned:
-                    rest = target[len(root) :]
-                    if rest.startswith("->"):
-                        found.add((params.index(root), rest, params.index(source)))
-        got = self.store.parking[g.key] = tuple(sorted(found))
-        return got
 
     def wrapped_locks(self, fm: FunctionModel) -> frozenset[str]:
         """The locks ``fm`` takes or releases through a project function that locks or unlocks
@@ -932,13 +854,6 @@ class Projector:
         sc = self.scope
         if v.startswith(ADDRESS):
             return self._address_labels(fm, node.calls, v[len(ADDRESS) :])
-        if callees:
-            parked_here = self.parked_addresses(fm)
-            if v in parked_here.get(cid, frozenset()):
-                parked = {"stack", "def"} if outlives_frame(fm, v, sc.globals) else {"def"}
-                return frozenset(labels | parked), ()  # the callee's store, summarised
-            if parked_here and self._unparks(fm, node, v):
-                labels.add("def")
         for call in node.calls:
             name = call.name
             spec = sc.table.get(name) if name else None
@@ -1512,9 +1427,6 @@ class Projector:
         cids = list(index.get(root, ()))
         for name in sorted(frozenset().union(*self.copies(fm, v).values())):
             cids += index.get(name, ())
-        if "->" in v and self.parked_addresses(fm):
-            for name in sorted(self._parked_locals.get(function_id(fm), {}).get(v, ())):
-                cids += index.get(name, ())  # the calls a local parked in v is handed to (_unparks)
         if is_global:
             cids += self.calling_nodes(fm)
         # a test of the error indicator right after a call storing v may speak for it (_raised_result)
