@@ -381,9 +381,9 @@ class CfgBuilder:
             macro = self.counts.get(text_of(typed))
             if macro is not None and macro[1].rstrip().endswith((";", "}")):  # not a type's name
                 named, alone = typed, macro
-            elif macro is None and s.has_error:
-                # no declaration reads so (``NAME p->n = 0;``): a macro that expands to nothing, or
-                # to statements this file does not define, before the statement
+            elif macro is None and s.has_error and _STATEMENT_AFTER.match(text_of(s), typed.end_byte - s.start_byte):
+                # no declaration reads so (``NAME p->n = 0;``, ``NAME case 6:``): a macro that
+                # expands to nothing, or to statements this file does not define, before the statement
                 named, alone = typed, _NOTHING
         if named is not None and alone is not None and object_like(alone):
             # ``C16B;`` of ``#define C16B C16S`` and ``#define C16S (out[1] = tmp[0], ...);``
@@ -1005,6 +1005,10 @@ def _lone_name(s: TSNode) -> TSNode | None:
 
 
 _NOTHING: CountMacro = (OBJECT_LIKE, ";")  # an object-like macro read as an empty statement
+# what no declarator starts with: a statement's keyword, or a name followed by a member access
+_STATEMENT_AFTER = re.compile(
+    r"\s*(?:(?:case|default|return|if|for|while|do|switch|break|continue|goto)\b|[A-Za-z_]\w*\s*(?:->|\.(?!\.)))"
+)
 
 
 def _declared_type(s: TSNode) -> TSNode | None:
