@@ -272,6 +272,7 @@ class FunctionSemantics:
         self._trees: dict[int, TSNode | None] = {}
         # the frame's objects that have an address of their own: name -> (address, whether an array)
         self.frame: dict[str, tuple[int, bool]] = {}
+        self.params = frozenset(params)
         self.kinds = self._tracked(params)
 
     def _tracked(self, params: tuple[str, ...]) -> dict[str, str]:
@@ -602,7 +603,7 @@ class _Reader:
             frame = self.sem.frame.get(name)
             if frame is not None and frame[1]:
                 return Value(z3.IntVal(frame[0]), "p")  # an array read as a value: its address
-            if _MACRO_CONSTANT.fullmatch(name) and name not in self.sem.cfg.declared:
+            if _MACRO_CONSTANT.fullmatch(name) and name not in self.sem.cfg.declared and name not in self.sem.params:
                 return Value(z3.Const(f"m:{name}", z3.IntSort()), "m")
             return self.unknown()
         if t in ("string_literal", "concatenated_string"):
