@@ -454,7 +454,8 @@ class CfgBuilder:
                 preds = self.expanded(c, found, preds)
                 done = found.end
                 continue
-            if block is not None and block.type == "compound_statement" and _iteration_call(c):
+            if looped:
+                assert block is not None
                 preds = self.call_block(c, block, preds)
                 done = block.end_byte
                 continue

@@ -67,6 +67,7 @@ from checker.ctl import AF, AG, AU, AW, AX, EF, EG, EU, EW, EX, And, Atom, False
 from checker.model import RSM
 from checker.witness import Step
 from extractors.call_outcomes import WRITES, CallOutcomes, call_outcomes
+from extractors.calls import BUILTIN
 from extractors.every_copy import live_copy
 from extractors.facts import Call
 from extractors.findings import Finding
@@ -247,7 +248,7 @@ def outcomes_of(proj: Projector, fm: FunctionModel) -> dict[str, CallOutcomes]:
         g = sc.resolve(fm, name) if name not in sc.table else None
         if g is None:
             continue
-        ks = tuple(k for k in range(len(g.params)) if out_summary(g, k, sc.table, _no_allocs, reads=True) is not None)
+        ks = _out_parameters(g)
         key = (g.key, ks)
         if key not in _OUTCOMES:
             if len(_OUTCOMES) > 1024:
@@ -265,6 +266,23 @@ _OUTCOMES: dict[tuple[str, tuple[int, ...]], CallOutcomes | None] = {}  # by the
 def _no_allocs(call: Call) -> bool:
     """Which calls allocate does not matter to whether a parameter is an out-parameter."""
     return False
+
+
+def _out_parameters(g: FunctionModel) -> tuple[int, ...]:
+    """The parameters of ``g`` that :mod:`out_params` summarises for refutation (``reads``: its
+    tests of ``*p`` too); a function of ``g``'s text, so kept by its key as ``_OUTCOMES`` is (the
+    call table only tells a fresh store from another, not whether ``*p`` is summarised)."""
+    got = _OUT_PARAMETERS.get(g.key)
+    if got is None:
+        if len(_OUT_PARAMETERS) > 1024:
+            _OUT_PARAMETERS.clear()
+        got = _OUT_PARAMETERS[g.key] = tuple(
+            k for k in range(len(g.params)) if out_summary(g, k, BUILTIN, _no_allocs, reads=True) is not None
+        )
+    return got
+
+
+_OUT_PARAMETERS: dict[str, tuple[int, ...]] = {}
 
 
 def outcomes_digest(outcomes: dict[str, CallOutcomes]) -> str:
