@@ -33,6 +33,7 @@ from extractors.lasting import lasting_of
 from extractors.lock_contracts import NO_CONTRACTS, LockContracts
 from extractors.mark_check import SCOPE as MARK_SCOPE
 from extractors.mark_check import mark_findings
+from extractors.parking import parked_of
 from extractors.phase_clock import MODEL_CHECKING, PROJECTION, PhaseClock
 from extractors.projection import DISCARD, Projector, function_id, locals_of
 from extractors.refute import Refuter, Undecided, semantics
@@ -41,7 +42,7 @@ from extractors.rule_view import rule_rsm
 from extractors.rules import Rule, rules_key
 from extractors.struct_fields import tracked_field
 
-RESULT_VERSION = "r28"
+RESULT_VERSION = "r29"
 
 
 class Withheld(Exception):
@@ -633,6 +634,8 @@ def ordered(findings: Iterable[Finding]) -> list[Finding]:
 def _in_scope(rule: Rule, fm: FunctionModel, var: str, proj: Projector) -> bool:
     if lasting_of(var) is not None:
         return rule.lasting  # a field of the caller's object, labelled for dead stores only
+    if parked_of(var) is not None:
+        return any("stack" in group for group in rule.requires)  # labelled for that only
     if rule.scope == MARK_SCOPE:
         return False  # checked on the function's marks, not on a value's projection
     if rule.scope == "return":

@@ -37,6 +37,9 @@ class Call:
     borrowed: frozenset[int] = frozenset()
     # positions whose escape the result's NULL tests carry instead (extractors.conditional_takes)
     deferred: tuple[int, ...] = ()
+    # positions of arguments that point into the caller's frame: ``&x``, ``&x.f``, an automatic
+    # local array ``buf`` (extractors.parking)
+    framed: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -748,7 +751,10 @@ class FactWalker:
             self.walk(node.child_by_field_name("function"), guarded)
         args: list[tuple[str | None, bool]] = []
         strings: list[tuple[int, str]] = []
+        framed: set[int] = set()
         for a in args_of(node):
+            if self.frame_address(a) is not None:
+                framed.add(len(args))
             if (literal := literal_text(a)) is not None:
                 strings.append((len(args), literal))  # a printf format (extractors.formats)
             target = address_operand(a)
@@ -760,7 +766,10 @@ class FactWalker:
             self.ev(tested_argument(a), "notnull")
         sure = frozenset(a for a, _ in args if a in guarded)
         lent = borrowed(self.consts, name)
-        self.f.calls.append(Call(name, tuple(args), result, discarded, sure, strings=tuple(strings), borrowed=lent))
+        framed_at = frozenset(framed)
+        self.f.calls.append(
+            Call(name, tuple(args), result, discarded, sure, strings=tuple(strings), borrowed=lent, framed=framed_at)
+        )
 
     def declaration(self, decl: TSNode) -> list[tuple[str, bool]]:
         """Facts of a declaration; returns the declared (name, uninitialised scalar) pairs."""

@@ -26,7 +26,7 @@ from checker.querydb import Content, ContentMemos, Database
 from extractors.aliases import SHARED_ATOMS, copy_table
 from extractors.by_value import handed_name, handed_view, moving_nodes, reassigning_nodes
 from extractors.calls import CallSpec
-from extractors.cfg import Cfg, CondExpr
+from extractors.cfg import Cfg, CfgNode, CondExpr
 from extractors.contents import contents_labels, contents_of, contents_values, filling_loops
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
@@ -34,6 +34,8 @@ from extractors.kept_graph import Base, base_of, contract
 from extractors.lasting import lasting_labels, lasting_nodes, lasting_of, lasting_values
 from extractors.null_returns import NEVER, RAISED, returns_null
 from extractors.out_params import Summary, labels_after, out_summary
+from extractors.parking import MARK as PARKED
+from extractors.parking import Parking, parked_of, parked_places, parking_nodes, parks, takes_back
 from extractors.prune import cond_vars
 from extractors.releases import releases
 from extractors.return_exits import (
@@ -384,16 +386,17 @@ BY_REFERENCE = "by-reference"  # a cycle's member was kept by name while it was 
 REASSIGNED = "reassigned"  # whether the function gives its parameter a new value (extractors.by_value)
 EXITS = "exits"  # the returned literals with exits of their own (extractors.return_exits)
 RELEASES = "releases"  # whether the function releases its parameter (extractors.releases)
+PARKS = "parks"  # what the function stores of its parameters where its caller sees it (extractors.parking)
 
 
 class Dep(NamedTuple):
     """One question a projection asked about another function while it was built, and the answer:
     the projection is reused while every answer is still the same."""
 
-    kind: str  # PROJECTION, MENTION, MAY_NULL, RAISED_NULL, OUT_PARAM, REASSIGNED, EXITS or BY_REFERENCE
+    kind: str  # PROJECTION, MENTION, MAY_NULL, RAISED_NULL, OUT_PARAM, REASSIGNED, EXITS, PARKS, BY_REFERENCE
     function: str  # function id
     # the value (PROJECTION, REASSIGNED), global root (MENTION), "" (MAY_NULL, RAISED_NULL),
-    # "k|summary" (OUT_PARAM), the literals (EXITS)
+    # "k|summary" (OUT_PARAM), the literals (EXITS), the summary (PARKS)
     subject: str
     answer: bool
 
@@ -451,6 +454,7 @@ _MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) 
 _MENTIONS = Content[str, frozenset[str]]("mentions")
 _VALUES = Content[tuple[str, str], tuple[str, ...]]("values")
 _LOCKED = Content[tuple[str, str], tuple[tuple[int, str], ...]]("locked_paths")
+_PARKING = Content[tuple[str, str], Parking]("parking")
 _COPIES = Content[str, "dict[str, dict[int, frozenset[str]]]"](
     "copy_table", weight=lambda t: 1 + sum(map(len, t.values()))
 )
@@ -499,6 +503,7 @@ class ProjectionStore:
         self.mentions = d.content(_MENTIONS)  # by Merkle digest
         self.values = d.content(_VALUES)  # by text key and scope
         self.locked = d.content(_LOCKED)  # by text key and scope
+        self.parking = d.content(_PARKING)  # by text key and scope: extractors.parking
         self.stamps = d.content(_STAMPS)
         self.layouts = d.content(_LAYOUTS)
         self.copies = d.content(_COPIES)  # by text key
@@ -528,6 +533,7 @@ class Projector:
     _reachable: dict[str, tuple[FunctionModel, ...]] = field(default_factory=dict)
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     _wrapped: dict[str, frozenset[str]] = field(default_factory=dict)
+    _parked: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
     _used: dict[str, tuple[Dep, ...] | None] = field(default_factory=dict)  # per component: its answers
@@ -755,8 +761,57 @@ class Projector:
         got = self.store.values.get(memo)
         if got is None:
             got = self.store.values[memo] = self._values(fm)
-        held = self.wrapped_locks(fm)
+        held = self.wrapped_locks(fm) | {place + PARKED for place in self.parked(fm)}
         return got if held <= set(got) else tuple(sorted(set(got) | held))
+
+    def parked(self, fm: FunctionModel) -> dict[str, frozenset[str]]:
+        """Per place where a project function ``fm`` calls parks the address of one of ``fm``'s
+        automatic locals (:mod:`extractors.parking`; tracked as the value ``place^``), the locals
+        parked there. One level of callee; depends on the callees' texts, so kept by this
+        projector as :meth:`wrapped_locks` is."""
+        got = self._parked.get(function_id(fm))
+        if got is None:
+            out: dict[str, set[str]] = {}
+            outlives = partial(outlives_frame, fm, globals_=self.scope.globals)
+            for n in fm.cfg.nodes:
+                for c in n.calls:
+                    if c.framed and (g := self._project_callee(fm, c)) is not None:
+                        for place, local in parked_places(c, self.parking(g), outlives):
+                            out.setdefault(place, set()).add(local)
+            got = self._parked[function_id(fm)] = {p: frozenset(ls) for p, ls in out.items()}
+        return got
+
+    def _project_callee(self, fm: FunctionModel, call: Call) -> FunctionModel | None:
+        return self.scope.resolve(fm, call.name) if self._project_call(fm, call) else None
+
+    def parking(self, g: FunctionModel) -> Parking:
+        """:func:`extractors.parking.parks` of project function ``g`` (recorded as an answer, as
+        :meth:`_may_null`'s is)."""
+        memo = (g.key, self.scope_digest)
+        got = self.store.parking.get(memo)
+        if got is None:
+            got = self.store.parking[memo] = parks(g, self.scope.globals)
+        if self._deps:
+            self._deps[-1].append(Dep(PARKS, function_id(g), repr(got), True))
+        return got
+
+    def _parked_labels(self, fm: FunctionModel, node: CfgNode, place: str) -> frozenset[str]:
+        """``stack`` and ``def`` at a call that parks a local's address in ``place``, ``def``
+        where ``place`` may get another value (:mod:`extractors.parking`)."""
+        is_global = self._place_is_global(fm, place)
+        if not takes_back(
+            node, place, is_global, self.parked(fm).get(place, frozenset()), partial(self._project_call, fm)
+        ):
+            return frozenset()
+        outlives = partial(outlives_frame, fm, globals_=self.scope.globals)
+        for c in node.calls:
+            g = self._project_callee(fm, c) if c.framed else None
+            if g is not None and any(p == place for p, _ in parked_places(c, self.parking(g), outlives)):
+                return frozenset({"stack", "def"})
+        return frozenset({"def"})
+
+    def _place_is_global(self, fm: FunctionModel, place: str) -> bool:
+        return root_of(place) in self.scope.globals and root_of(place) not in locals_of(fm)
 
     def wrapped_locks(self, fm: FunctionModel) -> frozenset[str]:
         """The locks ``fm`` takes or releases through a project function that locks or unlocks
@@ -842,6 +897,8 @@ class Projector:
         node = fm.cfg.nodes[cid]
         if (buffer := contents_of(v)) is not None:
             return contents_labels(node, buffer, self.scope.table), ()  # calls fill it: no box
+        if (place := parked_of(v)) is not None:
+            return self._parked_labels(fm, node, place), ()  # the callee's store, summarised: no box
         if (field := lasting_of(v)) is not None:
             return lasting_labels(fm, node, *field), ()  # calls read it: no box
         labels = {a for p, a in node.events if p == v}
@@ -1276,6 +1333,8 @@ class Projector:
         changed reads step only into what it read before gains at most their labels. Found so,
         the changed function is not projected, which on a recursive cycle means validating the
         projections of the whole cycle again."""
+        if parked_of(v) is not None:
+            return frozenset({"stack", "def"}), frozenset()  # whatever the callees park: no box
         key = (fm.key, function_id(fm), v, self.scope_digest)  # what node_labels reads: see scope_digest
         kept = self.store.steps.get(key, False)
         if not isinstance(kept, bool):
@@ -1417,6 +1476,10 @@ class Projector:
     def _relevant(self, fm: FunctionModel, v: str) -> tuple[list[int], bool]:
         """The CFG nodes whose content a projection on ``v`` reads (those of its copies too), and
         whether ``v`` is a global."""
+        if (place := parked_of(v)) is not None:
+            parked = self.parked(fm).get(place, frozenset())
+            project = partial(self._project_call, fm)
+            return parking_nodes(fm, place, self._place_is_global(fm, place), parked, project), False
         is_global = root_of(v) in self.scope.globals and root_of(v) not in locals_of(fm)
         index = self.index(fm)
         if v.startswith(DISCARD):
@@ -1529,6 +1592,9 @@ class Projector:
                 elif kind == RELEASES:
                     g = self.scope.functions.get(ident)
                     got = g is not None and self.releases(g, int(arg))
+                elif kind == PARKS:
+                    g = self.scope.functions.get(ident)
+                    got = g is not None and repr(self.parking(g)) == arg
                 else:
                     got = self._mentioned(ident, arg)
                 if got != answer:

@@ -21,6 +21,7 @@ from extractors.findings import Finding, Location, WitnessStep
 from extractors.functions import FunctionModel
 from extractors.lasting import lasting_of
 from extractors.macro_calls import plain_name
+from extractors.parking import parked_of
 from extractors.projection import EXIT_LABEL, RETURN_LABEL, NodeMeta, Projector, c_name, discarded_value, function_id
 from extractors.rules import Rule
 
@@ -308,6 +309,8 @@ def _shown(var: str) -> str:
     if var == RETURNED:
         return "the returned pointer"
     field = lasting_of(var)
+    if field is None and (place := parked_of(var)) is not None:
+        return plain_name(place)
     return plain_name(field[1] if field is not None else discarded_value(var) or var)
 
 

@@ -266,6 +266,111 @@ def test_return_local_address_good(body: str) -> None:
     assert of_rule(check_src(src), "return-local-address") == []
 
 
+WIDGET = """#include <stdio.h>
+struct widget { const char *label; int width; };
+void set_label(struct widget *w, const char *label) { w->label = label; }
+"""
+FORM = """#include <stdio.h>
+#include <stdlib.h>
+struct widget { const char *label; int width; };
+void set_label(struct widget *w, const char *label);
+void label_row(struct widget *w, int row) {
+    char text[32];
+    snprintf(text, sizeof text, "row %d", row);
+    set_label(w, text);           /*P*/
+}
+void scratch(int row) {
+    char text[32];
+    struct widget *w = malloc(sizeof *w);
+    if (w == NULL)
+        return;
+    snprintf(text, sizeof text, "row %d", row);
+    set_label(w, text);
+    free(w);
+}
+void relabel(struct widget *w, int row) {
+    char text[32];
+    snprintf(text, sizeof text, "row %d", row);
+    set_label(w, text);
+    set_label(w, "none");
+}
+"""
+
+
+PARSER = """#include <stddef.h>
+struct db;
+struct parse { struct db *db; struct parse *outer; int rc; };
+struct db { struct parse *cur; };
+void parse_init(struct parse *p, struct db *db) { p->outer = db->cur; db->cur = p; p->db = db; }
+void parse_reset(struct parse *p) { struct db *db = p->db; db->cur = p->outer; }
+int parse_run(struct parse *p);
+int run(struct db *db) {
+    struct parse p;
+    int rc;
+    parse_init(&p, db);        /*I*/
+    rc = parse_run(&p);
+    parse_reset(&p);
+    return rc;
+}
+"""
+
+
+def test_a_local_parked_by_one_call_and_handed_to_a_later_one_may_be_unparked() -> None:
+    """sqlite's ``sqlite3ParseObjectInit(&sParse, db)`` parks ``&sParse`` in ``db->pParse`` and
+    ``sqlite3ParseObjectReset(&sParse)`` puts the outer one back through ``sParse.db``: a later call
+    handed the parked local may restore the field."""
+    assert of_rule(check_src(PARSER), "return-local-address") == []
+    kept = PARSER.replace("    parse_reset(&p);\n", "")
+    (f,) = of_rule(check_src(kept), "return-local-address")
+    assert f.location.start_line == line_of(kept, "/*I*/")
+
+
+def test_a_callee_that_stores_a_locals_address_into_the_callers_object() -> None:
+    """``set_label(w, text)`` of another file parks ``text``'s address in ``w->label``: the caller's
+    object holds it when the caller returns (not a scratch object of its own, nor after a second
+    call that stores a literal); an edit that makes the callee copy the text ends the finding."""
+    p = Project()
+    p.update_file("widget.c", WIDGET)
+    p.update_file("form.c", FORM)
+    (f,) = of_rule(p.check()["form.c"], "return-local-address")
+    assert f.function == "label_row" and f.location.start_line == line_of(FORM, "/*P*/")
+    assert "w->label" in f.message
+    p.update_file("widget.c", WIDGET.replace("w->label = label;", "w->label = strdup(label);"))
+    assert of_rule(p.check()["form.c"], "return-local-address") == []
+
+
+REGISTRY = """#include <stddef.h>
+struct handler { const char *name; int (*run)(void); };
+static const struct handler *current;
+static void install(const struct handler *h) { current = h; }
+static void uninstall(void) { current = NULL; }
+static int default_run(void) { return 0; }
+void register_default(void) {
+    struct handler h = { "default", default_run };
+    install(&h);                  /*G*/
+}
+int run_scoped(int (*run)(void)) {
+    struct handler h = { "scoped", run };
+    int rc;
+    install(&h);
+    rc = h.run();
+    uninstall();
+    return rc;
+}
+"""
+
+
+def test_a_callee_that_stores_a_locals_address_into_a_global() -> None:
+    """``install(&h)`` stores its parameter in the file's ``current``: the caller's local is still
+    there when it returns, unless a later call (``uninstall()``) may have put it back."""
+    (f,) = of_rule(check_src(REGISTRY), "return-local-address")
+    assert f.function == "register_default" and f.location.start_line == line_of(REGISTRY, "/*G*/")
+    assert "current" in f.message
+    fixed = REGISTRY.replace("static void install(const struct handler *h) { current = h; }",
+                             "static void install(const struct handler *h) { current = h; current = NULL; }")
+    assert of_rule(check_src(fixed), "return-local-address") == []
+
+
 def test_freeing_what_is_not_the_start_of_a_heap_block() -> None:
     src = HEADER + """
 static void release(char *s) { free(s); }
@@ -329,17 +434,17 @@ void table_unlock(struct table *t) { pthread_mutex_unlock(&t->mu); }
 void reg_lock(void) { pthread_mutex_lock(&reg_mu); }
 void reg_unlock(void) { pthread_mutex_unlock(&reg_mu); }
 int put(struct table *t, int v) {
-    table_lock(t);       /*T*/
+    table_lock(t);
     if (v < 0)
-        return -1;
+        return -1;       /*T*/
     t->n = v;
     table_unlock(t);
     return 0;
 }
 int reg(int v) {
-    reg_lock();          /*R*/
+    reg_lock();
     if (v < 0)
-        return -1;
+        return -1;       /*R*/
     reg_unlock();
     return 0;
 }

@@ -1,0 +1,122 @@
+"""Addresses of locals that a project function parks where the caller's caller can reach them.
+
+``set_label(w, text)`` with a local ``char text[32]``, where ``set_label`` (maybe in another file)
+does ``w->label = label``, leaves in the caller's ``*w`` a pointer into a frame that is gone once
+the caller returns: the same bug as the caller storing ``w->label = text`` itself
+(``return-local-address``), one call away.
+
+The callee's side is a summary of its own text (:func:`parks`): which parameter it stores, as it
+came in, into a field of the object another parameter points to, or into a file-scope variable,
+and leaves there on every way out. The caller's side is one value per place so filled,
+``w->label^`` (:data:`MARK`), labelled only in the caller (no box: the callees are not asked about
+it, so a field of a parameter every function is handed costs one small component, not a
+projection through the call graph):
+
+- ``stack`` and ``def`` at a call that parks the address of one of the caller's automatic locals
+  (``Call.framed``) there;
+- ``def`` wherever the place may get another value: a store to it or to a path above it, and any
+  call handed its root (``w``, ``w->sub``) or the local parked: the callee may put the field back
+  (``close_func(ls)`` after ``open_func(ls, &fs)``), so it counts as a store. For a file-scope
+  variable, any call.
+
+So the rule's ``E F (stack & E X E (~def U end))`` reports a call that parks a local's address
+that nothing may take back before the return; every doubt counts as taken back.
+
+Pure: functions of the models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from extractors.cfg import CfgNode
+from extractors.facts import Call, root_of
+from extractors.functions import FunctionModel
+
+MARK = "^"  # suffix of a parked place's value: "w->label^"
+
+Parking = tuple[tuple[int, str, int], ...]  # (receiving parameter or -1, path after it, parked parameter)
+
+
+def parked_of(v: str) -> str | None:
+    """The place (``w->label``, ``current``) of a parked value ``w->label^``, else None."""
+    return v[: -len(MARK)] if v.endswith(MARK) and len(v) > len(MARK) else None
+
+
+def parks(g: FunctionModel, globals_: frozenset[str]) -> Parking:
+    """What ``g`` stores of one parameter, as it came in, into a field of the object another
+    parameter points to (``(j, "->label", k)`` for ``params[j]->label = params[k]``) or into a
+    file-scope variable (``(-1, "current", k)``), where that store is the place's only one in
+    ``g`` and neither parameter is ever given another value: what the caller finds there
+    whichever way ``g`` returns."""
+    params = g.params
+    own = set(g.cfg.declared)
+    assigned = {p for n in g.cfg.nodes for p, a in n.events if a in ("def", "write") and p in params}
+    stores: dict[str, int] = {}
+    for n in g.cfg.nodes:
+        for p in {p for p, a in n.events if a in ("def", "write")}:
+            stores[p] = stores.get(p, 0) + 1
+    found: set[tuple[int, str, int]] = set()
+    for n in g.cfg.nodes:
+        for target, source in n.copies:
+            if source not in params or source in assigned or stores.get(target, 0) != 1:
+                continue
+            root = root_of(target)
+            if root in params and root not in assigned and target[len(root) :].startswith("->"):
+                found.add((params.index(root), target[len(root) :], params.index(source)))
+            elif root == target and root in globals_ and root not in own and root not in params:
+                found.add((-1, target, params.index(source)))
+    return tuple(sorted(found))
+
+
+def parked_places(call: Call, parking: Parking, outlives: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """The places of the caller that ``call`` (to a function whose summary is ``parking``) parks
+    the address of one of the caller's automatic locals in, where ``outlives`` says they
+    outlive the caller's frame: (place, the local)."""
+    out: list[tuple[str, str]] = []
+    for j, rest, k in parking:
+        if k not in call.framed:
+            continue
+        if j < 0:
+            place = rest
+        elif j < len(call.args) and (into := call.args[j][0]) is not None and not call.args[j][1]:
+            place = into + rest
+        else:
+            continue
+        local = call.args[k][0] if k < len(call.args) else None
+        if local is not None and outlives(place):
+            out.append((place, root_of(local)))
+    return out
+
+
+def takes_back(
+    node: CfgNode, place: str, is_global: bool, parked: frozenset[str], project: Callable[[Call], bool]
+) -> bool:
+    """Whether ``node`` may give ``place`` another value: a store to it or to a path above it
+    (``w = ...``, ``w->sub = ...`` for ``w->sub->label``), a call handed something rooted where
+    it is (or, for a file-scope variable, any call), or a call to a project function (as
+    ``project`` says) handed one of the locals ``parked`` there (``parse_reset(&p)`` after
+    ``parse_init(&p, db)`` parked ``&p`` in ``db->cur``: the callee may put the old one back
+    through ``p.db``; a library function knows nothing of the project's objects)."""
+    if any(a in ("def", "write") and _above(p, place) for p, a in node.events):
+        return True
+    if is_global:
+        return bool(node.calls)
+    root = root_of(place)
+    for c in node.calls:
+        roots = {root_of(a) for a, _ in c.args if a is not None}
+        if root in roots or (roots & parked and project(c)):
+            return True
+    return False
+
+
+def _above(p: str, place: str) -> bool:
+    return p == place or place.startswith((p + "->", p + "."))
+
+
+def parking_nodes(
+    fm: FunctionModel, place: str, is_global: bool, parked: frozenset[str], project: Callable[[Call], bool]
+) -> list[int]:
+    """The CFG nodes a parked value of ``place`` is labelled at: those :func:`takes_back` says yes
+    of, which hold the parking calls (project calls handed the locals parked)."""
+    return [n.id for n in fm.cfg.nodes if takes_back(n, place, is_global, parked, project)]
