@@ -1,7 +1,7 @@
 /* A mutex left locked on an error path.
  *
  * Expected findings (a BUG(...) comment marks each line that ctlsp reports):
- *   line 18  lock-not-released  `table_lock` stays locked when the table is full
+ *   line 20  lock-not-released  `table_lock` stays locked when the table is full
  */
 #include <pthread.h>
 
@@ -15,9 +15,9 @@ static int used;
 int table_add(int value)
 {
     int index;
-    pthread_mutex_lock(&table_lock); /* BUG(lock-not-released) */
+    pthread_mutex_lock(&table_lock);
     if (used == CAPACITY)
-        return -1; /* forgets pthread_mutex_unlock */
+        return -1; /* BUG(lock-not-released) forgets pthread_mutex_unlock */
     index = used++;
     table[index] = value;
     pthread_mutex_unlock(&table_lock);

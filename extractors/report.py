@@ -171,6 +171,7 @@ class Reporter:
         trigger_loc: Location | None = None
         outer_call: Location | None = None
         last_return: Location | None = None
+        end_loc: Location | None = None
         prev_depth = 0
         before: tuple[str, tuple[tuple[str, str], ...], int] | None = None  # the last step's node, by frame
         for i, s in enumerate(steps):
@@ -196,7 +197,7 @@ class Reporter:
             meta = metas[i]
             if s.component.endswith("!root"):
                 if s.node == "end":
-                    exit_loc = last_return or self._exit_location(fm)
+                    exit_loc = end_loc = last_return or self._exit_location(fm)
                     witness.append(
                         WitnessStep(
                             exit_loc,
@@ -238,6 +239,8 @@ class Reporter:
                     trigger_loc = self._outermost(frames) or trigger_loc
                 else:
                     trigger_loc = self.location(bad_meta)
+        if rule.report_at == "end" and end_loc is not None:
+            trigger_loc = end_loc
         if trigger_loc is None:
             trigger_loc = witness[0].location if witness else self._exit_location(fm)
         witness = _dedupe(witness)

@@ -63,7 +63,9 @@ class Rule:
     scope: str = "any"
     requires: tuple[tuple[str, ...], ...] = ()
     end_note: str = "returns"
-    report_at: str = "trigger"  # or "last": the step that completes the bug path
+    # or "last": the step that completes the bug path; or "end": the return the witness ends at
+    # (the exit when it falls off the end), where a path that skips what the rule asks for leaves
+    report_at: str = "trigger"
     # the trigger must be the checked function's own (one of these atoms in its own projection):
     # a trigger in a callee is that callee's finding, reported where the callee is checked
     own_trigger: frozenset[str] = frozenset()

@@ -270,7 +270,7 @@ def test_a_macro_from_a_header_in_an_include_folder_decides_a_branch(tmp_path: P
     early = LOCKS.replace("    counter += n;\n", "    if (n < 0)\n        return -1;\n    counter += n;\n")
     _tree(tmp_path, {"src/counter.c": early})
     found = _check(tmp_path, ["src/counter.c"], Config(include=(include,)))["src/counter.c"]
-    assert found == [("lock-not-released", line_of(LOCKS, "/*L*/"))]
+    assert found == [("lock-not-released", line_of(early, "return -1;"))]  # the return that keeps it
 
 
 QUOTED_LOCKS = LOCKS.replace("#include <config.h>", '#include "features.h"')
@@ -291,7 +291,7 @@ def test_a_quoted_include_nobody_said_where_is_the_projects_one_file_of_that_nam
     # the twin: the early return while locked is still found once the header is read
     early = QUOTED_LOCKS.replace("    counter += n;\n", "    if (n < 0)\n        return -1;\n    counter += n;\n")
     _tree(tmp_path, {"test/counter.c": early})
-    assert _check(tmp_path, files)["test/counter.c"] == [("lock-not-released", line_of(LOCKS, "/*L*/"))]
+    assert _check(tmp_path, files)["test/counter.c"] == [("lock-not-released", line_of(early, "return -1;"))]
     _tree(tmp_path, {"test/counter.c": QUOTED_LOCKS, "other/features.h": "#define USE_LOCKS 0\n"})
     twice = _check(tmp_path, [*files, "other/features.h"])["test/counter.c"]
     assert sorted(r for r, _ in twice) == ["unlock-without-lock"]

@@ -486,7 +486,9 @@ int g(int c) {
 """
     )
     (f,) = of_rule(check_src(src), "lock-not-released")
-    assert f.function == "f" and f.location.start_line == line_of(src, "/*L*/")
+    # reported at the return that leaves with the lock held; the witness starts at the lock
+    assert f.function == "f" and f.location.start_line == line_of(src, "/*R*/")
+    assert f.witness[0].location.start_line == line_of(src, "/*L*/")
     assert f.witness[-1].location.start_line == line_of(src, "/*R*/")
 
 
@@ -506,15 +508,15 @@ void my_unlock(pthread_mutex_t *mu) {
         abort();
 }
 int f(int c) {
-    my_lock(&m);           /*L*/
-    if (c) return -1;
+    my_lock(&m);
+    if (c) return -1;      /*R*/
     my_unlock(&m);
     return 0;
 }
 """
     )
     (f,) = of_rule(check_src(src), "lock-not-released")
-    assert f.function == "f" and f.location.start_line == line_of(src, "/*L*/")
+    assert f.function == "f" and f.location.start_line == line_of(src, "/*R*/")
 
 
 def test_a_socket_tested_against_invalid_socket_is_not_held_on_the_failed_branch() -> None:

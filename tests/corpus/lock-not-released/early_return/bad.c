@@ -5,9 +5,9 @@ static int registry[64];
 
 int reg_set(int slot, int value)
 {
-    pthread_mutex_lock(&reg_mu); /* BUG(lock-not-released) */
+    pthread_mutex_lock(&reg_mu);
     if (slot < 0 || slot >= 64)
-        return -1;
+        return -1; /* BUG(lock-not-released) */
     registry[slot] = value;
     pthread_mutex_unlock(&reg_mu);
     return 0;

@@ -8,7 +8,7 @@ static struct item *items;
 int list_push(int v)
 {
     int rc = -1;
-    pthread_mutex_lock(&list_mu); /* BUG(lock-not-released) */
+    pthread_mutex_lock(&list_mu);
     struct item *it = malloc(sizeof *it);
     if (it == NULL)
         goto out;
@@ -18,5 +18,5 @@ int list_push(int v)
     rc = 0;
     pthread_mutex_unlock(&list_mu);
 out:
-    return rc;
+    return rc; /* BUG(lock-not-released) */
 }

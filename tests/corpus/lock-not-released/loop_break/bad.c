@@ -6,10 +6,10 @@ static int slots[32];
 int claim_slot(void)
 {
     for (int i = 0; i < 32; i++) {
-        pthread_mutex_lock(&slots_mu); /* BUG(lock-not-released) */
+        pthread_mutex_lock(&slots_mu);
         if (slots[i] == 0) {
             slots[i] = 1;
-            return i;
+            return i; /* BUG(lock-not-released) */
         }
         pthread_mutex_unlock(&slots_mu);
     }

@@ -7,9 +7,9 @@ static void counter_unlock(struct counter *c) { pthread_mutex_unlock(&c->mu); }
 
 int counter_inc(struct counter *c)
 {
-    counter_lock(c); /* BUG(lock-not-released) */
+    counter_lock(c);
     if (c->value == c->max)
-        return -1;
+        return -1; /* BUG(lock-not-released) */
     c->value++;
     counter_unlock(c);
     return 0;

@@ -5,9 +5,9 @@ static int cfg_level;
 
 int cfg_set_level(int level)
 {
-    cfg_lock(); /* BUG(lock-not-released) */
+    cfg_lock();
     if (level > 9)
-        return -1;
+        return -1; /* BUG(lock-not-released) */
     cfg_level = level;
     cfg_unlock();
     return 0;
