@@ -6,7 +6,7 @@ import pytest
 
 from extractors.config import config_from_text
 from extractors.rules import catalogue
-from tests.extractors.helpers import check_src, of_rule
+from tests.extractors.helpers import check_src, line_of, of_rule
 
 H = "#include <stdlib.h>\n#include <stdio.h>\n#define DEBUG 0\n"
 
@@ -160,3 +160,42 @@ def test_suppression_comment_silences_them() -> None:
     )
     found = check_src(src)
     assert of_rule(found, "unreachable-code") == [] and of_rule(found, "unused-variable") == []
+
+
+FREES = """#include <stdlib.h>
+struct buf { char *data; char *spare; };
+void reset(struct buf *b) {
+    char *old = NULL;
+    b->data = NULL;
+    free(old);                    /*N*/
+}
+int load(struct buf *b, int n) {
+    char *a = NULL, *c = NULL;
+    a = malloc(n);
+    if (a == NULL)
+        goto out;
+    c = malloc(n);
+    if (c == NULL)
+        goto out;
+    b->data = a;
+    b->spare = c;
+    return 0;
+out:
+    free(c);
+    free(a);
+    return -1;
+}
+"""
+
+
+def test_free_of_null_is_opt_in_and_spares_the_cleanup_idiom() -> None:
+    """A free that can only free NULL is reported once the rule is on; the cleanup label that frees
+    pointers some paths assigned (``load``'s ``out:``) is not, though an early ``goto`` reaches it
+    with ``c`` still NULL."""
+    assert "free-of-null" not in {r.id for r in catalogue()}
+    assert of_rule(check_src(FREES), "free-of-null") == []
+    on = config_from_text("[rules.free-of-null]\nenabled = true\n", "ctlsp.toml")
+    (f,) = of_rule(check_src(FREES, on), "free-of-null")
+    assert f.function == "reset" and f.location.start_line == line_of(FREES, "/*N*/")
+    fixed = FREES.replace("char *old = NULL;\n    b->data = NULL;", "char *old = b->data;\n    b->data = NULL;")
+    assert of_rule(check_src(fixed, on), "free-of-null") == []
