@@ -501,6 +501,8 @@ class FactWalker:
         if node is None:
             return
         t = node.type
+        if t == "cast_expression" and text_of(node.child_by_field_name("type")) == "void":
+            self.ev(path_of(strip_parens(node.child_by_field_name("value"))), "voided")  # (void)x: said, not used
         if t in ("identifier", "field_expression"):
             p = path_of(node)
             if p:

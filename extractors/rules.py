@@ -45,9 +45,10 @@ PROPOSITIONS = (
     "unused",
     "unusedparam",
     "asserted",
+    "voided",
 )
 SCOPES = ("any", "local", "local-scalar", "return", "function")
-_OWN_ATOMS = frozenset({"decl", "def", "write", "read", "end"})  # what only a local's function does to it
+_OWN_ATOMS = frozenset({"decl", "def", "write", "read", "voided", "end"})  # what only a local's function does to it
 
 
 @dataclass(frozen=True)

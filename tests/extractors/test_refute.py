@@ -658,3 +658,15 @@ def test_a_callee_that_returns_null_exactly_when_it_leaves_no_length() -> None:
         "unsigned short *u16)", "unsigned short *u16, size_t want)"
     )
     assert found(wanted, "null-dereference") == set()
+
+
+def test_a_finding_whose_refutation_runs_out_of_budget_is_kept() -> None:
+    """With the per-finding budget (z3's deterministic resource limit) spent before the path
+    condition is decided, the solver answers unknown, and an unknown keeps the finding: refutation
+    only removes what it proves cannot run."""
+    p = Project()
+    p.checker.refuter.rlimit = 1
+    p.update_file("t.c", CORRELATED)
+    kept = {f.location.start_line for f in p.check()["t.c"] if f.rule_id == "double-free"}
+    assert kept == {line_of(CORRELATED, "/*B*/")}
+    assert p.checker.counts["refuted"] == 0

@@ -219,6 +219,46 @@ int h(void) { int x; init(&x); return x; }
     assert lines(f) == [line_of(src, "/*D*/"), line_of(src, "/*R*/")]
 
 
+VOIDED = """#include <stdlib.h>
+#include <string.h>
+char *real_path(const char *path) {
+    char *tmp;
+#if defined(HAVE_REALPATH)
+    tmp = realpath(path, NULL);
+    if (tmp == NULL)
+        return NULL;
+    return tmp;
+#else
+    (void)tmp;                      /*V*/
+    return strdup(path);
+#endif
+}
+int status(int fail) {
+    int rc;
+    if (fail)
+        rc = -1;
+    (void)rc;
+    return rc;                      /*R*/
+}
+int kept(int a) {
+    int rc = a * 2;
+    (void)rc;
+    return a;
+}
+"""
+
+
+def test_a_void_cast_is_no_read_of_an_unset_value() -> None:
+    """``(void)tmp`` (libuv's fs.c, in the build without realpath) only silences an unused
+    warning: no uninitialised read there, while a real read later still is one; and the value
+    ``(void)rc`` names is no dead store."""
+    found = check_src(VOIDED)
+    assert [(f.function, f.location.start_line) for f in of_rule(found, "uninitialised-read")] == [
+        ("status", line_of(VOIDED, "/*R*/"))
+    ]
+    assert of_rule(found, "dead-store") == []
+
+
 def test_uninitialised_read_sees_macros_that_assign_their_argument() -> None:
     src = (
         HEADER
