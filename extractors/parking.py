@@ -92,13 +92,14 @@ def parked_places(call: Call, parking: Parking, outlives: Callable[[str], bool])
 def takes_back(
     node: CfgNode, place: str, is_global: bool, parked: frozenset[str], project: Callable[[Call], bool]
 ) -> bool:
-    """Whether ``node`` may give ``place`` another value: a store to it or to a path above it
-    (``w = ...``, ``w->sub = ...`` for ``w->sub->label``), a call handed something rooted where
+    """Whether ``node`` may give ``place`` another value: a store to it, to a path above it
+    (``w = ...``, ``w->sub = ...`` for ``w->sub->label``) or to its field through any pointer
+    (``x->label``, where ``x`` may hold ``w``), a call handed something rooted where
     it is (or, for a file-scope variable, any call), or a call to a project function (as
     ``project`` says) handed one of the locals ``parked`` there (``parse_reset(&p)`` after
     ``parse_init(&p, db)`` parked ``&p`` in ``db->cur``: the callee may put the old one back
     through ``p.db``; a library function knows nothing of the project's objects)."""
-    if any(a in ("def", "write") and _above(p, place) for p, a in node.events):
+    if any(a in ("def", "write") and (_above(p, place) or _same_field(p, place)) for p, a in node.events):
         return True
     if is_global:
         return bool(node.calls)
@@ -112,6 +113,13 @@ def takes_back(
 
 def _above(p: str, place: str) -> bool:
     return p == place or place.startswith((p + "->", p + "."))
+
+
+def _same_field(p: str, place: str) -> bool:
+    """Whether store target ``p`` is the place's field through another pointer (``x->label`` for
+    ``w->label``: ``x`` may be a copy of ``w``)."""
+    cut = place.rfind("->")
+    return cut > 0 and p.endswith(place[cut:]) and p != place
 
 
 def parking_nodes(

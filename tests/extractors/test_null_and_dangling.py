@@ -339,6 +339,22 @@ def test_a_callee_that_stores_a_locals_address_into_the_callers_object() -> None
     assert of_rule(p.check()["form.c"], "return-local-address") == []
 
 
+def test_a_parked_field_put_back_through_a_copy_of_the_pointer_is_no_finding() -> None:
+    """``x = w; ...; x->label = "none"`` puts the field back through a copy: counted as taken back."""
+    src = WIDGET + """
+void label_once(struct widget *w, int row) {
+    struct widget *x = w;
+    char text[32];
+    snprintf(text, sizeof text, "row %d", row);
+    set_label(w, text);
+    x->label = "none";
+}
+"""
+    assert of_rule(check_src(src), "return-local-address") == []
+    (f,) = of_rule(check_src(src.replace('    x->label = "none";\n', "")), "return-local-address")
+    assert f.function == "label_once"
+
+
 REGISTRY = """#include <stddef.h>
 struct handler { const char *name; int (*run)(void); };
 static const struct handler *current;
