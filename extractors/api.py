@@ -488,7 +488,8 @@ class Project:
         """Findings on today's rows, less those silenced by a suppression comment, in order."""
         ignores = self.db.get(file_ignores, path)
         placed = (place(f, self._row_of) for f in found)
-        return ordered(f for f in placed if not suppressed(ignores, f.location.start_line, f.rule_id))
+        at_end = {r.id for r in self.rules if r.report_at == "end"}
+        return ordered(f for f in placed if not _silenced(ignores, f, f.rule_id in at_end))
 
     def _placing(
         self,
@@ -620,3 +621,13 @@ class Project:
                 parts.append(f"{g}:{now.start_row}:{now.last_row}" if now is not None else g)
             out[path] = hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
         return out
+
+
+def _silenced(ignores: dict[int, frozenset[str]], f: Finding, at_end: bool) -> bool:
+    """Whether a suppression comment silences ``f``: on its line, or, for a finding of a rule
+    reported where its path ends (lock-not-released at the return), on the line its witness
+    starts at in the same file (the lock), where such findings were reported before."""
+    if suppressed(ignores, f.location.start_line, f.rule_id):
+        return True
+    start = f.witness[0].location if at_end and f.witness else None
+    return start is not None and start.path == f.location.path and suppressed(ignores, start.start_line, f.rule_id)

@@ -46,27 +46,54 @@ def parked_of(v: str) -> str | None:
 def parks(g: FunctionModel, globals_: frozenset[str]) -> Parking:
     """What ``g`` stores of one parameter, as it came in, into a field of the object another
     parameter points to (``(j, "->label", k)`` for ``params[j]->label = params[k]``) or into a
-    file-scope variable (``(-1, "current", k)``), where that store is the place's only one in
-    ``g`` and neither parameter is ever given another value: what the caller finds there
-    whichever way ``g`` returns."""
+    file-scope variable (``(-1, "current", k)``): what the caller finds there whichever way
+    ``g`` returns. So the store is the place's only one in ``g``, every path from the entry to
+    the return passes it, neither parameter is ever given another value, and no call of ``g`` is
+    handed the receiving object (for a file-scope variable: no call at all), which may put the
+    place back as :func:`takes_back` says a caller's call may."""
     params = g.params
-    own = set(g.cfg.declared)
-    assigned = {p for n in g.cfg.nodes for p, a in n.events if a in ("def", "write") and p in params}
+    cfg = g.cfg
+    own = set(cfg.declared)
+    assigned = {p for n in cfg.nodes for p, a in n.events if a in ("def", "write") and p in params}
     stores: dict[str, int] = {}
-    for n in g.cfg.nodes:
+    for n in cfg.nodes:
         for p in {p for p, a in n.events if a in ("def", "write")}:
             stores[p] = stores.get(p, 0) + 1
+    handed = {root_of(a) for n in cfg.nodes for c in n.calls for a, _ in c.args if a is not None}
+    calls = any(n.calls for n in cfg.nodes)
     found: set[tuple[int, str, int]] = set()
-    for n in g.cfg.nodes:
+    for n in cfg.nodes:
         for target, source in n.copies:
             if source not in params or source in assigned or stores.get(target, 0) != 1:
                 continue
             root = root_of(target)
-            if root in params and root not in assigned and target[len(root) :].startswith("->"):
-                found.add((params.index(root), target[len(root) :], params.index(source)))
-            elif root == target and root in globals_ and root not in own and root not in params:
-                found.add((-1, target, params.index(source)))
+            field = root in params and root not in assigned and target[len(root) :].startswith("->")
+            if field and root not in handed:
+                into = params.index(root)
+            elif not field and root == target and root in globals_ and root not in own | set(params) and not calls:
+                into = -1
+            else:
+                continue
+            if _on_every_path(g, n.id):
+                found.add((into, target[len(root) :] if into >= 0 else target, params.index(source)))
     return tuple(sorted(found))
+
+
+def _on_every_path(g: FunctionModel, node: int) -> bool:
+    """Whether every path from ``g``'s entry to its return passes CFG node ``node``."""
+    cfg = g.cfg
+    seen, todo = {cfg.entry}, [cfg.entry]
+    while todo:
+        n = todo.pop()
+        if n == node:
+            continue
+        if n == cfg.exit:
+            return False
+        for m in cfg.successors(n):
+            if m not in seen:
+                seen.add(m)
+                todo.append(m)
+    return True
 
 
 def parked_places(call: Call, parking: Parking, outlives: Callable[[str], bool]) -> list[tuple[str, str]]:
@@ -89,13 +116,27 @@ def parked_places(call: Call, parking: Parking, outlives: Callable[[str], bool])
     return out
 
 
+def holders(fm: FunctionModel, place: str) -> frozenset[str]:
+    """The place's root and the names ``fm`` ever copies it (or a path under it) into
+    (``cur = w``): a call handed one of them reaches the place."""
+    root = root_of(place)
+    copied = {t for n in fm.cfg.nodes for t, s in n.copies if root_of(s) == root and t.isidentifier()}
+    return frozenset({root, *copied})
+
+
 def takes_back(
-    node: CfgNode, place: str, is_global: bool, parked: frozenset[str], project: Callable[[Call], bool]
+    node: CfgNode,
+    place: str,
+    is_global: bool,
+    parked: frozenset[str],
+    project: Callable[[Call], bool],
+    held: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether ``node`` may give ``place`` another value: a store to it, to a path above it
     (``w = ...``, ``w->sub = ...`` for ``w->sub->label``) or to its field through any pointer
     (``x->label``, where ``x`` may hold ``w``), a call handed something rooted where
-    it is (or, for a file-scope variable, any call), or a call to a project function (as
+    it is or at a name that may hold it (``held``, :func:`holders`; for a file-scope variable,
+    any call), or a call to a project function (as
     ``project`` says) handed one of the locals ``parked`` there (``parse_reset(&p)`` after
     ``parse_init(&p, db)`` parked ``&p`` in ``db->cur``: the callee may put the old one back
     through ``p.db``; a library function knows nothing of the project's objects)."""
@@ -103,10 +144,10 @@ def takes_back(
         return True
     if is_global:
         return bool(node.calls)
-    root = root_of(place)
+    near = held | {root_of(place)}
     for c in node.calls:
         roots = {root_of(a) for a, _ in c.args if a is not None}
-        if root in roots or (roots & parked and project(c)):
+        if roots & near or (roots & parked and project(c)):
             return True
     return False
 
@@ -127,4 +168,5 @@ def parking_nodes(
 ) -> list[int]:
     """The CFG nodes a parked value of ``place`` is labelled at: those :func:`takes_back` says yes
     of, which hold the parking calls (project calls handed the locals parked)."""
-    return [n.id for n in fm.cfg.nodes if takes_back(n, place, is_global, parked, project)]
+    held = holders(fm, place)
+    return [n.id for n in fm.cfg.nodes if takes_back(n, place, is_global, parked, project, held)]

@@ -35,7 +35,7 @@ from extractors.lasting import lasting_labels, lasting_nodes, lasting_of, lastin
 from extractors.null_returns import NEVER, RAISED, returns_null
 from extractors.out_params import Summary, labels_after, out_summary
 from extractors.parking import MARK as PARKED
-from extractors.parking import Parking, parked_of, parked_places, parking_nodes, parks, takes_back
+from extractors.parking import Parking, holders, parked_of, parked_places, parking_nodes, parks, takes_back
 from extractors.prune import cond_vars
 from extractors.releases import releases
 from extractors.return_exits import (
@@ -799,9 +799,8 @@ class Projector:
         """``stack`` and ``def`` at a call that parks a local's address in ``place``, ``def``
         where ``place`` may get another value (:mod:`extractors.parking`)."""
         is_global = self._place_is_global(fm, place)
-        if not takes_back(
-            node, place, is_global, self.parked(fm).get(place, frozenset()), partial(self._project_call, fm)
-        ):
+        parked, project = self.parked(fm).get(place, frozenset()), partial(self._project_call, fm)
+        if not takes_back(node, place, is_global, parked, project, holders(fm, place)):
             return frozenset()
         outlives = partial(outlives_frame, fm, globals_=self.scope.globals)
         for c in node.calls:

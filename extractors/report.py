@@ -239,12 +239,15 @@ class Reporter:
                     trigger_loc = self._outermost(frames) or trigger_loc
                 else:
                     trigger_loc = self.location(bad_meta)
+        start_loc = trigger_loc  # where the bug path starts (the lock)
         if rule.report_at == "end" and end_loc is not None:
             trigger_loc = end_loc
         if trigger_loc is None:
             trigger_loc = witness[0].location if witness else self._exit_location(fm)
         witness = _dedupe(witness)
-        key_text = "".join(next((w.message for w in witness if w.location == trigger_loc), "").split())
+        # a finding reported where its path ends keeps the key of the step it starts at (baselines)
+        keyed_at = start_loc if rule.report_at == "end" and start_loc is not None else trigger_loc
+        key_text = "".join(next((w.message for w in witness if w.location == keyed_at), "").split())
         # the value as written (a discarded macro call's result without its definition's digest)
         fp = hashlib.sha256(f"{rule.id}|{fm.name}|{plain_name(var)}|{key_text}".encode()).hexdigest()[:20]
         return Finding(

@@ -355,6 +355,37 @@ void label_once(struct widget *w, int row) {
     assert f.function == "label_once"
 
 
+def test_a_callee_that_may_not_leave_its_parameter_parked_parks_nothing() -> None:
+    """The callee's store counts only when every way through it leaves the parameter there: not
+    when it stores on some paths, nor when it then hands the object to a call (which may clear
+    it); and a caller's later call handed a copy of the object may put it back."""
+    base = """#include <stdio.h>
+struct widget { const char *label; int width; };
+void draw(struct widget *w);
+void clear_label(struct widget *w);
+void reset(struct widget *w);
+"""
+    some = base + """void maybe(struct widget *w, const char *l, int keep) { if (keep) w->label = l; }
+void a(struct widget *w) { char buf[8]; snprintf(buf, sizeof buf, "a"); maybe(w, buf, 0); }
+"""
+    cleared = base + """void with_label(struct widget *w, const char *l) { w->label = l; draw(w); clear_label(w); }
+void b(struct widget *w) { char buf[8]; snprintf(buf, sizeof buf, "b"); with_label(w, buf); }
+"""
+    copied = base + """void set_label(struct widget *w, const char *l) { w->label = l; }
+void c(struct widget *w) {
+    struct widget *cur = w;
+    char buf[8];
+    snprintf(buf, sizeof buf, "c");
+    set_label(w, buf);
+    reset(cur);
+}
+"""
+    for src in (some, cleared, copied):
+        assert of_rule(check_src(src), "return-local-address") == [], src
+    (f,) = of_rule(check_src(copied.replace("    reset(cur);\n", "")), "return-local-address")
+    assert f.function == "c"
+
+
 REGISTRY = """#include <stddef.h>
 struct handler { const char *name; int (*run)(void); };
 static const struct handler *current;

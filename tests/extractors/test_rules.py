@@ -532,6 +532,23 @@ int g(int c) {
     assert f.witness[-1].location.start_line == line_of(src, "/*R*/")
 
 
+def test_a_suppression_at_the_lock_still_silences_lock_not_released() -> None:
+    """The finding is placed at the return, but a ``ctlsp-ignore`` written at the lock, where it
+    was reported before, still silences it; one at an unrelated line does not."""
+    src = HEADER + """
+int f(int c) {
+    pthread_mutex_lock(&m); // ctlsp-ignore[lock-not-released]
+    if (c) return -1;
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+"""
+    assert of_rule(check_src(src), "lock-not-released") == []
+    ignore = " // ctlsp-ignore[lock-not-released]"
+    moved = src.replace(ignore, "").replace("return 0;", "return 0;" + ignore)
+    assert len(of_rule(check_src(moved), "lock-not-released")) == 1
+
+
 def test_a_lock_wrapper_that_aborts_when_the_lock_fails_is_no_held_lock() -> None:
     # libuv's uv_mutex_lock: the failed lock never returns, so no path releases the lock before
     # returning; its callers are checked with it (a caller that keeps it held is still reported)

@@ -199,3 +199,26 @@ def test_free_of_null_is_opt_in_and_spares_the_cleanup_idiom() -> None:
     assert f.function == "reset" and f.location.start_line == line_of(FREES, "/*N*/")
     fixed = FREES.replace("char *old = NULL;\n    b->data = NULL;", "char *old = b->data;\n    b->data = NULL;")
     assert of_rule(check_src(fixed, on), "free-of-null") == []
+
+
+def test_free_of_null_spares_a_loop_that_frees_the_last_block_before_the_next() -> None:
+    """The first round frees NULL, every later one the block stored after it; a field filled by a
+    call handed its object is out of the rule's reach (plain locals only)."""
+    src = """#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+struct x { char *a; };
+void fill(struct x *x);
+void keep_last(FILE *f) {
+    char line[80];
+    char *last = NULL;
+    while (fgets(line, sizeof line, f)) {
+        free(last);
+        last = strdup(line);
+    }
+    free(last);
+}
+void filled(struct x *x) { x->a = NULL; fill(x); free(x->a); }
+"""
+    on = config_from_text("[rules.free-of-null]\nenabled = true\n", "ctlsp.toml")
+    assert of_rule(check_src(src, on), "free-of-null") == []
