@@ -42,7 +42,7 @@ from extractors.rule_view import rule_rsm
 from extractors.rules import Rule, rules_key
 from extractors.struct_fields import tracked_field
 
-RESULT_VERSION = "r30"
+RESULT_VERSION = "r31"
 
 
 class Withheld(Exception):

@@ -534,6 +534,7 @@ class Projector:
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     _wrapped: dict[str, frozenset[str]] = field(default_factory=dict)
     _parked: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
+    _stored: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
     _used: dict[str, tuple[Dep, ...] | None] = field(default_factory=dict)  # per component: its answers
@@ -809,6 +810,33 @@ class Projector:
                 return frozenset({"stack", "def"})
         return frozenset({"def"})
 
+    def stored_locals(self, fm: FunctionModel, v: str) -> frozenset[str]:
+        """The automatic locals whose address ``fm`` stores in ``v`` itself (``db->pParse =
+        &sParse``, ``s->buf = buf``): a project function handed one later may reach ``v`` through
+        it and put it back (sqlite's ``sqlite3ParseObjectReset(&sParse)`` restores
+        ``db->pParse`` through ``sParse.db``), so that call counts as a store into ``v``."""
+        key = (function_id(fm), v)
+        got = self._stored.get(key)
+        if got is None:
+            cfg, out = fm.cfg, set[str]()
+            for cid in self.index(fm).get(root_of(v), ()):
+                events = cfg.nodes[cid].events
+                if (v, "stack") in events:
+                    out.update(
+                        p for p, a in events if a == "escape" and p in cfg.declared and p not in cfg.static_locals
+                    )
+            got = self._stored[key] = frozenset(out)
+        return got
+
+    def _hands_stored_local(self, fm: FunctionModel, node: CfgNode, v: str) -> bool:
+        if not node.calls or v.startswith((ADDRESS, DISCARD)):
+            return False
+        held = self.stored_locals(fm, v)
+        return bool(held) and any(
+            self._project_call(fm, c) and any(a is not None and root_of(a) in held for a, _ in c.args)
+            for c in node.calls
+        )
+
     def _place_is_global(self, fm: FunctionModel, place: str) -> bool:
         return root_of(place) in self.scope.globals and root_of(place) not in locals_of(fm)
 
@@ -904,6 +932,8 @@ class Projector:
         labels.discard(FIELDS)  # said of the struct's fields, not of the struct
         if ("->" in v or "." in v) and (_through_written(node.events, v) or _through_handed(node.calls, v)):
             labels.add("def")  # a = a->next, f(&a): a->ptr may name another object from here on
+        if self._hands_stored_local(fm, node, v):
+            labels.add("def")  # the callee may put v back through the local stored in it
         if "." in v:
             labels |= part_labels(node, v)
         boxes: list[tuple[str, str]] = []
@@ -1487,7 +1517,7 @@ class Projector:
             return lasting_nodes(fm, field[1]), False
         root = contents_of(v) or root_of(v[len(ADDRESS) :] if v.startswith(ADDRESS) else v)
         cids = list(index.get(root, ()))
-        for name in sorted(frozenset().union(*self.copies(fm, v).values())):
+        for name in sorted(frozenset().union(*self.copies(fm, v).values()) | self.stored_locals(fm, v)):
             cids += index.get(name, ())
         if is_global:
             cids += self.calling_nodes(fm)

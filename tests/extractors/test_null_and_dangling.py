@@ -386,6 +386,36 @@ void c(struct widget *w) {
     assert f.function == "c"
 
 
+STORED = """#include <string.h>
+struct db;
+struct parse { struct db *db; struct parse *outer; int rc; };
+struct db { struct parse *cur; };
+void parse_reset(struct parse *p) { struct db *db = p->db; db->cur = p->outer; }
+int parse_run(struct parse *p);
+int prepare(struct db *db) {
+    struct parse s;
+    int rc;
+    memset(&s, 0, sizeof s);
+    s.outer = db->cur;
+    db->cur = &s;                 /*S*/
+    s.db = db;
+    rc = parse_run(&s);
+    parse_reset(&s);
+    return rc;
+}
+"""
+
+
+def test_a_stored_locals_address_handed_to_a_project_function_may_be_put_back() -> None:
+    """sqlite3Prepare's ``db->pParse = &sParse`` is undone by ``sqlite3ParseObjectReset(&sParse)``
+    through ``sParse.db``: a project function handed the stored local counts as a store into the
+    field; a prototype (``parse_run``) knows nothing of it, so without the reset it is reported."""
+    assert of_rule(check_src(STORED), "return-local-address") == []
+    kept = STORED.replace("    parse_reset(&s);\n", "")
+    (f,) = of_rule(check_src(kept), "return-local-address")
+    assert f.function == "prepare" and f.location.start_line == line_of(kept, "/*S*/")
+
+
 REGISTRY = """#include <stddef.h>
 struct handler { const char *name; int (*run)(void); };
 static const struct handler *current;
