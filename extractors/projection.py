@@ -67,6 +67,7 @@ class _Returns:
     named: dict[str, int]
     subject: str
 _KEEP_KINDS = frozenset({"join", "label", "return"})
+_NONE: frozenset[str] = frozenset()
 _EMPTY: tuple[frozenset[str], tuple[tuple[str, str], ...]] = (frozenset(), ())
 # value "$ret:g#k": the k-th statement (from 1, in CFG order) that throws away the result of a call
 # to must-check function g; one value per statement, so that every dropped result is reported
@@ -534,7 +535,7 @@ class Projector:
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     _wrapped: dict[str, frozenset[str]] = field(default_factory=dict)
     _parked: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
-    _stored: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    _stored: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)  # per function, per value
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
     _used: dict[str, tuple[Dep, ...] | None] = field(default_factory=dict)  # per component: its answers
@@ -815,24 +816,21 @@ class Projector:
         &sParse``, ``s->buf = buf``): a project function handed one later may reach ``v`` through
         it and put it back (sqlite's ``sqlite3ParseObjectReset(&sParse)`` restores
         ``db->pParse`` through ``sParse.db``), so that call counts as a store into ``v``."""
-        key = (function_id(fm), v)
-        got = self._stored.get(key)
-        if got is None:
-            cfg, out = fm.cfg, set[str]()
-            for cid in self.index(fm).get(root_of(v), ()):
-                events = cfg.nodes[cid].events
-                if (v, "stack") in events:
-                    out.update(
-                        p for p, a in events if a == "escape" and p in cfg.declared and p not in cfg.static_locals
-                    )
-            got = self._stored[key] = frozenset(out)
-        return got
+        by_value = self._stored.get(function_id(fm))
+        if by_value is None:
+            cfg, found = fm.cfg, dict[str, set[str]]()
+            for n in cfg.nodes:
+                for v_, a_ in n.events:
+                    if a_ == "stack":
+                        found.setdefault(v_, set()).update(
+                            p for p, a in n.events if a == "escape" and p in cfg.declared and p not in cfg.static_locals
+                        )
+            by_value = self._stored[function_id(fm)] = {k: frozenset(ls) for k, ls in found.items() if ls}
+        return by_value.get(v, _NONE)
 
-    def _hands_stored_local(self, fm: FunctionModel, node: CfgNode, v: str) -> bool:
-        if not node.calls or v.startswith((ADDRESS, DISCARD)):
-            return False
-        held = self.stored_locals(fm, v)
-        return bool(held) and any(
+    def _hands_local(self, fm: FunctionModel, node: CfgNode, held: frozenset[str]) -> bool:
+        """Whether ``node`` hands one of the locals ``held`` to a project function."""
+        return any(
             self._project_call(fm, c) and any(a is not None and root_of(a) in held for a, _ in c.args)
             for c in node.calls
         )
@@ -924,7 +922,7 @@ class Projector:
         node = fm.cfg.nodes[cid]
         if (buffer := contents_of(v)) is not None:
             return contents_labels(node, buffer, self.scope.table), ()  # calls fill it: no box
-        if (place := parked_of(v)) is not None:
+        if v[-1:] == PARKED and (place := parked_of(v)) is not None:
             return self._parked_labels(fm, node, place), ()  # the callee's store, summarised: no box
         if (field := lasting_of(v)) is not None:
             return lasting_labels(fm, node, *field), ()  # calls read it: no box
@@ -932,7 +930,7 @@ class Projector:
         labels.discard(FIELDS)  # said of the struct's fields, not of the struct
         if ("->" in v or "." in v) and (_through_written(node.events, v) or _through_handed(node.calls, v)):
             labels.add("def")  # a = a->next, f(&a): a->ptr may name another object from here on
-        if self._hands_stored_local(fm, node, v):
+        if node.calls and (held := self.stored_locals(fm, v)) and self._hands_local(fm, node, held):
             labels.add("def")  # the callee may put v back through the local stored in it
         if "." in v:
             labels |= part_labels(node, v)
@@ -1505,7 +1503,7 @@ class Projector:
     def _relevant(self, fm: FunctionModel, v: str) -> tuple[list[int], bool]:
         """The CFG nodes whose content a projection on ``v`` reads (those of its copies too), and
         whether ``v`` is a global."""
-        if (place := parked_of(v)) is not None:
+        if v[-1:] == PARKED and (place := parked_of(v)) is not None:
             parked = self.parked(fm).get(place, frozenset())
             project = partial(self._project_call, fm)
             return parking_nodes(fm, place, self._place_is_global(fm, place), parked, project), False
