@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from checker.graphs import closure
 from extractors.cfg import CfgNode
 from extractors.facts import Call, root_of
 from extractors.functions import FunctionModel
@@ -82,18 +83,7 @@ def parks(g: FunctionModel, globals_: frozenset[str]) -> Parking:
 def _on_every_path(g: FunctionModel, node: int) -> bool:
     """Whether every path from ``g``'s entry to its return passes CFG node ``node``."""
     cfg = g.cfg
-    seen, todo = {cfg.entry}, [cfg.entry]
-    while todo:
-        n = todo.pop()
-        if n == node:
-            continue
-        if n == cfg.exit:
-            return False
-        for m in cfg.successors(n):
-            if m not in seen:
-                seen.add(m)
-                todo.append(m)
-    return True
+    return cfg.exit not in closure([cfg.entry], lambda n: () if n == node else cfg.successors(n))
 
 
 def parked_places(call: Call, parking: Parking, outlives: Callable[[str], bool]) -> list[tuple[str, str]]:
@@ -145,11 +135,15 @@ def takes_back(
     if is_global:
         return bool(node.calls)
     near = held | {root_of(place)}
-    for c in node.calls:
-        roots = {root_of(a) for a, _ in c.args if a is not None}
-        if roots & near or (roots & parked and project(c)):
-            return True
-    return False
+    if any(a is not None and root_of(a) in near for c in node.calls for a, _ in c.args):
+        return True
+    return hands(node, parked, project)
+
+
+def hands(node: CfgNode, names: frozenset[str], project: Callable[[Call], bool]) -> bool:
+    """Whether ``node`` hands a project function (as ``project`` says) one of ``names`` or a path
+    under it (``&p``, ``p.db``)."""
+    return any(project(c) and any(a is not None and root_of(a) in names for a, _ in c.args) for c in node.calls)
 
 
 def _above(p: str, place: str) -> bool:

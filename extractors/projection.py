@@ -35,7 +35,7 @@ from extractors.lasting import lasting_labels, lasting_nodes, lasting_of, lastin
 from extractors.null_returns import NEVER, RAISED, returns_null
 from extractors.out_params import Summary, labels_after, out_summary
 from extractors.parking import MARK as PARKED
-from extractors.parking import Parking, holders, parked_of, parked_places, parking_nodes, parks, takes_back
+from extractors.parking import Parking, hands, parked_of, parked_places, parking_nodes, parks
 from extractors.prune import cond_vars
 from extractors.releases import releases
 from extractors.return_exits import (
@@ -535,6 +535,7 @@ class Projector:
     _skeletons: dict[str, _Skeleton] = field(default_factory=dict)
     _wrapped: dict[str, frozenset[str]] = field(default_factory=dict)
     _parked: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
+    _parking_at: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)  # by function, place
     _stored: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)  # per function, per value
     store: ProjectionStore = field(default_factory=ProjectionStore)
     _deps: list[list[Dep]] = field(default_factory=list)
@@ -800,9 +801,7 @@ class Projector:
     def _parked_labels(self, fm: FunctionModel, node: CfgNode, place: str) -> frozenset[str]:
         """``stack`` and ``def`` at a call that parks a local's address in ``place``, ``def``
         where ``place`` may get another value (:mod:`extractors.parking`)."""
-        is_global = self._place_is_global(fm, place)
-        parked, project = self.parked(fm).get(place, frozenset()), partial(self._project_call, fm)
-        if not takes_back(node, place, is_global, parked, project, holders(fm, place)):
+        if node.id not in self._parked_nodes(fm, place):
             return frozenset()
         outlives = partial(outlives_frame, fm, globals_=self.scope.globals)
         for c in node.calls:
@@ -810,6 +809,17 @@ class Projector:
             if g is not None and any(p == place for p, _ in parked_places(c, self.parking(g), outlives)):
                 return frozenset({"stack", "def"})
         return frozenset({"def"})
+
+    def _parked_nodes(self, fm: FunctionModel, place: str) -> frozenset[int]:
+        """:func:`extractors.parking.parking_nodes` of ``place`` in ``fm``: where its value is
+        labelled, and what its projection reads."""
+        key = (function_id(fm), place)
+        got = self._parking_at.get(key)
+        if got is None:
+            parked, project = self.parked(fm).get(place, _NONE), partial(self._project_call, fm)
+            is_global = self._place_is_global(fm, place)
+            got = self._parking_at[key] = frozenset(parking_nodes(fm, place, is_global, parked, project))
+        return got
 
     def stored_locals(self, fm: FunctionModel, v: str) -> frozenset[str]:
         """The automatic locals whose address ``fm`` stores in ``v`` itself (``db->pParse =
@@ -827,13 +837,6 @@ class Projector:
                         )
             by_value = self._stored[function_id(fm)] = {k: frozenset(ls) for k, ls in found.items() if ls}
         return by_value.get(v, _NONE)
-
-    def _hands_local(self, fm: FunctionModel, node: CfgNode, held: frozenset[str]) -> bool:
-        """Whether ``node`` hands one of the locals ``held`` to a project function."""
-        return any(
-            self._project_call(fm, c) and any(a is not None and root_of(a) in held for a, _ in c.args)
-            for c in node.calls
-        )
 
     def _place_is_global(self, fm: FunctionModel, place: str) -> bool:
         return root_of(place) in self.scope.globals and root_of(place) not in locals_of(fm)
@@ -930,7 +933,7 @@ class Projector:
         labels.discard(FIELDS)  # said of the struct's fields, not of the struct
         if ("->" in v or "." in v) and (_through_written(node.events, v) or _through_handed(node.calls, v)):
             labels.add("def")  # a = a->next, f(&a): a->ptr may name another object from here on
-        if node.calls and (held := self.stored_locals(fm, v)) and self._hands_local(fm, node, held):
+        if node.calls and (held := self.stored_locals(fm, v)) and hands(node, held, partial(self._project_call, fm)):
             labels.add("def")  # the callee may put v back through the local stored in it
         if "." in v:
             labels |= part_labels(node, v)
@@ -1504,9 +1507,7 @@ class Projector:
         """The CFG nodes whose content a projection on ``v`` reads (those of its copies too), and
         whether ``v`` is a global."""
         if v[-1:] == PARKED and (place := parked_of(v)) is not None:
-            parked = self.parked(fm).get(place, frozenset())
-            project = partial(self._project_call, fm)
-            return parking_nodes(fm, place, self._place_is_global(fm, place), parked, project), False
+            return sorted(self._parked_nodes(fm, place)), False
         is_global = root_of(v) in self.scope.globals and root_of(v) not in locals_of(fm)
         index = self.index(fm)
         if v.startswith(DISCARD):
