@@ -56,6 +56,20 @@ class FunctionModel:
     def last_row(self) -> int:
         return self.end_row + self.shift
 
+    @cached_property
+    def cfg_in_degree(self) -> tuple[int, ...]:
+        """Per CFG node, how many edges lead into it (read per value of large functions)."""
+        count = [0] * len(self.cfg.nodes)
+        for out in self.cfg.succ:
+            for dst, _ in out:
+                count[dst] += 1
+        return tuple(count)
+
+    @cached_property
+    def modelled(self) -> frozenset[int]:
+        """The CFG nodes the pruned graph keeps (``graph.cfg_of`` as a set)."""
+        return frozenset(self.graph.cfg_of)
+
 
 @dataclass(frozen=True)
 class FileModel:

@@ -1709,22 +1709,23 @@ class Projector:
         unfold(sk.fold, succ, own_sinks)
         for i in own_sinks:
             kept[i] = True
+        to = sk.fold.redirect(own_sinks)
         for i in sorted(i for c in tested | taken | vouched.keys() for i in sk.nodes_of.get(c, ())):
             c = cfg_of[i]
             if c in vouched:
-                _split_test(fm, i, names, labels, succ, branch_of, VOUCHED, vouched[c])
+                _split_test(fm, i, to, names, labels, succ, branch_of, VOUCHED, vouched[c])
             else:
                 outcome = TAKEN if c in taken else ASSERTED if fm.cfg.nodes[c].asserted else TESTED
-                _split_test(fm, i, names, labels, succ, branch_of, outcome)
+                _split_test(fm, i, to, names, labels, succ, branch_of, outcome)
             kept[i] = bool(labels[i] or c in resolved or i in succ[i]) or sk.kept_always[i]
         way_of: dict[int, tuple[int, bool | None]] = {}  # the ways out of calls split by after_call
         for i in sorted(i for c in after for i in sk.nodes_of.get(c, ())):
-            _split_after(fm, i, after[cfg_of[i]], names, labels, succ, way_of, branch_of)
+            _split_after(fm, i, to, after[cfg_of[i]], names, labels, succ, way_of, branch_of)
             kept[i] = True
         # tests of a callee's result, whose branches its exits decide (extractors.return_exits)
         decided = {c: d for c in resolved if c not in tested | taken | after.keys() if (d := self._decided(fm, c))}
         for i in sorted(i for c in decided for i in sk.nodes_of.get(c, ())):
-            _split_after(fm, i, _no_labels, names, labels, succ, way_of, branch_of)
+            _split_after(fm, i, to, _no_labels, names, labels, succ, way_of, branch_of)
             kept[i] = True
         own_exits = self.exit_values(fm)
         returned_at = self._returns_of(fm).at
@@ -1898,6 +1899,7 @@ VOUCHED: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset({"notnu
 def _split_test(
     fm: FunctionModel,
     i: int,
+    to: Callable[[int], int],
     names: list[str],
     labels: list[frozenset[str]],
     succ: list[list[int]],
@@ -1908,7 +1910,8 @@ def _split_test(
     """Route each branch of graph node ``i`` (a NULL test of the value, or of a result that takes
     it, or a test of the error indicator) through a new node labelled by ``outcome``, so the
     outcome of the test is visible to the formulas: ``outcome[0]`` on the branch ``first`` (by
-    default the node's NULL branch), ``outcome[1]`` on the other."""
+    default the node's NULL branch), ``outcome[1]`` on the other.  ``to``: where the projection
+    sends an edge into a graph node (a sink it leaves folded goes to the representative)."""
     g = fm.graph
     c = g.cfg_of[i]
     if first is None:
@@ -1922,11 +1925,11 @@ def _split_test(
             names.append(f"{names[i]}>{names[j]}{'T' if br else 'F'}")
             labels.append(outcome[0] if br == first else outcome[1])
             branch_of[b] = (c, br)
-            succ.append([j])
+            succ.append([to(j)])
             out.append(b)
         else:
-            out.append(j)
-    succ[i] = out
+            out.append(to(j))
+    succ[i] = list(dict.fromkeys(out))
 
 
 def result_test(fm: FunctionModel, cid: int, call: Call, v: str) -> int | None:
@@ -1950,7 +1953,7 @@ def result_test(fm: FunctionModel, cid: int, call: Call, v: str) -> int | None:
     cond_vars(test.cond, read)
     if test.kind != "cond" or r not in read:
         return None
-    if sum(1 for src in fm.cfg.succ for dst, _ in src if dst == t) != 1 or t not in fm.graph.cfg_of:
+    if fm.cfg_in_degree[t] != 1 or t not in fm.modelled:
         return None  # another way into the test, or a test the model does not keep
     if re.search(rf"(?<![\w.>]){re.escape(v)}\b", test.source):
         return None
@@ -1995,6 +1998,7 @@ def _out_subject(k: int, summary: Summary | None) -> str:
 def _split_after(
     fm: FunctionModel,
     i: int,
+    to: Callable[[int], int],
     after: Callable[[bool | None], frozenset[str]],
     names: list[str],
     labels: list[frozenset[str]],
@@ -2004,7 +2008,8 @@ def _split_after(
 ) -> None:
     """Route each way out of graph node ``i`` (a call handed ``&v``) through a node labelled with
     what the call left in ``v`` on that way (``after``), after the call's box; a way a NULL test
-    of ``v`` already split (``branch_of``) gets the labels on its branch node."""
+    of ``v`` already split (``branch_of``) gets the labels on its branch node.  ``to``: as for
+    :func:`_split_test`."""
     c = fm.graph.cfg_of[i]
     if any(j in branch_of for j in succ[i]):
         for j in succ[i]:
@@ -2017,6 +2022,6 @@ def _split_after(
         names.append(f"{names[i]}>{names[j]}{'A' if br is None else 'AT' if br else 'AF'}")
         labels.append(after(br))
         way_of[b] = (c, br)
-        succ.append([j])
+        succ.append([to(j)])
         out.append(b)
     succ[i] = out

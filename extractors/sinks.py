@@ -17,7 +17,7 @@ Pure: successor lists in, successor lists out.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -38,6 +38,16 @@ class Folded:
     def sinks(self) -> frozenset[int]:
         """Every sink, the representative included."""
         return self.folded if self.rep is None else self.folded | {self.rep}
+
+    def redirect(self, unfolded: Iterable[int]) -> Callable[[int], int]:
+        """Where an edge into a node goes once ``unfolded`` have their own edges back (see
+        :func:`unfold`): a sink still folded goes to the representative, anything else to
+        itself.  For edges a projection adds from the unfolded lists (``raw``)."""
+        still = self.folded.difference(unfolded)
+        rep = self.rep
+        if not still or rep is None:
+            return _same
+        return lambda j: rep if j in still else j
 
 
 def fold_sinks(succ: Sequence[list[int]]) -> Folded:
@@ -73,3 +83,7 @@ def unfold(fold: Folded, succ: list[list[int]], sinks: Iterable[int]) -> None:
 def _redirect(nxt: list[int], folded: frozenset[int], rep: int) -> list[int]:
     """``nxt`` with folded sinks replaced by ``rep``, each target once, in order."""
     return list(dict.fromkeys(rep if j in folded else j for j in nxt))
+
+
+def _same(j: int) -> int:
+    return j
