@@ -103,6 +103,7 @@ from extractors.queries import (
     file_model,
     file_notes,
     file_preprocessor,
+    model_with_key,
 )
 from extractors.rules import Rule, catalogue, rules_key
 from extractors.suppress import suppressed
@@ -172,6 +173,9 @@ class _Files(Mapping[str, FileState]):
     def __contains__(self, path: object) -> bool:
         return path in self.paths
 
+
+ModelKey = tuple[str, str, bytes]  # a function's path, name and text (padded to its first column)
+BuiltModel = tuple[str, str, str, "FunctionModel | Unmodelled | None"]  # path, name, model key, model
 
 SWEEP_SLACK = 5_000
 """The fewest memos a project gains before :meth:`Project.tidy` sweeps again (so that a small
@@ -415,6 +419,32 @@ class Project:
                 yield query, path
         yield projector, everything
         yield lock_contracts, everything
+
+    # ----- building models elsewhere -----------------------------------------------------------
+    def model_keys(self) -> list[ModelKey]:
+        """Every function definition of the project's files, as the keys of their models (path,
+        name, text), in file order: what a check builds first."""
+        return [
+            (path, name, item.text)
+            for path in sorted(self.files)
+            for name, item in self.db.get(file_items, path).functions.items()
+        ]
+
+    def build_models(self, keys: Iterable[ModelKey]) -> list[BuiltModel]:
+        """The models of ``keys`` (of :meth:`model_keys`), built here, each with its path, name
+        and model key: what :meth:`hand_models` of a project of the same inputs (a forked copy
+        of this one) takes instead of building them."""
+        keys = list(keys)
+        self.db.ahead.update(keys)
+        with self.db.snapshot():
+            return [(path, name, *model_with_key(self.db, (path, name, text))) for path, name, text in keys]
+
+    def hand_models(self, built: Iterable[BuiltModel]) -> None:
+        """Take models :meth:`build_models` of a project of the same inputs built.  A model is
+        used only where this project would build one under the same model key (a digest of its
+        text and context, which is all it is made of), so the results are the same either way."""
+        for path, name, key, model in built:
+            self.db.hand(path, name, key, model)
 
     # ----- checking ----------------------------------------------------------------------------
     def _projector(self, paths: Iterable[str]) -> Projector:

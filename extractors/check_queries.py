@@ -79,8 +79,9 @@ def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
         items = db.get(file_items, p)
         for name, item in items.functions.items():  # in file order: partial results follow the file
             before = (log.built + log.failed) if log is not None else 0
-            fm = db.get(function_model, (p, name, item.text))
-            if log is not None and log.built + log.failed == before:
+            key = (p, name, item.text)
+            fm = db.get(function_model, key)
+            if log is not None and log.built + log.failed == before and not log.take_ahead(key):
                 log.reused += 1
             if isinstance(fm, FunctionModel):
                 parts.append(f"{p}|{name}|{fm.key}")

@@ -11,6 +11,7 @@ database, with the side tables extraction keeps beside the memos.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TSNode
 
@@ -20,6 +21,12 @@ from extractors.compile_flags import FileFlags
 from extractors.pieces import Piece
 from extractors.preprocessor import NO_DEFINES, Defines
 from extractors.user_atoms import UserAtoms
+
+if TYPE_CHECKING:
+    from extractors.findings import Unmodelled
+    from extractors.functions import FunctionModel
+
+    Built = FunctionModel | Unmodelled | None
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,7 @@ PROJECT_FILES = Input[tuple[()], frozenset[str]]("project_files")
 
 class FrontDb(Database):
     """The database with a log of what extraction did, for the counters users see (``--stats``),
-    written only by executions of ``function_model``, so it counts real rebuilds; and two hints
+    written only by executions of ``function_model``, so it counts real rebuilds; and three hints
     that save work but never change a result:
 
     - ``parsed``: per file, the definitions the last reading of its pieces parsed, by name and
@@ -55,17 +62,36 @@ class FrontDb(Database):
       definition is offered only when parsing its text alone gives the same tree
       (``items._reusable``), so what the query returns does not depend on whether it was there.
     - ``cuts``: per file, its text and pieces when last cut, from which the next text is cut
-      again (:func:`extractors.pieces.recut` gives exactly what cutting from scratch gives)."""
+      again (:func:`extractors.pieces.recut` gives exactly what cutting from scratch gives).
+    - ``handed``: models another process built, by path, name and model key (a digest of the
+      text and of the context the model is built in, which is all a model is made of), for
+      ``function_model`` to take when its own key is the same (:meth:`hand`)."""
 
     def __init__(self, max_weight: int) -> None:
         super().__init__(max_weight)
         self.built = 0
         self.failed = 0
-        self.reused = 0  # models a check found current (counted by ``scope_content``)
+        self.reused = 0  # models a check found current, built before this run (counted by ``scope_content``)
         self.errors: list[str] = []  # the last few messages behind ``failed``
         self.parsed: dict[str, dict[tuple[str, bytes], TSNode]] = {}
         self.fresh: dict[tuple[str, bytes], TSNode] = {}  # what the pieces read now parsed
         self.cuts: dict[str, tuple[bytes, tuple[Piece, ...]]] = {}
+        self.handed: dict[tuple[str, str, str], Built] = {}
+        self.ahead: set[tuple[str, str, bytes]] = set()  # models built ahead of a check, not reused by it
+
+    def take_ahead(self, key: tuple[str, str, bytes]) -> bool:
+        if key in self.ahead:
+            self.ahead.discard(key)
+            return True
+        return False
+
+    def hand(self, path: str, name: str, model_key: str, model: Built) -> None:
+        self.handed[(path, name, model_key)] = model
+
+    def take_handed(self, path: str, name: str, model_key: str) -> tuple[Built] | None:
+        """The model handed in under this key, once (in a tuple: a handed model may be None)."""
+        key = (path, name, model_key)
+        return (self.handed.pop(key),) if key in self.handed else None
 
     def take_parsed(self, path: str, name: str, text: bytes) -> TSNode | None:
         return self.parsed.get(path, {}).pop((name, text), None)
@@ -74,3 +100,5 @@ class FrontDb(Database):
         """Drop the hints about a file that left the project (and so its trees)."""
         self.parsed.pop(path, None)
         self.cuts.pop(path, None)
+        for k in [k for k in self.handed if k[0] == path]:
+            del self.handed[k]

@@ -547,13 +547,10 @@ def _same_model(a: FunctionModel | Unmodelled | None, b: FunctionModel | Unmodel
 _BUILD_ERRORS = (RecursionError, ValueError, AttributeError, IndexError, KeyError, TypeError)
 
 
-@derived("function_model", eq=_same_model)
-def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel | Unmodelled | None:
-    """The model of function ``name`` of ``path`` whose text (padded to its first column) is
-    ``text``, with rows counted from its first line, or the note saying why there is none; None
-    for a declaration without a body.  Keyed by the text itself: an edit elsewhere in the file
-    leaves the key, and the memo is verified by its context alone."""
-    path, name, text = key
+def _model_context(db: Database, key: tuple[str, str, bytes]) -> tuple[Context, str]:
+    """The context function ``key`` is built in, and the key of its model: a digest of its text
+    and of that context, which is all a model is made of."""
+    path, _, text = key
     context = db.get(function_context, path)
     known = db.get(function_facts, key)
     if known:
@@ -561,7 +558,33 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
     stops = db.get(function_stops, key)
     if stops:
         context = _with_stops(context, stops)
+    return context, function_key(hashlib.sha256(text).hexdigest(), context.digest)
+
+
+def model_with_key(
+    db: Database, key: tuple[str, str, bytes]
+) -> tuple[str, FunctionModel | Unmodelled | None]:
+    """``function_model(key)`` with its model key, under which another database of the same
+    inputs takes it instead of building it (:meth:`extractors.inputs.FrontDb.hand`)."""
+    return _model_context(db, key)[1], db.get(function_model, key)
+
+
+@derived("function_model", eq=_same_model)
+def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel | Unmodelled | None:
+    """The model of function ``name`` of ``path`` whose text (padded to its first column) is
+    ``text``, with rows counted from its first line, or the note saying why there is none; None
+    for a declaration without a body.  Keyed by the text itself: an edit elsewhere in the file
+    leaves the key, and the memo is verified by its context alone."""
+    path, name, text = key
+    context, model_key = _model_context(db, key)
     log = db if isinstance(db, FrontDb) else None
+    if log is not None and (handed := log.take_handed(path, name, model_key)) is not None:
+        log.take_parsed(path, name, text)
+        if isinstance(handed[0], FunctionModel):
+            log.built += 1
+        elif handed[0] is not None:
+            log.failed += 1
+        return handed[0]
     fn = log.take_parsed(path, name, text) if log is not None else None
     # the text tree-sitter reads; positions are the same
     readable = with_readable_calls(without_statement_macros(text))
@@ -570,7 +593,6 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         fn = next((n for n in top_level_items(tree.root_node) if n.type == "function_definition"), None)
     row_base = fn.start_point[0] if fn is not None else 0
     lines = text.split(b"\n")
-    model_key = function_key(hashlib.sha256(text).hexdigest(), context.digest)
     if (fn is None or fn.has_error or function_name(fn) != name) and has_conditionals(readable):
         # conditionals splitting a brace pair or an expression: model the choice of the variants
         try:

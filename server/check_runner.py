@@ -24,7 +24,6 @@ import hashlib
 import json
 import multiprocessing
 import os
-import sys
 import time
 from collections.abc import Iterator, Mapping, MutableMapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -37,6 +36,7 @@ from typing import Any, NamedTuple
 from extractors.api import PHASES, Config, Finding, Project, Unmodelled, phases_between
 from server.collector import tune as tune_collector
 from server.disk_cache import DiskCache, Namespaced
+from server.parallel_extraction import extract_in_parallel, fork_workers
 from server.progress import Done, Progress, Start
 from server.work_units import Assembly, Unit, plan, target_size
 from server.workspace import load_headers, read_header
@@ -184,6 +184,12 @@ UNIT_WEIGHT = 300_000
 verdicts later units may reuse (in the units of the database's weight, about one small record each).
 Reuse across units is what units of neighbouring functions are for, but kept without bound it made
 a worker's memory the sum of all its units (2 GB on sqlite3.c)."""
+
+
+SERIAL_UNITS_MIN_LINES = 50_000
+"""From this many lines to check in one process, the check runs in units as a worker does: one
+``Project.check`` of everything holds every projection it built until it ends (3.9 GB on
+sqlite3.c), where units let go of theirs after each (as :data:`UNIT_WEIGHT` bounds)."""
 
 
 def prepare_worker(project: Project) -> Project:
@@ -362,6 +368,7 @@ def run_check(
     unit_target: int | None = None,
     on_start: Start | None = None,
     on_progress: Progress | None = None,
+    serial_units_min_lines: int = SERIAL_UNITS_MIN_LINES,
 ) -> RunResult:
     """Findings for every file in ``sources`` (all of them are one project).
 
@@ -370,6 +377,8 @@ def run_check(
     workers, used when ``jobs > 1`` and the files to check have at least ``pool_min_lines`` lines
     (else file by file in this process); ``"dask"``: the Dask cluster at ``scheduler``.
     ``unit_target``: the size units are packed to (CFG nodes; default from the workers' count).
+    Checked in this process, files of at least ``serial_units_min_lines`` lines in all are cut
+    into units too, for the memory bound that units have (:data:`SERIAL_UNITS_MIN_LINES`).
     """
     result = RunResult(findings={})
     clock = _Phases(result.phases)
@@ -390,6 +399,9 @@ def run_check(
                 project.remove_file(path)
                 del sources[path]
         payload = hand_in_headers(project, sources)
+        lines = sum(text.count("\n") + 1 for text in sources.values())
+        if executor == "local" and jobs > 1 and lines >= pool_min_lines:
+            result.problems.extend(extract_in_parallel(project, jobs))
         salt = f"{tool}|{config.digest()}"
         digests = file_digests(project, sources, salt)
 
@@ -440,6 +452,21 @@ def run_check(
         else:
             result.units = 0
         todo = [p for p in todo if p not in collector.complete]
+    if todo and sum(sources[p].count("\n") + 1 for p in todo) >= serial_units_min_lines:
+        collector = _units(project, todo, result, clock, cache, digests, 1, unit_target, on_progress)
+        if on_start:
+            on_start(result.units)
+        prepare_worker(project)
+        with clock("checking"):
+            for unit in collector.units:
+                try:
+                    output: UnitOutput | BaseException = check_unit(project, unit.functions)
+                except Exception as e:
+                    output = e
+                collector.take(unit, output)
+        for k, v in collector.counters.items():
+            counters[k] += v
+        todo = []
     if todo:
         if on_start:
             on_start(len(todo))
@@ -481,11 +508,6 @@ def _run_serial(
         if on_progress:
             on_progress(Done(path, time.perf_counter() - start, len(found)))
     return done
-
-
-def fork_workers() -> bool:
-    """Fork only on Linux: macOS may crash forked children of threaded processes; Windows cannot."""
-    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
 def _make_pool(project: Project, payload: Payload, cache_root: str | None, workers: int) -> ProcessPoolExecutor:

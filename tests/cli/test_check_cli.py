@@ -412,10 +412,11 @@ def test_spawned_workers_rebuild_the_project_and_agree(
     proj: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Where fork is not used (macOS, Windows), spawned workers extract the project themselves."""
-    from server import check_runner
+    from server import check_runner, parallel_extraction
 
     _, serial, _ = _json(capsys, str(proj), "--no-cache", "--jobs", "1")
     monkeypatch.setattr(check_runner, "fork_workers", lambda: False)
+    monkeypatch.setattr(parallel_extraction, "fork_workers", lambda: False)
     _, spawned, s = _json(capsys, str(proj), "--jobs", "2")
     assert s["counters"]["workers"] == 2
     assert spawned == serial

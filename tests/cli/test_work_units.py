@@ -131,6 +131,19 @@ def test_units_on_two_processes_give_the_one_process_findings_and_witnesses(tree
     assert (pooled.files_checked, pooled.problems) == (3, [])
 
 
+def test_units_in_one_process_give_the_file_by_file_findings_and_witnesses(tree: Path) -> None:
+    """A large check in one process runs in units, for their memory bound: the same findings."""
+    serial = _run(tree, jobs=1)
+    units = run_check(
+        Config(), _sources(tree), cache=None, cache_root=None, jobs=1, unit_target=60, serial_units_min_lines=0
+    )
+    assert units.units > 5 and units.workers == 1 and serial.units == 0
+    assert units.findings == serial.findings
+    assert _witnesses(units.findings) == _witnesses(serial.findings)
+    assert (units.files_checked, units.problems) == (3, [])
+    assert units.counters["checks_run"] >= serial.counters["checks_run"] > 0
+
+
 def test_units_fill_the_file_cache_that_the_next_run_reads(tree: Path, tmp_path: Path) -> None:
     first = _run(tree, jobs=2, target=60, cache=tmp_path / "cache")
     again = _run(tree, jobs=2, target=60, cache=tmp_path / "cache")
