@@ -20,6 +20,7 @@ the others are compared with.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import json
 import multiprocessing
@@ -533,19 +534,27 @@ def _run_pool(
 ) -> Iterator[Outcome]:
     """Each unit's outcome as it finishes (its output, or the exception it raised); a broken pool
     raises :class:`BrokenProcessPool` to the caller, which checks what is left in one process."""
-    with _make_pool(project, payload, cache_root, workers) as pool:
-        futures = {pool.submit(_check_unit_in_worker, u.functions): u for u in units}
-        pending: set[Future[UnitOutput]] = set(futures)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                try:
-                    out: UnitOutput | BaseException = fut.result()
-                except BrokenProcessPool:
-                    raise
-                except Exception as e:
-                    out = e
-                yield futures[fut], out
+    gc.freeze()  # what forked workers inherit: their full collections never walk it (nor copy its pages)
+    try:
+        with _make_pool(project, payload, cache_root, workers) as pool:
+            yield from _outcomes(pool, units)
+    finally:
+        gc.unfreeze()
+
+
+def _outcomes(pool: ProcessPoolExecutor, units: list[Unit]) -> Iterator[Outcome]:
+    futures = {pool.submit(_check_unit_in_worker, u.functions): u for u in units}
+    pending: set[Future[UnitOutput]] = set(futures)
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            try:
+                out: UnitOutput | BaseException = fut.result()
+            except BrokenProcessPool:
+                raise
+            except Exception as e:
+                out = e
+            yield futures[fut], out
 
 
 def default_jobs() -> int:
