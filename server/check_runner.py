@@ -30,17 +30,20 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from extractors.api import PHASES, Config, Finding, Project, Unmodelled, phases_between
 from server.collector import tune as tune_collector
 from server.disk_cache import DiskCache, Namespaced
-from server.parallel_extraction import extract_in_parallel, fork_workers
+from server.parallel_extraction import extract_in_parallel, fork_workers, pack_models, take_models
 from server.progress import Done, Progress, Start
 from server.work_units import Assembly, Unit, plan, target_size
 from server.workspace import load_headers, read_header
+
+if TYPE_CHECKING:
+    from server.dask_executor import Connection
 
 _KEY_VERSION = "file-findings-2"
 CHECK_COUNTERS = ("checks_run", "checks_reused", "models_built", "functions_check_reused", "model_errors")
@@ -129,13 +132,17 @@ class Payload:
     """Everything a worker needs to hold the same project as the client: the configuration, the
     sources, and the texts of the headers and compile database the client handed in (None: not
     found).  It is all a remote worker is sent besides the units' function ids, so that a worker
-    reads no file of the checked tree; ``tool`` makes a worker of another ctlsp version refuse."""
+    reads no file of the checked tree; ``tool`` makes a worker of another ctlsp version refuse.
+    ``models``: the models the client built, pickled with their keys (:func:`pack_models`), which
+    a worker takes instead of building them (only under the key it would build each with, so it
+    holds the same project either way); derived from the rest, so not part of the digest."""
 
     config: Config
     sources: dict[str, str]
     headers: dict[str, str | None]
     compile_commands: tuple[str, str | None, str] | None  # path, text, folder its paths count from
     tool: str
+    models: bytes = b""
 
     @functools.cached_property
     def digest(self) -> str:
@@ -221,7 +228,11 @@ def build_project(payload: Payload, cache_root: str | None) -> Project:
         project.set_compile_commands(where, database, base)
     for path, header in payload.headers.items():
         project.set_header(path, header)
-    return prepare_worker(project)
+    if payload.models:
+        take_models(project, payload.models)
+    prepare_worker(project)
+    gc.freeze()  # the extracted project: no full collection walks it, nor does the exit's
+    return project
 
 
 class UnitOutput(NamedTuple):
@@ -381,6 +392,36 @@ def run_check(
     Checked in this process, files of at least ``serial_units_min_lines`` lines in all are cut
     into units too, for the memory bound that units have (:data:`SERIAL_UNITS_MIN_LINES`).
     """
+    connection = None
+    if executor == "dask":  # the cluster starts while this process extracts
+        from server.dask_executor import connect
+
+        connection = connect(scheduler or "", jobs)
+    try:
+        return _run_check(
+            config, sources, cache, cache_root, jobs, pool_min_lines, connection, unit_target, serial_units_min_lines,
+            on_start=on_start, on_progress=on_progress,
+        )  # fmt: skip
+    finally:
+        if connection is not None:
+            connection.close()
+
+
+def _run_check(
+    config: Config,
+    sources: dict[str, str],
+    cache: MutableMapping[str, bytes] | None,
+    cache_root: str | None,
+    jobs: int,
+    pool_min_lines: int,
+    connection: Connection | None,
+    unit_target: int | None,
+    serial_units_min_lines: int,
+    *,
+    on_start: Start | None,
+    on_progress: Progress | None,
+) -> RunResult:
+    """:func:`run_check`, with the Dask cluster's ``connection`` when that is the executor."""
     result = RunResult(findings={})
     clock = _Phases(result.phases)
     tool = tool_digest()
@@ -401,7 +442,7 @@ def run_check(
                 del sources[path]
         payload = hand_in_headers(project, sources)
         lines = sum(text.count("\n") + 1 for text in sources.values())
-        if executor == "local" and jobs > 1 and lines >= pool_min_lines:
+        if connection is None and jobs > 1 and lines >= pool_min_lines:
             result.problems.extend(extract_in_parallel(project, jobs))
         salt = f"{tool}|{config.digest()}"
         digests = file_digests(project, sources, salt)
@@ -419,10 +460,11 @@ def run_check(
     todo.sort(key=lambda p: (-len(sources[p]), p))
     lines = sum(sources[p].count("\n") + 1 for p in todo)
     counters = _check_counters({})
-    if todo and executor == "dask":
+    if todo and connection is not None:
         from server.dask_executor import session
 
-        with session(scheduler or "", payload, cache_root, jobs) as dask:
+        payload = replace(payload, models=pack_models(project))
+        with session(connection, payload, cache_root) as dask:
             result.workers = dask.workers
             collector = _units(project, todo, result, clock, cache, digests, dask.workers, unit_target, on_progress)
             if on_start:

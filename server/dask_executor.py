@@ -1,8 +1,10 @@
 """Work units on a Dask cluster: ``ctlsp check --executor dask [--scheduler tcp://HOST:PORT]``.
 
 The client (:mod:`server.check_runner`) extracts the project, computes the call graph and the units
-(cheap); this module ships them.  What goes over the network: the :class:`~server.check_runner.Payload`
-(configuration, source texts, the texts of the headers and compile database the client read) to the
+(cheap); this module ships them.  The connection (and a local cluster) is made in a background thread
+while the client extracts.  What goes over the network: the :class:`~server.check_runner.Payload`
+(configuration, source texts, the texts of the headers and compile database the client read, and the
+models the client built, pickled, so that a worker parses the files but builds no model) to the
 scheduler, as the argument of a task returning it, and from there once to each worker (replicated
 before the units start, so that no worker looks closer to them; a worker that joins later fetches it
 from a peer; a task's result, unlike scattered data, is computed again if every worker holding it
@@ -22,6 +24,7 @@ still counted once.
 
 from __future__ import annotations
 
+import gc
 import threading
 import uuid
 from collections.abc import Iterator
@@ -54,6 +57,7 @@ def _check_on_worker(payload: Payload, cache_root: str | None, functions: tuple[
     with _LOCK:
         if _HELD is None or _HELD[0] != (payload.digest, cache_root):
             _HELD = None  # the old project goes before the new one is built
+            gc.unfreeze()  # (build_project froze it)
             _HELD = ((payload.digest, cache_root), build_project(payload, cache_root))
         return check_unit(_HELD[1], functions)
 
@@ -108,42 +112,76 @@ def dask_installed() -> bool:
     return True
 
 
-@contextmanager
-def session(
-    scheduler: str, payload: Payload, cache_root: str | None, local_workers: int = 2
-) -> Iterator[DaskSession]:
-    """A client of the scheduler at ``scheduler`` (empty: a ``LocalCluster`` of ``local_workers``
-    processes of one thread each, started here and stopped after), the payload broadcast to the
-    workers there."""
-    if not dask_installed():
-        raise DaskUnavailable(INSTALL_HINT)
-    from distributed import Client, LocalCluster
+class Connection:
+    """A client of a scheduler (and the ``LocalCluster`` it runs, when none was given), made in a
+    background thread: starting a cluster takes seconds (processes, imports), which the client's
+    own extraction meanwhile covers.  :meth:`client` waits for it; :meth:`close` stops both."""
 
-    cluster = None
-    try:
-        if not scheduler:
-            cluster = LocalCluster(
-                n_workers=local_workers, processes=True, threads_per_worker=1, dashboard_address=None
-            )
-            scheduler = cluster.scheduler_address
+    def __init__(self, scheduler: str, local_workers: int) -> None:
+        if not dask_installed():
+            raise DaskUnavailable(INSTALL_HINT)
+        self._cluster: Any = None
+        self._client: Any = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._connect, args=(scheduler, local_workers), name="ctlsp-dask-connect", daemon=True
+        )
+        self._thread.start()
+
+    def _connect(self, scheduler: str, local_workers: int) -> None:
+        from distributed import Client, LocalCluster
+
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as e:
-            raise DaskUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
-        try:
+            if not scheduler:
+                self._cluster = LocalCluster(
+                    n_workers=local_workers, processes=True, threads_per_worker=1, dashboard_address=None
+                )
+                scheduler = self._cluster.scheduler_address
             try:
-                client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+                self._client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError, ValueError) as e:
+                raise DaskUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+            try:
+                self._client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
             except TimeoutError:
                 raise DaskUnavailable(f"the Dask scheduler at {scheduler} has no workers") from None
-            workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
-            run_id = uuid.uuid4().hex[:12]
-            # a task, not scattered data: if every worker holding it dies, the scheduler computes it
-            # again from its spec instead of failing every unit left
-            held = client.submit(_payload, payload, key=f"ctlsp-payload-{run_id}", pure=False)
-            client.replicate([held])  # on every worker, so that none looks closer to the units
-            yield DaskSession(client, held, cache_root, workers, run_id)
+        except BaseException as e:  # handed to the thread that waits for the client
+            self._error = e
+
+    def client(self) -> Any:
+        """The connected ``distributed.Client``; raises what connecting raised."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._client
+
+    def close(self) -> None:
+        self._thread.join()
+        try:
+            if self._client is not None:
+                self._client.close()
         finally:
-            client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+
+
+def connect(scheduler: str, local_workers: int = 2) -> Connection:
+    """Start connecting to the scheduler at ``scheduler`` (empty: a ``LocalCluster`` of
+    ``local_workers`` processes of one thread each, started here and stopped by ``close``)."""
+    return Connection(scheduler, local_workers)
+
+
+@contextmanager
+def session(connection: Connection, payload: Payload, cache_root: str | None) -> Iterator[DaskSession]:
+    """The units' session on ``connection``'s cluster, the payload broadcast to its workers."""
+    client = connection.client()
+    workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
+    run_id = uuid.uuid4().hex[:12]
+    # a task, not scattered data: if every worker holding it dies, the scheduler computes it
+    # again from its spec instead of failing every unit left
+    held = client.submit(_payload, payload, key=f"ctlsp-payload-{run_id}", pure=False)
+    client.replicate([held])  # on every worker, so that none looks closer to the units
+    try:
+        yield DaskSession(client, held, cache_root, workers, run_id)
     finally:
-        if cluster is not None:
-            cluster.close()
+        held.release()

@@ -53,10 +53,16 @@ def _build_share(keys: list[ModelKey]) -> bytes:
     return pickle.dumps(_PROJECT.build_models(keys), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _take(project: Project, data: bytes) -> None:
-    """Unpickle a share and hand it in; the collector stays off meanwhile, as unpickling a few
-    hundred thousand objects otherwise triggers full collections over the whole project
-    (measured: four times slower on sqlite3.c's models)."""
+def pack_models(project: Project) -> bytes:
+    """Every model of ``project`` with its key, pickled: what :func:`take_models` hands to a
+    project of the same inputs elsewhere (a Dask worker), which then builds none of them."""
+    return pickle.dumps(project.build_models(project.model_keys()), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def take_models(project: Project, data: bytes) -> None:
+    """Unpickle models (of :func:`pack_models`, or a child's share) and hand them in; the
+    collector stays off meanwhile, as unpickling a few hundred thousand objects otherwise triggers
+    full collections over the whole project (measured: four times slower on sqlite3.c's models)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -85,7 +91,7 @@ def extract_in_parallel(project: Project, workers: int) -> list[str]:
             project.build_models(shares[0])
             for future in futures:
                 try:
-                    _take(project, future.result())
+                    take_models(project, future.result())
                 except (BrokenProcessPool, OSError, pickle.PickleError, RecursionError) as e:
                     problems.append(f"parallel extraction: a worker failed ({type(e).__name__}: {e}); built here")
     except (BrokenProcessPool, OSError) as e:

@@ -110,3 +110,22 @@ def test_without_dask_the_executor_is_a_usage_error(tree: Path) -> None:
     )
     assert proc.returncode == 2
     assert proc.stderr.strip() == "ctlsp: error: --executor dask needs Dask distributed: pip install 'ctlsp[dask]'"
+
+
+def test_an_unreachable_scheduler_is_reported_after_extraction_and_leaves_no_thread(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection is made while the client extracts; its failure is the user's one-line error."""
+    import socket
+    import threading
+
+    from server import dask_executor
+
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 2)
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    with pytest.raises(dask_executor.DaskUnavailable, match=f"cannot reach the Dask scheduler at {address}"):
+        _run(tree, jobs=2, executor="dask", scheduler=address)
+    assert not [t for t in threading.enumerate() if t.name == "ctlsp-dask-connect"]
