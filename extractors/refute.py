@@ -653,7 +653,10 @@ class Refuter:
             volatiles=old.volatiles,
             nonnull_allocators=frozenset(nonnull),
         )
-        proj = Projector(scope)
+        # the check's store: it is keyed by content (a refined function has a key of its own), so
+        # the projections of the functions the refinement leaves alone are found there, and the
+        # call graph's Merkle walk is not repeated from scratch for every attempt
+        proj = Projector(scope, store=first.proj.store)
         cname = proj.component(refined, var)
         if cname is None:
             return None
