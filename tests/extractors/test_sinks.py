@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from checker.model import Component
 from extractors import kept_graph
 from extractors.api import Project
 from extractors.calls import BUILTIN
@@ -43,14 +44,18 @@ void f(char *p, int a) {
 """
 
 
-def test_a_projection_keeps_one_unlabelled_sink() -> None:
+def _projection(src: str, function: str, value: str) -> Component:
     p = Project()
-    p.update_file("t.c", ASSERTS)
+    p.update_file("t.c", src)
     st = p.files["t.c"].model
     pj = Projector(make_scope(list(st.functions.values()), BUILTIN, st.globals))
-    name = pj.component("f", "a")
+    name = pj.component(function, value)
     assert name is not None
-    comp = pj.rsm(name).component(name)
+    return pj.rsm(name).component(name)
+
+
+def test_a_projection_keeps_one_unlabelled_sink() -> None:
+    comp = _projection(ASSERTS, "f", "a")
     loops = [n.name for n in comp.nodes if (n.name, n.name) in comp.edges]
     assert len(loops) == 1  # four failed asserts and an exit(), one dead end
 
@@ -88,13 +93,7 @@ def test_a_null_branch_into_a_folded_sink_goes_to_the_representative(monkeypatch
         raise AssertionError("contracted from scratch")
 
     monkeypatch.setattr(kept_graph, "contract_all", from_scratch)
-    p = Project()
-    p.update_file("t.c", NULL_INTO_ABORT)
-    st = p.files["t.c"].model
-    pj = Projector(make_scope(list(st.functions.values()), BUILTIN, st.globals))
-    name = pj.component("g", "p")
-    assert name is not None
-    comp = pj.rsm(name).component(name)
+    comp = _projection(NULL_INTO_ABORT, "g", "p")
     loops = [n.name for n in comp.nodes if (n.name, n.name) in comp.edges]
     assert len(loops) == 1  # the failed assert, abort() and exit(1): one dead end
     null_branch = [n.name for n in comp.nodes if "isnull" in n.labels]
