@@ -434,10 +434,15 @@ class Project:
         """The models of ``keys`` (of :meth:`model_keys`), built here, each with its path, name
         and model key: what :meth:`hand_models` of a project of the same inputs (a forked copy
         of this one) takes instead of building them."""
-        keys = list(keys)
-        self.db.ahead.update(keys)
-        with self.db.snapshot():
-            return [(path, name, *model_with_key(self.db, (path, name, text))) for path, name, text in keys]
+        db, out = self.db, []
+        with db.snapshot():
+            for key in keys:
+                before = db.built + db.failed
+                model_key, model = model_with_key(db, key)
+                if db.built + db.failed != before:
+                    db.ahead.add(key)  # built for the check that follows, which does not reuse it
+                out.append((key[0], key[1], model_key, model))
+        return out
 
     def hand_models(self, built: Iterable[BuiltModel]) -> None:
         """Take models :meth:`build_models` of a project of the same inputs built.  A model is

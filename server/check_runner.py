@@ -26,13 +26,13 @@ import json
 import multiprocessing
 import os
 import time
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from extractors.api import PHASES, Config, Finding, Project, Unmodelled, phases_between
 from server.collector import tune as tune_collector
@@ -41,9 +41,6 @@ from server.parallel_extraction import extract_in_parallel, fork_workers, pack_m
 from server.progress import Done, Progress, Start
 from server.work_units import Assembly, Unit, plan, target_size
 from server.workspace import load_headers, read_header
-
-if TYPE_CHECKING:
-    from server.dask_executor import Connection
 
 _KEY_VERSION = "file-findings-2"
 CHECK_COUNTERS = ("checks_run", "checks_reused", "models_built", "functions_check_reused", "model_errors")
@@ -392,147 +389,128 @@ def run_check(
     Checked in this process, files of at least ``serial_units_min_lines`` lines in all are cut
     into units too, for the memory bound that units have (:data:`SERIAL_UNITS_MIN_LINES`).
     """
-    connection = None
-    if executor == "dask":  # the cluster starts while this process extracts
-        from server.dask_executor import connect
+    with ExitStack() as stack:
+        connection = None
+        if executor == "dask":  # the cluster starts while this process extracts
+            from server.dask_executor import Connection
 
-        connection = connect(scheduler or "", jobs)
-    try:
-        return _run_check(
-            config, sources, cache, cache_root, jobs, pool_min_lines, connection, unit_target, serial_units_min_lines,
-            on_start=on_start, on_progress=on_progress,
-        )  # fmt: skip
-    finally:
-        if connection is not None:
-            connection.close()
-
-
-def _run_check(
-    config: Config,
-    sources: dict[str, str],
-    cache: MutableMapping[str, bytes] | None,
-    cache_root: str | None,
-    jobs: int,
-    pool_min_lines: int,
-    connection: Connection | None,
-    unit_target: int | None,
-    serial_units_min_lines: int,
-    *,
-    on_start: Start | None,
-    on_progress: Progress | None,
-) -> RunResult:
-    """:func:`run_check`, with the Dask cluster's ``connection`` when that is the executor."""
-    result = RunResult(findings={})
-    clock = _Phases(result.phases)
-    tool = tool_digest()
-    with clock("extraction"):  # parse, items, headers, every function's model (the keys read them)
-        project = Project(
-            config,
-            cache=Namespaced(cache, f"check|{tool}|") if cache is not None else None,
-            strategy=ONE_SHOT_STRATEGY,
-            sweeps=False,
-        )
-        sources = dict(sources)
-        for path, text in list(sources.items()):
-            try:
-                project.update_file(path, text)
-            except Exception as e:  # one bad file must not cost the user the report on all others
-                result.problems.append(_internal(path, "reading", e))
-                project.remove_file(path)
-                del sources[path]
-        payload = hand_in_headers(project, sources)
-        lines = sum(text.count("\n") + 1 for text in sources.values())
-        if connection is None and jobs > 1 and lines >= pool_min_lines:
-            result.problems.extend(extract_in_parallel(project, jobs))
-        salt = f"{tool}|{config.digest()}"
-        digests = file_digests(project, sources, salt)
-
-    todo: list[str] = []
-    for path in sources:
-        raw = cache.get("file|" + digests[path]) if cache is not None else None
-        cached = _decode(raw) if raw is not None else None
-        if cached is None:
-            todo.append(path)
-        else:
-            result.findings[path] = cached
-            result.files_reused += 1
-
-    todo.sort(key=lambda p: (-len(sources[p]), p))
-    lines = sum(sources[p].count("\n") + 1 for p in todo)
-    counters = _check_counters({})
-    if todo and connection is not None:
-        from server.dask_executor import session
-
-        payload = replace(payload, models=pack_models(project))
-        with session(connection, payload, cache_root) as dask:
-            result.workers = dask.workers
-            collector = _units(project, todo, result, clock, cache, digests, dask.workers, unit_target, on_progress)
-            if on_start:
-                on_start(result.units)
-            with clock("checking"):
-                for unit, outcome in dask.run(collector.units):
-                    collector.take(unit, outcome)
-        counters = collector.counters
-        todo = []  # a unit that failed on the cluster is in the problems, not checked again here
-    elif todo and jobs > 1 and lines >= pool_min_lines:
-        collector = _units(project, todo, result, clock, cache, digests, jobs, unit_target, on_progress)
-        counters = collector.counters
-        if len(collector.units) > 1:
-            result.workers = min(jobs, len(collector.units))
-            if on_start:
-                on_start(result.units)
-            try:
-                with clock("checking"):
-                    for unit, outcome in _run_pool(project, payload, cache_root, collector.units, result.workers):
-                        collector.take(unit, outcome)
-                todo = []
-            except (OSError, BrokenProcessPool) as e:
-                result.problems.append(f"process pool failed ({e}); checking in one process instead")
-                result.workers = 1
-            finally:
-                global _WORKER
-                _WORKER = None
-        else:
-            result.units = 0
-        todo = [p for p in todo if p not in collector.complete]
-    if todo and sum(sources[p].count("\n") + 1 for p in todo) >= serial_units_min_lines:
-        collector = _units(project, todo, result, clock, cache, digests, 1, unit_target, on_progress)
-        if on_start:
-            on_start(result.units)
-        prepare_worker(project)
-        with clock("checking"):
-            for unit in collector.units:
+            connection = stack.enter_context(Connection(scheduler or "", jobs))
+        result = RunResult(findings={})
+        clock = _Phases(result.phases)
+        tool = tool_digest()
+        with clock("extraction"):  # parse, items, headers, every function's model (the keys read them)
+            project = Project(
+                config,
+                cache=Namespaced(cache, f"check|{tool}|") if cache is not None else None,
+                strategy=ONE_SHOT_STRATEGY,
+                sweeps=False,
+            )
+            sources = dict(sources)
+            for path, text in list(sources.items()):
                 try:
-                    output: UnitOutput | BaseException = check_unit(project, unit.functions)
-                except Exception as e:
-                    output = e
-                collector.take(unit, output)
-        for k, v in collector.counters.items():
-            counters[k] += v
-        todo = []
-    if todo:
-        if on_start:
-            on_start(len(todo))
-        spent, start = project.seconds, time.perf_counter()
-        with clock("checking"):
-            done = _run_serial(project, todo, on_progress, result.problems)
-        result.add_phases(time.perf_counter() - start, phases_between(spent, project.seconds))
-        for path, (found, delta) in done.items():
-            result.findings[path] = found
-            result.files_checked += 1
-            for k, v in delta.items():
-                counters[k] += v
-            if cache is not None:
-                cache["file|" + digests[path]] = _encode(found)
+                    project.update_file(path, text)
+                except Exception as e:  # one bad file must not cost the user the report on all others
+                    result.problems.append(_internal(path, "reading", e))
+                    project.remove_file(path)
+                    del sources[path]
+            payload = hand_in_headers(project, sources)
+            if connection is None and jobs > 1 and _lines(sources, sources) >= pool_min_lines:
+                result.problems.extend(extract_in_parallel(project, jobs))
+            salt = f"{tool}|{config.digest()}"
+            digests = file_digests(project, sources, salt)
 
-    # the project's own "files_reused" is about in-memory reuse, which a one-shot run never has
-    extraction = {
-        k: v for k, v in project.counters.items() if k not in CHECK_COUNTERS and k != "files_reused"
-    }
-    result.counters = {**extraction, **counters}
-    result.findings = {p: result.findings.get(p, []) for p in sources}
-    result.not_checked = [u for p in sources for u in project.unmodelled(p)]
-    return result
+        todo: list[str] = []
+        for path in sources:
+            raw = cache.get("file|" + digests[path]) if cache is not None else None
+            cached = _decode(raw) if raw is not None else None
+            if cached is None:
+                todo.append(path)
+            else:
+                result.findings[path] = cached
+                result.files_reused += 1
+
+        todo.sort(key=lambda p: (-len(sources[p]), p))
+        lines = _lines(sources, todo)
+        counters = _check_counters({})
+        if todo and connection is not None:
+            from server.dask_executor import session
+
+            payload = replace(payload, models=pack_models(project))
+            with session(connection, payload, cache_root) as dask:
+                result.workers = dask.workers
+                collector = _units(project, todo, result, clock, cache, digests, dask.workers, unit_target, on_progress)
+                if on_start:
+                    on_start(result.units)
+                with clock("checking"):
+                    for unit, outcome in dask.run(collector.units):
+                        collector.take(unit, outcome)
+            counters = collector.counters
+            todo = []  # a unit that failed on the cluster is in the problems, not checked again here
+        elif todo and jobs > 1 and lines >= pool_min_lines:
+            collector = _units(project, todo, result, clock, cache, digests, jobs, unit_target, on_progress)
+            counters = collector.counters
+            if len(collector.units) > 1:
+                result.workers = min(jobs, len(collector.units))
+                if on_start:
+                    on_start(result.units)
+                try:
+                    with clock("checking"):
+                        for unit, outcome in _run_pool(project, payload, cache_root, collector.units, result.workers):
+                            collector.take(unit, outcome)
+                    todo = []
+                except (OSError, BrokenProcessPool) as e:
+                    result.problems.append(f"process pool failed ({e}); checking in one process instead")
+                    result.workers = 1
+                finally:
+                    global _WORKER
+                    _WORKER = None
+            else:
+                result.units = 0
+            todo = [p for p in todo if p not in collector.complete]
+        if todo and _lines(sources, todo) >= serial_units_min_lines:
+            collector = _units(project, todo, result, clock, cache, digests, 1, unit_target, on_progress)
+            if on_start:
+                on_start(result.units)
+            prepare_worker(project)
+            with clock("checking"):
+                for unit in collector.units:
+                    try:
+                        output: UnitOutput | BaseException = check_unit(project, unit.functions)
+                    except Exception as e:
+                        output = e
+                    collector.take(unit, output)
+            for k, v in collector.counters.items():
+                counters[k] += v
+            todo = []
+        if todo:
+            if on_start:
+                on_start(len(todo))
+            spent, start = project.seconds, time.perf_counter()
+            with clock("checking"):
+                done = _run_serial(project, todo, on_progress, result.problems)
+            result.add_phases(time.perf_counter() - start, phases_between(spent, project.seconds))
+            for path, (found, delta) in done.items():
+                result.findings[path] = found
+                result.files_checked += 1
+                for k, v in delta.items():
+                    counters[k] += v
+                if cache is not None:
+                    cache["file|" + digests[path]] = _encode(found)
+
+        # the project's own "files_reused" is about in-memory reuse, which a one-shot run never has
+        extraction = {
+            k: v for k, v in project.counters.items() if k not in CHECK_COUNTERS and k != "files_reused"
+        }
+        result.counters = {**extraction, **counters}
+        result.findings = {p: result.findings.get(p, []) for p in sources}
+        result.not_checked = [u for p in sources for u in project.unmodelled(p)]
+        return result
+
+
+def _lines(sources: Mapping[str, str], paths: Iterable[str]) -> int:
+    return sum(sources[p].count("\n") + 1 for p in paths)
+
+
 def _run_serial(
     project: Project, todo: list[str], on_progress: Progress | None, problems: list[str]
 ) -> dict[str, tuple[list[Finding], dict[str, int]]]:

@@ -115,7 +115,9 @@ def dask_installed() -> bool:
 class Connection:
     """A client of a scheduler (and the ``LocalCluster`` it runs, when none was given), made in a
     background thread: starting a cluster takes seconds (processes, imports), which the client's
-    own extraction meanwhile covers.  :meth:`client` waits for it; :meth:`close` stops both."""
+    own extraction meanwhile covers.  ``scheduler`` empty: a ``LocalCluster`` of ``local_workers``
+    processes of one thread each, started here.  :meth:`client` waits for it; :meth:`close` (or
+    leaving the ``with`` block) stops both."""
 
     def __init__(self, scheduler: str, local_workers: int) -> None:
         if not dask_installed():
@@ -155,6 +157,12 @@ class Connection:
             raise self._error
         return self._client
 
+    def __enter__(self) -> Connection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         self._thread.join()
         try:
@@ -163,12 +171,6 @@ class Connection:
         finally:
             if self._cluster is not None:
                 self._cluster.close()
-
-
-def connect(scheduler: str, local_workers: int = 2) -> Connection:
-    """Start connecting to the scheduler at ``scheduler`` (empty: a ``LocalCluster`` of
-    ``local_workers`` processes of one thread each, started here and stopped by ``close``)."""
-    return Connection(scheduler, local_workers)
 
 
 @contextmanager
