@@ -206,7 +206,13 @@ def prepare_worker(project: Project) -> Project:
 
 
 def build_project(payload: Payload, cache_root: str | None) -> Project:
-    """A worker's project: the client's, rebuilt from the payload (no file of the tree is read).
+    """A worker's project: the client's, rebuilt from the payload (no file of the tree is read)."""
+    return finish_project(start_project(payload, cache_root), payload.models)
+
+
+def start_project(payload: Payload, cache_root: str | None) -> Project:
+    """The first part of :func:`build_project`, which needs no model: the payload's sources, headers
+    and compile database in, and each file's context read (``Project.read_contexts``).
     The worker is a process of its own (spawned, or a Dask worker) that no command's ``run`` set
     up, so the collector is tuned here: with CPython's default thresholds the full collections
     over the extracted project made a Dask worker's units 60% slower than a forked worker's."""
@@ -225,8 +231,15 @@ def build_project(payload: Payload, cache_root: str | None) -> Project:
         project.set_compile_commands(where, database, base)
     for path, header in payload.headers.items():
         project.set_header(path, header)
-    if payload.models:
-        take_models(project, payload.models)
+    project.read_contexts()
+    return project
+
+
+def finish_project(project: Project, models: bytes) -> Project:
+    """The rest of :func:`build_project`: the client's ``models`` (:func:`pack_models`) taken,
+    every other model built, the checks bounded (:func:`prepare_worker`)."""
+    if models:
+        take_models(project, models)
     prepare_worker(project)
     gc.freeze()  # the extracted project: no full collection walks it, nor does the exit's
     return project
@@ -414,7 +427,9 @@ def run_check(
                     project.remove_file(path)
                     del sources[path]
             payload = hand_in_headers(project, sources)
-            if connection is None and jobs > 1 and _lines(sources, sources) >= pool_min_lines:
+            if connection is not None:  # the workers read the sources while this process extracts
+                connection.start_workers(payload, cache_root)
+            if jobs > 1 and _lines(sources, sources) >= pool_min_lines:
                 result.problems.extend(extract_in_parallel(project, jobs))
             salt = f"{tool}|{config.digest()}"
             digests = file_digests(project, sources, salt)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from extractors.api import Project
-from server.check_runner import Outcome, Payload, UnitOutput, build_project, check_unit, tool_digest
+from server.check_runner import Outcome, Payload, UnitOutput, check_unit, finish_project, start_project, tool_digest
 from server.work_units import Unit
 
 RETRIES = 2  # a unit that raised is tried this many more times before it is reported
@@ -46,20 +46,47 @@ class DaskUnavailable(Exception):
 
 
 # ----- worker side -------------------------------------------------------------------------------
-_HELD: tuple[tuple[str, str | None], Project] | None = None  # this process's project, by payload and cache
+@dataclass
+class _Held:
+    """This process's project, by payload and cache folder; ``ready`` once the client's models are
+    in and every model is built (:func:`~server.check_runner.finish_project`)."""
+
+    key: tuple[str, str | None]
+    project: Project
+    ready: bool = False
+
+
+_HELD: _Held | None = None
 _LOCK = threading.Lock()  # a Project is used by one thread at a time (workers with several threads)
 
 
-def _check_on_worker(payload: Payload, cache_root: str | None, functions: tuple[str, ...]) -> UnitOutput:
+def _held(payload: Payload, cache_root: str | None) -> _Held:
+    """The held project of ``payload``, started if another one (or none) is held. Call under _LOCK."""
     global _HELD
     if payload.tool != tool_digest():
         raise RuntimeError(f"worker runs another ctlsp (code digest {tool_digest()}, client {payload.tool})")
+    key = (payload.digest, cache_root)
+    if _HELD is None or _HELD.key != key:
+        _HELD = None  # the old project goes before the new one is built
+        gc.unfreeze()  # (finish_project froze it)
+        _HELD = _Held(key, start_project(payload, cache_root))
+    return _HELD
+
+
+def _start_on_worker(payload: Payload, cache_root: str | None) -> None:
+    """What a worker can do before the client has extracted: read the sources (``payload`` has no
+    models; the digest does not name them, so the units' payload finds this project)."""
     with _LOCK:
-        if _HELD is None or _HELD[0] != (payload.digest, cache_root):
-            _HELD = None  # the old project goes before the new one is built
-            gc.unfreeze()  # (build_project froze it)
-            _HELD = ((payload.digest, cache_root), build_project(payload, cache_root))
-        return check_unit(_HELD[1], functions)
+        _held(payload, cache_root)
+
+
+def _check_on_worker(payload: Payload, cache_root: str | None, functions: tuple[str, ...]) -> UnitOutput:
+    with _LOCK:
+        held = _held(payload, cache_root)
+        if not held.ready:
+            finish_project(held.project, payload.models)
+            held.ready = True
+        return check_unit(held.project, functions)
 
 
 def _payload(payload: Payload) -> Payload:
@@ -124,6 +151,8 @@ class Connection:
             raise DaskUnavailable(INSTALL_HINT)
         self._cluster: Any = None
         self._client: Any = None
+        self._started: list[Any] = []  # the futures of start_workers, released on close
+        self._starting: threading.Thread | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(
             target=self._connect, args=(scheduler, local_workers), name="ctlsp-dask-connect", daemon=True
@@ -131,13 +160,11 @@ class Connection:
         self._thread.start()
 
     def _connect(self, scheduler: str, local_workers: int) -> None:
-        from distributed import Client, LocalCluster
+        from distributed import Client
 
         try:
             if not scheduler:
-                self._cluster = LocalCluster(
-                    n_workers=local_workers, processes=True, threads_per_worker=1, dashboard_address=None
-                )
+                self._cluster = _local_cluster(local_workers)
                 scheduler = self._cluster.scheduler_address
             try:
                 self._client = Client(scheduler, timeout=CONNECT_TIMEOUT)
@@ -157,6 +184,37 @@ class Connection:
             raise self._error
         return self._client
 
+    def start_workers(self, payload: Payload, cache_root: str | None) -> None:
+        """Have each worker start its project from ``payload`` (sources, no models) as soon as the
+        cluster is up, in the background: a warm-up, whose loss (a worker that died, a task the
+        scheduler dropped) costs only the time the units then take to do it themselves."""
+        self._starting = threading.Thread(
+            target=self._start_workers, args=(payload, cache_root), name="ctlsp-dask-start", daemon=True
+        )
+        self._starting.start()
+
+    def _start_workers(self, payload: Payload, cache_root: str | None) -> None:
+        self._thread.join()
+        if self._client is None:
+            return
+        try:
+            run_id = uuid.uuid4().hex[:12]
+            for n, worker in enumerate(sorted(self._client.scheduler_info()["workers"])):
+                self._started.append(
+                    self._client.submit(
+                        _start_on_worker,
+                        payload,
+                        cache_root,
+                        key=f"ctlsp-start-{run_id}-{n}",
+                        workers=[worker],
+                        allow_other_workers=True,
+                        pure=False,
+                        priority=1 << 30,  # before any unit
+                    )
+                )
+        except Exception:  # noqa: S110 - a warm-up: the units start the projects themselves
+            pass
+
     def __enter__(self) -> Connection:
         return self
 
@@ -165,12 +223,34 @@ class Connection:
 
     def close(self) -> None:
         self._thread.join()
+        if self._starting is not None:
+            self._starting.join()
+        for future in self._started:
+            future.release()
         try:
             if self._client is not None:
                 self._client.close()
         finally:
             if self._cluster is not None:
                 self._cluster.close()
+
+
+def _local_cluster(workers: int) -> Any:
+    """A cluster of ``workers`` processes on this machine.  Where the platform has it, its workers
+    are forked from a server process that imported ctlsp once, not spawned, each importing it again
+    while the client extracts on the same cores; and a forked worker leaves without tearing down its
+    project object by object (``os._exit``), which took a spawned one over a second."""
+    import multiprocessing
+
+    import dask
+    from distributed import LocalCluster
+    from distributed.utils import get_mp_context
+
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+        if method == "forkserver":  # (Dask sets its own preload once, on its first call)
+            get_mp_context().set_forkserver_preload(["distributed", __name__])
+        return LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=None)
 
 
 @contextmanager

@@ -99,6 +99,55 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
         assert len(keys) == len(set(keys))
 
 
+def test_a_worker_started_before_the_models_arrive_takes_them_into_the_same_project(tree: Path) -> None:
+    """``Connection.start_workers``: a worker reads the sources while the client extracts; the units'
+    payload (the same digest, with the models) finishes that project instead of building another,
+    and gives what a project built in one go gives."""
+    import gc
+    from dataclasses import replace
+
+    from server import dask_executor
+    from server.check_runner import ONE_SHOT_STRATEGY, build_project, check_unit, hand_in_headers, pack_models
+    from server.work_units import plan, target_size
+
+    sources, _ = read_sources(collect([str(tree)]))
+    client = __import__("extractors.api").api.Project(Config(), strategy=ONE_SHOT_STRATEGY, sweeps=False)
+    for path, text in sources.items():
+        client.update_file(path, text)
+    bare = hand_in_headers(client, sources)
+    graph = client.call_graph()
+    full = replace(bare, models=pack_models(client))
+    unit = plan(graph, set(sources), target_size(graph, 2))[0]
+    try:
+        dask_executor._start_on_worker(bare, None)
+        held = dask_executor._HELD
+        assert held is not None and not held.ready
+        early = dask_executor._check_on_worker(full, None, unit.functions)
+        assert dask_executor._HELD is held and held.ready
+        assert not held.project.db.handed  # every model the client sent was taken
+    finally:
+        dask_executor._HELD = None
+        gc.unfreeze()
+    alone = check_unit(build_project(full, None), unit.functions)
+    gc.unfreeze()
+    assert early.found == alone.found and sum(map(len, early.found.values())) > 0
+
+
+def test_a_local_cluster_forks_its_workers_from_a_server_process(tree: Path) -> None:
+    """Without ``--scheduler`` the cluster is started here, its workers forked from a server process
+    that imported ctlsp (not spawned by this one, each importing it again), and closed at the end."""
+    parents: list[set[int]] = []
+
+    def on_progress(done: Done) -> None:
+        if not parents:
+            parents.append(set(distributed.default_client().run(os.getppid).values()))
+
+    serial = _run(tree, jobs=1)
+    local = _run(tree, jobs=2, executor="dask", unit_target=60, on_progress=on_progress)
+    assert local.workers == 2 and local.problems == [] and local.findings == serial.findings
+    assert parents and len(parents[0]) == 1 and os.getpid() not in parents[0]
+
+
 def test_without_dask_the_executor_is_a_usage_error(tree: Path) -> None:
     code = (
         "import sys; sys.modules['distributed'] = None\n"  # as if it were not installed
