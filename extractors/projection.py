@@ -549,6 +549,7 @@ class Projector:
     _reach_reads: dict[str, frozenset[tuple[str, str]] | None] = field(default_factory=dict)
     _summaries: dict[tuple[str, str], ReachSummary | None] = field(default_factory=dict)
     _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
+    _relevants: dict[tuple[str, str], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
     _reassigning: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)
     _returns: dict[str, _Returns] = field(default_factory=dict)  # function id -> what it returns
 
@@ -1503,9 +1504,17 @@ class Projector:
             got = self.store.store_keys[memo] = (function_id(fm), self._value_key(fm, v), v, self.scope_digest)
         return got
 
-    def _relevant(self, fm: FunctionModel, v: str) -> tuple[list[int], bool]:
+    def _relevant(self, fm: FunctionModel, v: str) -> tuple[tuple[int, ...], bool]:
         """The CFG nodes whose content a projection on ``v`` reads (those of its copies too), and
-        whether ``v`` is a global."""
+        whether ``v`` is a global; asked by the build and again by each key of it."""
+        key = (function_id(fm), v)
+        got = self._relevants.get(key)
+        if got is None:
+            cids, is_global = self._find_relevant(fm, v)
+            got = self._relevants[key] = (tuple(cids), is_global)
+        return got
+
+    def _find_relevant(self, fm: FunctionModel, v: str) -> tuple[list[int], bool]:
         if v[-1:] == PARKED and (place := parked_of(v)) is not None:
             return sorted(self._parked_nodes(fm, place)), False
         is_global = root_of(v) in self.scope.globals and root_of(v) not in locals_of(fm)
