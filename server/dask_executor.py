@@ -14,8 +14,10 @@ installed (``pip install 'ctlsp[dask]'``) and, to share verdicts, the ``--cache-
 shared file system (each worker opens it as its on-disk cache; entries are content-addressed and
 written atomically, so concurrent writers are safe).
 
-A worker process builds the project from the payload on its first unit and keeps it for the next
-units of the same payload and cache folder (one project per process; a new one replaces it).  Failures are Dask's
+A worker process starts the project from the payload's texts as soon as the cluster is up
+(:meth:`Connection.start_workers`, sent while the client still extracts), finishes it with the
+client's models on its first unit, and keeps it for the next units of the same payload and cache
+folder (one project per process; a new one replaces it).  Failures are Dask's
 to handle: a unit that raises is retried (:data:`RETRIES`), a unit whose worker dies is rescheduled
 by the scheduler; a unit that still fails is an outcome carrying the exception, which the runner
 reports as a problem.  Each unit is one future, whose result is taken once: a unit that ran twice is
