@@ -136,13 +136,49 @@ def show(rows: list[Timing]) -> None:
 
 # ----- big inputs (--big) ------------------------------------------------------------------------
 _MEASURE = """
-import json, resource, subprocess, sys, time
+import json, os, resource, subprocess, sys, threading, time
 out, cmd = sys.argv[1], sys.argv[2:]
+peak = [0]  # the largest resident set seen of any process under this one, in kB
+
+
+def rss_kb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next((int(ln.split()[1]) for ln in f if ln.startswith("VmRSS:")), 0)
+    except (OSError, ValueError):
+        return 0
+
+
+def sample(stop):
+    # processes this one does not wait for (a Dask forkserver's workers) escape RUSAGE_CHILDREN
+    me = os.getpid()
+    while not stop.wait(0.2):
+        parent = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    with open(f"/proc/{name}/stat") as f:
+                        parent[int(name)] = int(f.read().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    pass
+        under, grew = {me}, True
+        while grew:
+            more = {p for p, pp in parent.items() if pp in under and p not in under}
+            under |= more
+            grew = bool(more)
+        peak[0] = max([peak[0], *(rss_kb(p) for p in under - {me})])
+
+
+stop = threading.Event()
+if os.path.isdir("/proc"):
+    threading.Thread(target=sample, args=(stop,), daemon=True).start()
 start = time.perf_counter()
 with open(out, "w") as f:
     rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode
 seconds = time.perf_counter() - start
-print(json.dumps({"rc": rc, "seconds": seconds, "maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+stop.set()
+maxrss = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, peak[0])
+print(json.dumps({"rc": rc, "seconds": seconds, "maxrss_kb": maxrss}))
 """
 
 
@@ -156,8 +192,10 @@ class Measured(Timing):
 
 def measure(label: str, cmd: list[str], lines: int, ok: tuple[int, ...] = (0, 1)) -> Measured | None:
     """``cmd`` run from a fresh Python process, which reports its wall time and the peak resident
-    memory of the largest process it waited for (``RUSAGE_CHILDREN``: children and the descendants
-    they waited for, such as pool or Dask worker processes)."""
+    memory of the largest process under it: the most of ``RUSAGE_CHILDREN`` (children and the
+    descendants they waited for, such as pool workers) and of sampling every process under it five
+    times a second (a local Dask cluster's workers are forked by a server process nobody waits
+    for)."""
     with tempfile.NamedTemporaryFile("r", suffix=".out") as out:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         proc = subprocess.run(
