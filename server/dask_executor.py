@@ -151,6 +151,10 @@ class Connection:
     def __init__(self, scheduler: str, local_workers: int) -> None:
         if not dask_installed():
             raise DaskUnavailable(INSTALL_HINT)
+        import dask
+
+        # the payload (sources and models) is big on purpose and sent once per worker: no warning
+        dask.config.set({"distributed.admin.large-graph-warning-threshold": "1TB"})
         self._cluster: Any = None
         self._client: Any = None
         self._started: list[Any] = []  # the futures of start_workers, released on close
