@@ -243,9 +243,10 @@ class Connection:
 
 def _local_cluster(workers: int) -> Any:
     """A cluster of ``workers`` processes on this machine.  Where the platform has it, its workers
-    are forked from a server process that imported ctlsp once, not spawned, each importing it again
-    while the client extracts on the same cores; and a forked worker leaves without tearing down its
-    project object by object (``os._exit``), which took a spawned one over a second."""
+    are forked from a server process that imported ctlsp once, rather than spawned and each
+    importing it again while the client extracts on the same cores; and a forked worker leaves
+    without tearing its project down object by object (``os._exit``).  Its HTTP server (metrics,
+    no dashboard) takes a free port: Dask's default one may be another cluster's."""
     import multiprocessing
 
     import dask
@@ -256,7 +257,7 @@ def _local_cluster(workers: int) -> Any:
     with dask.config.set({"distributed.worker.multiprocessing-method": method}):
         if method == "forkserver":  # (Dask sets its own preload once, on its first call)
             get_mp_context().set_forkserver_preload(["distributed", __name__])
-        return LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=None)
+        return LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0")
 
 
 @contextmanager

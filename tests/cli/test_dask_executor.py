@@ -13,7 +13,7 @@ from pathlib import Path
 import distributed  # in the test extra: a missing install fails here rather than skipping
 import pytest
 
-from extractors.api import Config, Finding
+from extractors.api import Config, Finding, Project
 from server.check_runner import RunResult, run_check
 from server.progress import Done
 from server.workspace import collect, read_sources
@@ -111,7 +111,7 @@ def test_a_worker_started_before_the_models_arrive_takes_them_into_the_same_proj
     from server.work_units import plan, target_size
 
     sources, _ = read_sources(collect([str(tree)]))
-    client = __import__("extractors.api").api.Project(Config(), strategy=ONE_SHOT_STRATEGY, sweeps=False)
+    client = Project(Config(), strategy=ONE_SHOT_STRATEGY, sweeps=False)
     for path, text in sources.items():
         client.update_file(path, text)
     bare = hand_in_headers(client, sources)
