@@ -135,7 +135,8 @@ def test_a_worker_started_before_the_models_arrive_takes_them_into_the_same_proj
 
 def test_a_local_cluster_forks_its_workers_from_a_server_process(tree: Path) -> None:
     """Without ``--scheduler`` the cluster is started here, its workers forked from a server process
-    that imported ctlsp (not spawned by this one, each importing it again), and closed at the end."""
+    that imported ctlsp (not spawned by this one, each importing it again), and gives the one-process
+    findings."""
     parents: list[set[int]] = []
 
     def on_progress(done: Done) -> None:
