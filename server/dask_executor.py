@@ -205,11 +205,14 @@ class Connection:
             return
         try:
             run_id = uuid.uuid4().hex[:12]
+            # sent once, as in session(): the other workers fetch it from the one holding it
+            held = self._client.submit(_payload, payload, key=f"ctlsp-texts-{run_id}", pure=False, priority=1 << 30)
+            self._started.append(held)
             for n, worker in enumerate(sorted(self._client.scheduler_info()["workers"])):
                 self._started.append(
                     self._client.submit(
                         _start_on_worker,
-                        payload,
+                        held,
                         cache_root,
                         key=f"ctlsp-start-{run_id}-{n}",
                         workers=[worker],
