@@ -16,14 +16,13 @@ from typing import cast
 from checker.querydb import Content, Database, Input, derived
 from extractors.calls import CallSpec
 from extractors.checking import FunctionChecker
+from extractors.config import PARTIAL_EVERY
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
 from extractors.lock_contracts import LockContracts
 from extractors.lock_contracts import lock_contracts as contracts_of
 from extractors.projection import ProjectionStore, Projector, make_scope
 from extractors.queries import FrontDb, file_items, function_context, function_model
-
-PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check
 
 # verdicts by the content of the checked model: a project's, unless the owner hands in its own
 # cache (the CLI's on disk)

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from extractors.library import CallSpec
 
 SEVERITIES = ("error", "warning", "info")
+PARTIAL_EVERY = 1.0  # seconds between partial results of a long file check (the server's default)
 _EXTRACT_LISTS = ("allocators", "nonnull_allocators", "deallocators", "uses", "must_check", "noreturn")
 _EXTRACT_PAIRS = ("locks", "resources")
 _RULE_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")

@@ -19,12 +19,15 @@ import logging
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from extractors.api import Project
 from extractors.compile_flags import compile_database
 from extractors.config import Config, ConfigError, config_from_data, config_from_text, load_toml
 from extractors.includes import MAX_DEPTH
 from server.line_ends import checked_text
+
+if TYPE_CHECKING:
+    from extractors.api import Project
 
 log = logging.getLogger(__name__)
 

@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from extractors.api import PARTIAL_EVERY, Cancelled, Config, Finding, Rule, catalogue
-from server.lsp import worker
 from server.lsp.worker_messages import (
     Announce,
     CheckDiskText,
@@ -91,6 +90,14 @@ class _Pending:
     partial: PartialFindings | None
 
 
+def _checker_main(conn: multiprocessing.connection.Connection, log_level: int) -> None:
+    """The checker process's entry, by reference to this light module: the checker's own module
+    (and with it the whole front end) is imported in that process only, never in the server's."""
+    from server.lsp.worker import main
+
+    main(conn, log_level)
+
+
 class _Process:
     """One checker process, its pipe, and the server's two threads on that pipe."""
 
@@ -101,7 +108,7 @@ class _Process:
         self.conn, child = context.Pipe()
         level = logging.getLogger().getEffectiveLevel()
         self.process = context.Process(
-            target=worker.main, args=(child, level), name="ctlsp-checker", daemon=True
+            target=_checker_main, args=(child, level), name="ctlsp-checker", daemon=True
         )
         self.process.start()
         child.close()  # else the pipe never reads as closed when the process dies

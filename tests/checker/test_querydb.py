@@ -254,12 +254,14 @@ def run_scenario(scenario: Scenario, bound: int) -> None:
         assert executed(db) == before
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(scenarios())
 def test_random_graphs_match_evaluation_from_scratch(scenario: Scenario) -> None:
     run_scenario(scenario, 10**9)
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(scenarios(), st.integers(0, 3))
 def test_random_graphs_match_evaluation_from_scratch_under_a_tiny_bound(scenario: Scenario, bound: int) -> None:

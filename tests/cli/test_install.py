@@ -145,4 +145,4 @@ def test_the_installed_library_imports_as_ctlsp(built: tuple[Path, Path], tmp_pa
     )
     assert run.returncode == 0, run.stderr
     file, module = run.stdout.split()
-    assert Path(file).is_relative_to(site_dir) and module == "ctlsp.extractors.api"
+    assert Path(file).is_relative_to(site_dir) and module == "ctlsp.extractors.project"

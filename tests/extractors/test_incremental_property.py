@@ -60,6 +60,7 @@ def snapshot(project: Project) -> list[tuple[object, ...]]:
     return [(f.rule_id, f.location, f.message, tuple((w.location, w.message) for w in f.witness)) for f in found]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_edited_project_matches_fresh_project(data: st.DataObject) -> None:

@@ -470,6 +470,7 @@ def note(found: dict[str, Any]) -> None:
         event("a witness step in another file")
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_edited_multi_file_project_matches_fresh_project(data: st.DataObject) -> None:

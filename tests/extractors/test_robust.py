@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ def test_deep_nesting_does_not_blow_the_stack() -> None:
     assert "RecursionError" in p.errors[-1]
 
 
+@pytest.mark.slow
 def test_long_else_if_chain_is_modelled() -> None:
     """Generated code has ``else if`` chains thousands long; the CFG walks them as a loop, so the
     function is modelled (its leak found) instead of being skipped at the recursion limit."""

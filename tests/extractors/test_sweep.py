@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from extractors import api
+from extractors import project as engine
 from extractors.api import Project
 from extractors.check_queries import VERDICTS
 from extractors.queries import function_model
@@ -99,7 +99,7 @@ def test_a_sweep_leaves_only_what_todays_texts_need() -> None:
 
 
 def test_tidy_sweeps_once_the_memos_have_grown_by_a_tenth(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(api, "SWEEP_SLACK", 0)
+    monkeypatch.setattr(engine, "SWEEP_SLACK", 0)
     p = Project()
     p.update_file("chain.c", text_of(chain()))
     p.check()

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import socket
 import subprocess
+import sys
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
@@ -28,6 +29,25 @@ def test_flags_editors_append_are_accepted() -> None:
 def test_bad_tcp_address_is_reported() -> None:
     assert cli_serve.run(parse(["--tcp", "localhost"])) == 2
     assert cli_serve.run(parse(["--tcp", "localhost:99999"])) == 2
+
+
+def test_the_servers_own_process_never_loads_the_checker() -> None:
+    """The server's process shows results; its checker process checks. Everything ``ctlsp serve``
+    imports up to a running server (the command line, the LSP features, the checker process's
+    client) leaves the engine behind ``extractors.api.Project`` and the model checker unloaded:
+    they cost its start a third of its time, in the process that must answer the editor first."""
+    probe = (
+        "import sys\n"
+        "from server import cli\n"
+        "cli.build_parser('serve')\n"
+        "from server.lsp.features import create_server\n"
+        "create_server()\n"
+        "heavy = ('extractors.project', 'extractors.check_queries', 'extractors.projection', 'extractors.refute')\n"
+        "print(' '.join(m for m in heavy if m in sys.modules))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == []
 
 
 def free_port() -> int:

@@ -10,6 +10,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -105,6 +106,7 @@ async def test_an_edit_callers_cannot_tell_apart_runs_no_model_check(client: Lan
     assert shifted == [(d.code, d.range.start.line) for d in before]
 
 
+@pytest.mark.slow
 async def test_an_edit_stops_the_running_check_which_publishes_nothing(
     client: LanguageClient, tmp_path: Path
 ) -> None:

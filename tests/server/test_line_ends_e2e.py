@@ -13,6 +13,9 @@ from pytest_lsp import LanguageClient
 
 from tests.server.lsp_helpers import code_actions, codes, diagnostics, edit, open_doc, start
 
+# each test starts a server and its checker process; tests/server/test_line_ends_cli.py is the fast tier's
+pytestmark = pytest.mark.slow
+
 LINES = [
     "#include <stdlib.h>",
     "// a comment: a // comment ends at the line end, whichever it is",

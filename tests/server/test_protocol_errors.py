@@ -19,6 +19,10 @@ from pytest_lsp import LanguageClient
 from tests.server.jsonrpc import raw_session
 from tests.server.lsp_helpers import start
 
+# each test starts a server and its checker process for one protocol error; the fast tier has
+# tests/server/test_handlers.py
+pytestmark = pytest.mark.slow
+
 INVALID_PARAMS = -32602
 INVALID_REQUEST = -32600
 SERVER_NOT_INITIALIZED = -32002
