@@ -135,18 +135,29 @@ def test_a_worker_started_before_the_models_arrive_takes_them_into_the_same_proj
 
 def test_a_local_cluster_forks_its_workers_from_a_server_process(tree: Path) -> None:
     """Without ``--scheduler`` the cluster is started here, its workers forked from a server process
-    that imported ctlsp (not spawned by this one, each importing it again), and gives the one-process
-    findings."""
+    that imported ctlsp (not spawned by this one, each importing it again), which do not profile
+    the units they run, and gives the one-process findings."""
     parents: list[set[int]] = []
+    profiling: list[set[object]] = []
 
     def on_progress(done: Done) -> None:
         if not parents:
-            parents.append(set(distributed.default_client().run(os.getppid).values()))
+            client = distributed.default_client()
+            parents.append(set(client.run(os.getppid).values()))
+            profiling.append(set(client.run(_profiling).values()))
 
     serial = _run(tree, jobs=1)
     local = _run(tree, jobs=2, executor="dask", unit_target=60, on_progress=on_progress)
     assert local.workers == 2 and local.problems == [] and local.findings == serial.findings
     assert parents and len(parents[0]) == 1 and os.getpid() not in parents[0]
+    assert profiling == [{False}]
+
+
+def _profiling() -> object:
+    """On a worker: whether it samples the stacks of the tasks it runs (Dask's default: yes)."""
+    import dask
+
+    return dask.config.get("distributed.worker.profile.enabled")
 
 
 def test_without_dask_the_executor_is_a_usage_error(tree: Path) -> None:
