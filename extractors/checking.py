@@ -293,6 +293,8 @@ class FunctionChecker:
                 out.extend(found)
                 quiet_atoms = None if found else _quiet_atoms(proj, fm, var, rules, held)
                 made_of = proj.dependencies(fm, var)
+                if made_of is None and quiet_atoms is not None and (read := proj.bound_reads(fm, var)) is not None:
+                    made_of = read, frozenset()  # not projected: what its atoms' bound read
                 if made_of is None and not rules:
                     made_of = frozenset({(function_id(fm), var)}), frozenset()  # nothing was projected
                 record = None
@@ -377,6 +379,9 @@ class FunctionChecker:
         value is admitted by the lock contracts (``contract`` of :meth:`Rule.applies`)."""
         if not rules:
             return []
+        bound = proj.atoms_bound(fm, var)
+        if bound is not None and not any(r.applies(bound, held) for r in rules):
+            return []  # no rule can apply: the projection is not built
         cname = proj.component(fm, var)
         if cname is None:
             return []
@@ -606,6 +611,9 @@ def _quiet_atoms(
     them (then it has no findings, whatever the verdicts would be), else None."""
     if not rules:
         return frozenset()
+    bound = proj.atoms_bound(fm, var)
+    if bound is not None and not any(_may_apply(r, bound, proj, fm, var, held) for r in rules):
+        return bound  # more atoms than the projection's: a record that asks to be checked sooner
     cname = proj.component(fm, var)
     present = proj.atoms(cname) if cname is not None else frozenset()
     return None if any(_may_apply(r, present, proj, fm, var, held) for r in rules) else present

@@ -511,6 +511,13 @@ class ProjectionStore:
         self.steps = d.content(_STEPS)  # by text key, function id, value and scope digest
 
 
+class _Bound(NamedTuple):
+    """:meth:`Projector.atoms_bound` and :meth:`Projector.bound_reads` of one value."""
+
+    atoms: frozenset[str]
+    reads: frozenset[tuple[str, str]] | None
+
+
 @dataclass(frozen=True)
 class ReachSummary:
     atoms: frozenset[str]
@@ -548,6 +555,8 @@ class Projector:
     _reach_atoms: dict[str, frozenset[str] | None] = field(default_factory=dict)
     _reach_reads: dict[str, frozenset[tuple[str, str]] | None] = field(default_factory=dict)
     _summaries: dict[tuple[str, str], ReachSummary | None] = field(default_factory=dict)
+    _bounds: dict[tuple[str, str], _Bound | None] = field(default_factory=dict)
+    _bounding: set[tuple[str, str]] = field(default_factory=set)
     _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
     _relevants: dict[tuple[str, str], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
     # one object per distinct node, and per distinct edge or box end, among the projections built
@@ -1358,6 +1367,86 @@ class Projector:
                 )
             self._summaries[key] = got
         return got
+
+    def atoms_bound(self, fm: FunctionModel, v: str) -> frozenset[str] | None:
+        """A superset of the atoms anywhere in the projection of ``fm`` on ``v`` and its reach
+        (:meth:`atoms` of :meth:`component`), read off the functions without building a
+        projection: the labels of each node that concerns ``v``, those its NULL tests, the tests
+        that take ``v`` and the calls handed ``&v`` split off, the exit's, and the bounds of the
+        callee values its boxes go to.  None where there is no such bound (a parked place, a
+        recursive cycle of values): the projection is built.
+
+        Every rule needs some atoms (:meth:`Rule.applies`, monotone in them): a value no rule
+        applies to by this bound has no findings, and checking it needs no projection.  On
+        sqlite3.c two of three values are such."""
+        got = self._bound(fm, v)
+        return got.atoms if got is not None else None
+
+    def bound_reads(self, fm: FunctionModel, v: str) -> frozenset[tuple[str, str]] | None:
+        """The values :meth:`atoms_bound` read, as (function id, value): ``fm@v`` and every one its
+        boxes may go to, what :meth:`dependencies` gives for a built projection (a superset of
+        it).  None when not known: a global's reach, which also depends on what callees mention."""
+        got = self._bound(fm, v)
+        return got.reads if got is not None else None
+
+    def _bound(self, fm: FunctionModel, v: str) -> _Bound | None:
+        key = (function_id(fm), v)
+        got = self._bounds.get(key, _MISSING)
+        if not isinstance(got, _Missing):
+            return got
+        name = self._name(fm, v)
+        if name in self.comps:
+            made_of = self.dependencies(fm, v)
+            got = _Bound(
+                self.atoms(name) if self.comps[name] is not None else frozenset(),
+                made_of[0] if made_of is not None and not made_of[1] else None,
+            )
+        elif key in self._bounding or parked_of(v) is not None:
+            return None
+        else:
+            self._bounding.add(key)
+            try:
+                got = self._make_bound(fm, v)
+            finally:
+                self._bounding.discard(key)
+        self._bounds[key] = got
+        return got
+
+    def _make_bound(self, fm: FunctionModel, v: str) -> _Bound | None:
+        """:meth:`_bound` computed: what :meth:`_build` can put on a node of the projection."""
+        cids, is_global = self._relevant(fm, v)
+        labels: set[str] = set(EXIT_LABEL)
+        reads: set[tuple[str, str]] | None = None if is_global else {(function_id(fm), v)}
+        if any(n.kind == "return" for n in fm.cfg.nodes):
+            labels |= RETURN_LABEL
+        if contents_of(v) is not None:
+            labels |= _left_filled(False)  # loops that fill the buffer
+        functions = self.scope.functions
+        for cid in dict.fromkeys(cids):
+            lab, bx = self.labels_at(fm, cid, v, is_global)
+            labels |= lab
+            if self.tests_value(fm, cid, v):
+                labels |= ASSERTED[0] | ASSERTED[1] | TESTED[0] | TESTED[1]
+            if self.taken_at(fm, cid, v):
+                labels |= TAKEN[0] | TAKEN[1]
+            if self._raised_result(fm, cid, v):
+                labels |= VOUCHED[0] | VOUCHED[1]
+            after = self.after_call(fm, cid, v)
+            if after is not None:
+                labels |= after[1](True) | after[1](False) | after[1](None)
+            for cf, cp in bx:
+                g = functions.get(cf)
+                if g is None:
+                    continue  # no box (see component)
+                reach = self._bound(g, cp)
+                if reach is None:
+                    return None
+                labels |= reach.atoms
+                if reads is not None and reach.reads is not None:
+                    reads |= reach.reads
+                else:
+                    reads = None
+        return _Bound(frozenset(labels), frozenset(reads) if reads is not None else None)
 
     def own_labels_and_targets(
         self, fm: FunctionModel, v: str

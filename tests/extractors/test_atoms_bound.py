@@ -1,0 +1,49 @@
+"""``Projector.atoms_bound``: the atoms a value's projection and its reach can hold, read off the
+functions without building a projection. The checker skips a value whose bound no rule applies to,
+so the bound must hold every atom the built projection has: checked here against the projections
+themselves, on every value the checker looks at in every twin of the detection corpus.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from extractors.api import Project
+from extractors.checking import FunctionChecker
+from extractors.projection import Projector
+from tests.corpus_test.scoring import discover
+
+
+def _units() -> list[Any]:
+    return [pytest.param(unit, id=f"{case.id}:{unit.name}") for case in discover() for unit in (case.bad, case.fixed)]
+
+
+@pytest.mark.parametrize("unit", _units())
+def test_every_projection_holds_no_atom_outside_its_bound(unit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    checked: list[tuple[str, str, frozenset[str] | None, frozenset[str]]] = []
+    check_value = FunctionChecker._check_value
+
+    def spy(
+        self: FunctionChecker, proj: Projector, reporter: Any, fm: Any, var: str, rules: Any, held: bool = False
+    ) -> Any:
+        if rules:
+            # a projector that built nothing yet: the bound comes from the functions alone
+            fresh = Projector(proj.scope, signature=proj.signature)
+            bound = fresh.atoms_bound(fm, var)
+            name = proj.component(fm, var)
+            checked.append((fm.name, var, bound, proj.atoms(name) if name is not None else frozenset()))
+        return check_value(self, proj, reporter, fm, var, rules, held)
+
+    monkeypatch.setattr(FunctionChecker, "_check_value", spy)
+    project = Project()
+    for path in unit.files:
+        if path.suffix == ".h":
+            project.set_header(str(path), path.read_text(encoding="utf-8"))
+        else:
+            project.update_file(str(path), path.read_text(encoding="utf-8"))
+    project.check()
+    assert checked, "no value was checked"
+    outside = [(f, v, sorted(atoms - b)) for f, v, b, atoms in checked if b is not None and not atoms <= b]
+    assert outside == []
