@@ -518,6 +518,68 @@ class _Bound(NamedTuple):
     reads: frozenset[tuple[str, str]] | None
 
 
+_DEEPEST_BOUND = 300  # values deep in a chain of boxes: past this, no bound (the value is built)
+
+
+class _BoundSearch:
+    """Tarjan's strongly connected parts of the graph of values and the callee values their boxes
+    go to: each value of a part reaches every other, so each gets the union of the part's own
+    labels and reads and of every bound the part reaches (a recursive cycle has one bound)."""
+
+    def __init__(self, proj: Projector) -> None:
+        self.proj = proj
+        self.index: dict[tuple[str, str], int] = {}
+        self.low: dict[tuple[str, str], int] = {}
+        self.stack: list[tuple[str, str]] = []
+        self.open: dict[tuple[str, str], tuple[set[str], set[tuple[str, str]] | None, bool]] = {}
+
+    def visit(self, fm: FunctionModel, v: str, depth: int = 0) -> None:
+        proj, key = self.proj, (function_id(fm), v)
+        self.index[key] = self.low[key] = len(self.index)
+        self.stack.append(key)
+        self.open[key] = (set(), set(), False)  # on the stack
+        labels, reads, targets = proj._own_bound(fm, v)
+        failed = depth > _DEEPEST_BOUND
+        for g, w in () if failed else targets:
+            k = (function_id(g), w)
+            got: _Bound | None | _Missing
+            if k in self.open:
+                self.low[key] = min(self.low[key], self.index[k])
+                continue
+            got = proj._bounds.get(k, _MISSING)
+            if isinstance(got, _Missing):
+                got = proj._known_bound(g, w)
+                if isinstance(got, _Missing):
+                    self.visit(g, w, depth + 1)
+                    if k in self.open:  # in this part: its labels join at the part's root
+                        self.low[key] = min(self.low[key], self.low[k])
+                        continue
+                    got = proj._bounds[k]
+                else:
+                    proj._bounds[k] = got
+            if got is None:
+                failed = True
+                break
+            labels |= got.atoms
+            reads = reads | got.reads if reads is not None and got.reads is not None else None
+        self.open[key] = (labels, reads, failed)
+        if self.low[key] != self.index[key]:
+            return
+        part: list[tuple[str, str]] = []
+        while not part or part[-1] != key:
+            part.append(self.stack.pop())
+        atoms: set[str] = set()
+        read: set[tuple[str, str]] | None = set()
+        for k in part:
+            own, r, f = self.open.pop(k)
+            failed |= f
+            atoms |= own
+            read = read | r if read is not None and r is not None else None
+        bound = None if failed else _Bound(frozenset(atoms), frozenset(read) if read is not None else None)
+        for k in part:
+            proj._bounds[k] = bound
+
+
 @dataclass(frozen=True)
 class ReachSummary:
     atoms: frozenset[str]
@@ -556,7 +618,6 @@ class Projector:
     _reach_reads: dict[str, frozenset[tuple[str, str]] | None] = field(default_factory=dict)
     _summaries: dict[tuple[str, str], ReachSummary | None] = field(default_factory=dict)
     _bounds: dict[tuple[str, str], _Bound | None] = field(default_factory=dict)
-    _bounding: set[tuple[str, str]] = field(default_factory=set)
     _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
     _relevants: dict[tuple[str, str], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
     # one object per distinct node, and per distinct edge or box end, among the projections built
@@ -1373,8 +1434,9 @@ class Projector:
         (:meth:`atoms` of :meth:`component`), read off the functions without building a
         projection: the labels of each node that concerns ``v``, those its NULL tests, the tests
         that take ``v`` and the calls handed ``&v`` split off, the exit's, and the bounds of the
-        callee values its boxes go to.  None where there is no such bound (a parked place, a
-        recursive cycle of values): the projection is built.
+        callee values its boxes go to (one bound for each recursive cycle of them,
+        :class:`_BoundSearch`).  None where there is no such bound (a parked place in the reach, a
+        chain of boxes deeper than :data:`_DEEPEST_BOUND`): the projection is built.
 
         Every rule needs some atoms (:meth:`Rule.applies`, monotone in them): a value no rule
         applies to by this bound has no findings, and checking it needs no projection.  On
@@ -1394,29 +1456,35 @@ class Projector:
         got = self._bounds.get(key, _MISSING)
         if not isinstance(got, _Missing):
             return got
-        name = self._name(fm, v)
-        if name in self.comps:
-            made_of = self.dependencies(fm, v)
-            got = _Bound(
-                self.atoms(name) if self.comps[name] is not None else frozenset(),
-                made_of[0] if made_of is not None and not made_of[1] else None,
-            )
-        elif key in self._bounding or parked_of(v) is not None:
-            return None
-        else:
-            self._bounding.add(key)
-            try:
-                got = self._make_bound(fm, v)
-            finally:
-                self._bounding.discard(key)
+        got = self._known_bound(fm, v)
+        if isinstance(got, _Missing):
+            _BoundSearch(self).visit(fm, v)
+            return self._bounds[key]
         self._bounds[key] = got
         return got
 
-    def _make_bound(self, fm: FunctionModel, v: str) -> _Bound | None:
-        """:meth:`_bound` computed: what :meth:`_build` can put on a node of the projection."""
+    def _known_bound(self, fm: FunctionModel, v: str) -> _Bound | None | _Missing:
+        """The bound of a value without searching: a built projection's own atoms and reads, None
+        for a parked place; else missing."""
+        name = self._name(fm, v)
+        if name in self.comps:
+            made_of = self.dependencies(fm, v)
+            return _Bound(
+                self.atoms(name) if self.comps[name] is not None else frozenset(),
+                made_of[0] if made_of is not None and not made_of[1] else None,
+            )
+        return None if parked_of(v) is not None else _MISSING
+
+    def _own_bound(
+        self, fm: FunctionModel, v: str
+    ) -> tuple[set[str], set[tuple[str, str]] | None, list[tuple[FunctionModel, str]]]:
+        """What :meth:`_build` can put on a node of the projection of ``fm`` on ``v`` itself, the
+        value it reads (None for a global: what its callees mention decides its boxes), and the
+        callee values its boxes may go to."""
         cids, is_global = self._relevant(fm, v)
         labels: set[str] = set(EXIT_LABEL)
         reads: set[tuple[str, str]] | None = None if is_global else {(function_id(fm), v)}
+        targets: list[tuple[FunctionModel, str]] = []
         if any(n.kind == "return" for n in fm.cfg.nodes):
             labels |= RETURN_LABEL
         if contents_of(v) is not None:
@@ -1434,19 +1502,8 @@ class Projector:
             after = self.after_call(fm, cid, v)
             if after is not None:
                 labels |= after[1](True) | after[1](False) | after[1](None)
-            for cf, cp in bx:
-                g = functions.get(cf)
-                if g is None:
-                    continue  # no box (see component)
-                reach = self._bound(g, cp)
-                if reach is None:
-                    return None
-                labels |= reach.atoms
-                if reads is not None and reach.reads is not None:
-                    reads |= reach.reads
-                else:
-                    reads = None
-        return _Bound(frozenset(labels), frozenset(reads) if reads is not None else None)
+            targets.extend((g, cp) for cf, cp in bx if (g := functions.get(cf)) is not None)  # else no box
+        return labels, reads, targets
 
     def own_labels_and_targets(
         self, fm: FunctionModel, v: str
