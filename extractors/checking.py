@@ -613,7 +613,7 @@ def _quiet_atoms(
         return frozenset()
     bound = proj.atoms_bound(fm, var)
     if bound is not None and not any(_may_apply(r, bound, proj, fm, var, held) for r in rules):
-        return bound  # more atoms than the projection's: a record that asks to be checked sooner
+        return bound  # a superset of the projection's atoms: its record may wake sooner, never later
     cname = proj.component(fm, var)
     present = proj.atoms(cname) if cname is not None else frozenset()
     return None if any(_may_apply(r, present, proj, fm, var, held) for r in rules) else present

@@ -465,6 +465,10 @@ _OwnStep = tuple[frozenset[str], frozenset[tuple[str, str]]]
 _STEPS = Content[tuple[str, str, str, str], "_OwnStep | None"](
     "own_step", weight=lambda got: 1 + (len(got[1]) if got is not None else 0)
 )
+_OwnBound = tuple[frozenset[str], "frozenset[tuple[str, str]] | None", tuple[tuple[str, str], ...]]
+_OWN_BOUNDS = Content[tuple[str, str, str, str], _OwnBound](
+    "own_bound", weight=lambda got: 1 + len(got[2]) // 4
+)
 
 STORE_WEIGHT = 2_000_000  # the bound of a store that has no database of its own
 
@@ -509,6 +513,7 @@ class ProjectionStore:
         self.layouts = d.content(_LAYOUTS)
         self.copies = d.content(_COPIES)  # by text key
         self.steps = d.content(_STEPS)  # by text key, function id, value and scope digest
+        self.own_bounds = d.content(_OWN_BOUNDS)  # by function id, deep digest, value, scope digest
 
 
 class _Bound(NamedTuple):
@@ -1480,7 +1485,25 @@ class Projector:
     ) -> tuple[set[str], set[tuple[str, str]] | None, list[tuple[FunctionModel, str]]]:
         """What :meth:`_build` can put on a node of the projection of ``fm`` on ``v`` itself, the
         value it reads (None for a global: what its callees mention decides its boxes), and the
-        callee values its boxes may go to."""
+        callee values its boxes may go to.  Kept across projectors under the function's deep
+        digest (its text and every function it can reach, recursive cycles included), which is
+        all that the labels and boxes of its nodes read besides the scope."""
+        ident = function_id(fm)
+        key = (ident, self._merkle[2][ident], v, self.scope_digest)
+        got = self.store.own_bounds.get(key)
+        if got is None:
+            labels, reads, targets = self._make_own_bound(fm, v)
+            got = self.store.own_bounds[key] = (
+                frozenset(labels),
+                frozenset(reads) if reads is not None else None,
+                tuple((function_id(g), w) for g, w in targets),
+            )
+        functions = self.scope.functions
+        return set(got[0]), set(got[1]) if got[1] is not None else None, [(functions[i], w) for i, w in got[2]]
+
+    def _make_own_bound(
+        self, fm: FunctionModel, v: str
+    ) -> tuple[set[str], set[tuple[str, str]] | None, list[tuple[FunctionModel, str]]]:
         cids, is_global = self._relevant(fm, v)
         labels: set[str] = set(EXIT_LABEL)
         reads: set[tuple[str, str]] | None = None if is_global else {(function_id(fm), v)}
