@@ -465,10 +465,18 @@ _OwnStep = tuple[frozenset[str], frozenset[tuple[str, str]]]
 _STEPS = Content[tuple[str, str, str, str], "_OwnStep | None"](
     "own_step", weight=lambda got: 1 + (len(got[1]) if got is not None else 0)
 )
-_OwnBound = tuple[frozenset[str], "frozenset[tuple[str, str]] | None", tuple[tuple[str, str], ...]]
-_OWN_BOUNDS = Content[tuple[str, str, str, str], _OwnBound](
-    "own_bound", weight=lambda got: 1 + len(got[2]) // 4
-)
+
+
+class _OwnBound(NamedTuple):
+    """:meth:`Projector._own_bound`: the labels a value's own projection can hold, the value it
+    reads (None for a global), and the (function id, value) its boxes may go to."""
+
+    labels: frozenset[str]
+    reads: frozenset[tuple[str, str]] | None
+    targets: tuple[tuple[str, str], ...]
+
+
+_OWN_BOUNDS = Content[tuple[str, str, str, str], _OwnBound]("own_bound", weight=lambda got: 1 + len(got.targets) // 4)
 
 STORE_WEIGHT = 2_000_000  # the bound of a store that has no database of its own
 
@@ -543,10 +551,11 @@ class _BoundSearch:
         self.index[key] = self.low[key] = len(self.index)
         self.stack.append(key)
         self.open[key] = (set(), set(), False)  # on the stack
-        labels, reads, targets = proj._own_bound(fm, v)
+        mine = proj._own_bound(fm, v)
+        labels, reads = set(mine.labels), set(mine.reads) if mine.reads is not None else None
         failed = depth > _DEEPEST_BOUND
-        for g, w in () if failed else targets:
-            k = (function_id(g), w)
+        for k in () if failed else mine.targets:
+            g, w = proj.scope.functions[k[0]], k[1]
             got: _Bound | None | _Missing
             if k in self.open:
                 self.low[key] = min(self.low[key], self.index[k])
@@ -670,6 +679,13 @@ class Projector:
         places relative to the functions they are in."""
         return self._merkle[1]
 
+    @property
+    def reach_keys(self) -> dict[str, str]:
+        """Per function id, a hash of its text key and of everything it can call, recursive
+        functions included (the members of a cycle share one): what :meth:`deep_keys` gives where
+        the build order cannot matter."""
+        return self._merkle[2]
+
     @cached_property
     def _merkle(self) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
         """Both keys in one walk over the call graph, bottom-up (callees first): on a file of
@@ -750,7 +766,7 @@ class Projector:
         fns, memo = self.scope.functions, self._mentions
         if fname not in fns:
             return frozenset()
-        digests, stored = self._merkle[2], self.store.mentions
+        digests, stored = self.reach_keys, self.store.mentions
 
         def callees(n: str) -> tuple[str, ...]:
             out = self.callee_ids(fns[n], n)
@@ -1480,34 +1496,23 @@ class Projector:
             )
         return None if parked_of(v) is not None else _MISSING
 
-    def _own_bound(
-        self, fm: FunctionModel, v: str
-    ) -> tuple[set[str], set[tuple[str, str]] | None, list[tuple[FunctionModel, str]]]:
+    def _own_bound(self, fm: FunctionModel, v: str) -> _OwnBound:
         """What :meth:`_build` can put on a node of the projection of ``fm`` on ``v`` itself, the
         value it reads (None for a global: what its callees mention decides its boxes), and the
-        callee values its boxes may go to.  Kept across projectors under the function's deep
-        digest (its text and every function it can reach, recursive cycles included), which is
-        all that the labels and boxes of its nodes read besides the scope."""
+        callee values its boxes may go to.  Kept across projectors under the function's
+        :meth:`reach_keys` digest (its text and every function it can reach), which is all that
+        the labels and boxes of its nodes read besides the scope."""
         ident = function_id(fm)
-        key = (ident, self._merkle[2][ident], v, self.scope_digest)
+        key = (ident, self.reach_keys[ident], v, self.scope_digest)
         got = self.store.own_bounds.get(key)
         if got is None:
-            labels, reads, targets = self._make_own_bound(fm, v)
-            got = self.store.own_bounds[key] = (
-                frozenset(labels),
-                frozenset(reads) if reads is not None else None,
-                tuple((function_id(g), w) for g, w in targets),
-            )
-        functions = self.scope.functions
-        return set(got[0]), set(got[1]) if got[1] is not None else None, [(functions[i], w) for i, w in got[2]]
+            got = self.store.own_bounds[key] = self._make_own_bound(fm, v)
+        return got
 
-    def _make_own_bound(
-        self, fm: FunctionModel, v: str
-    ) -> tuple[set[str], set[tuple[str, str]] | None, list[tuple[FunctionModel, str]]]:
+    def _make_own_bound(self, fm: FunctionModel, v: str) -> _OwnBound:
         cids, is_global = self._relevant(fm, v)
         labels: set[str] = set(EXIT_LABEL)
-        reads: set[tuple[str, str]] | None = None if is_global else {(function_id(fm), v)}
-        targets: list[tuple[FunctionModel, str]] = []
+        targets: list[tuple[str, str]] = []
         if any(n.kind == "return" for n in fm.cfg.nodes):
             labels |= RETURN_LABEL
         if contents_of(v) is not None:
@@ -1525,8 +1530,9 @@ class Projector:
             after = self.after_call(fm, cid, v)
             if after is not None:
                 labels |= after[1](True) | after[1](False) | after[1](None)
-            targets.extend((g, cp) for cf, cp in bx if (g := functions.get(cf)) is not None)  # else no box
-        return labels, reads, targets
+            targets.extend((cf, cp) for cf, cp in bx if cf in functions)  # else no box (see component)
+        reads = None if is_global else frozenset({(function_id(fm), v)})
+        return _OwnBound(frozenset(labels), reads, tuple(targets))
 
     def own_labels_and_targets(
         self, fm: FunctionModel, v: str
