@@ -536,6 +536,7 @@ class Project:
         that checks add are evicted beyond it.  For a batch worker, whose texts never change."""
         pinned = self.db.pin()
         self.db.max_weight = min(max(0, self.db.max_weight - pinned), weight)
+        self.db.projections.across_edits = False
 
     def forget_projector(self) -> None:
         """Let go of the project's projector, which keeps every projection it built for as long as

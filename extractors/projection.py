@@ -135,6 +135,29 @@ def _through_handed(calls: tuple[Call, ...], v: str) -> bool:
     return False
 
 
+_THROUGH = _NEW_VALUE | {"def", FIELDS}  # events on a path that say something of the paths under it
+
+
+def _paths_named_by(node: CfgNode) -> tuple[frozenset[str], frozenset[str]]:
+    """Every access path ``node`` names (its events', its calls' arguments and results, its NULL
+    test's, its takes), and those of them that can speak for the paths under them: stores
+    (:func:`_through_written`, :func:`~extractors.struct_fields.part_labels`) and call arguments
+    (a callee handed ``p`` gets ``p->f`` as a box, an unknown one lets it escape)."""
+    named = {p for p, _ in node.events}
+    through = {p for p, a in node.events if a in _THROUGH}
+    for c in node.calls:
+        args = [ap for ap, _ in c.args if ap is not None]
+        named.update(args)
+        through.update(args)
+        if c.result is not None:
+            named.add(c.result)
+        named |= c.guarded
+    if node.null_test is not None:
+        named.add(node.null_test[0])
+    named.update(node.takes)
+    return frozenset(named), frozenset(through)
+
+
 def function_id(fm: FunctionModel) -> str:
     """Unique id of a function definition: ``file:name`` (static helpers may share names)."""
     return fm.ident
@@ -522,6 +545,10 @@ class ProjectionStore:
         self.copies = d.content(_COPIES)  # by text key
         self.steps = d.content(_STEPS)  # by text key, function id, value and scope digest
         self.own_bounds = d.content(_OWN_BOUNDS)  # by function id, deep digest, value, scope digest
+        # whether to keep what only a projector of edited texts reuses (each value's own part of
+        # its atoms' bound): a batch worker's texts never change, and there these entries, one
+        # per value reached, only pushed projections and verdicts out of the database's bound
+        self.across_edits = True
 
 
 class _Bound(NamedTuple):
@@ -634,6 +661,9 @@ class Projector:
     _bounds: dict[tuple[str, str], _Bound | None] = field(default_factory=dict)
     _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
     _relevants: dict[tuple[str, str], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
+    _own_bounds: dict[tuple[str, str], _OwnBound] = field(default_factory=dict)  # when not in the store
+    _paths_named: dict[str, list[tuple[frozenset[str], frozenset[str]]]] = field(default_factory=dict)
+    _returning: dict[str, bool] = field(default_factory=dict)  # per function id: has a return statement
     # one object per distinct node, and per distinct edge or box end, among the projections built
     # here: kept nodes are named by rank, so a function's projections on different values repeat
     # most of them (a huge function's thousand values hold ten times fewer distinct ones)
@@ -1219,6 +1249,8 @@ class Projector:
         branches they go on: ``cid``, or the test of the result right after it
         (:func:`result_test`).  None when the node hands no such address."""
         node = fm.cfg.nodes[cid]
+        if not any(byaddr and ap == v for c in node.calls for ap, byaddr in c.args):
+            return None  # (the common case, asked of every node a value's bound reads)
         handed = [
             (c, g, k)
             for c in node.calls
@@ -1503,22 +1535,37 @@ class Projector:
         :meth:`reach_keys` digest (its text and every function it can reach), which is all that
         the labels and boxes of its nodes read besides the scope."""
         ident = function_id(fm)
+        if not self.store.across_edits:
+            got = self._own_bounds.get((ident, v))
+            if got is None:
+                got = self._own_bounds[(ident, v)] = self._make_own_bound(fm, v)
+            return got
         key = (ident, self.reach_keys[ident], v, self.scope_digest)
         got = self.store.own_bounds.get(key)
         if got is None:
             got = self.store.own_bounds[key] = self._make_own_bound(fm, v)
         return got
 
+    def _has_return(self, fm: FunctionModel) -> bool:
+        ident = function_id(fm)
+        got = self._returning.get(ident)
+        if got is None:
+            got = self._returning[ident] = any(n.kind == "return" for n in fm.cfg.nodes)
+        return got
+
     def _make_own_bound(self, fm: FunctionModel, v: str) -> _OwnBound:
         cids, is_global = self._relevant(fm, v)
         labels: set[str] = set(EXIT_LABEL)
         targets: list[tuple[str, str]] = []
-        if any(n.kind == "return" for n in fm.cfg.nodes):
+        if self._has_return(fm):
             labels |= RETURN_LABEL
         if contents_of(v) is not None:
             labels |= _left_filled(False)  # loops that fill the buffer
         functions = self.scope.functions
+        quiet = self._quiet_nodes(fm, v, is_global)
         for cid in dict.fromkeys(cids):
+            if quiet is not None and quiet(cid):
+                continue
             lab, bx = self.labels_at(fm, cid, v, is_global)
             labels |= lab
             if self.tests_value(fm, cid, v):
@@ -1533,6 +1580,36 @@ class Projector:
             targets.extend((cf, cp) for cf, cp in bx if cf in functions)  # else no box (see component)
         reads = None if is_global else frozenset({(function_id(fm), v)})
         return _OwnBound(frozenset(labels), reads, tuple(targets))
+
+    def _quiet_nodes(self, fm: FunctionModel, v: str, is_global: bool) -> Callable[[int], bool] | None:
+        """A test of the CFG nodes that do nothing to ``v``: the node names no ``v``, stores into
+        no text ``v`` begins with and hands none to a call (:func:`_paths_named_by`), and holds
+        no copy of ``v``.  Everything a node's labels, boxes, tests, takes and calls handed ``&v``
+        say of a plain path reads one of those, so such a node has none; most nodes that mention
+        ``v``'s root are such (a use of ``pOp`` or ``pOp->p2`` for ``pOp->p1``).  None where that
+        does not hold: a global (its boxes follow every call), a value a local's address is stored
+        in, and the values that are not plain paths."""
+        if (
+            is_global
+            or v.startswith((DISCARD, ADDRESS))
+            or v[-1:] == PARKED
+            or contents_of(v) is not None
+            or lasting_of(v) is not None
+            or self.stored_locals(fm, v)
+        ):
+            return None
+        named = self._named_paths(fm)
+        held = self.copies(fm, v)
+        heads = frozenset(v[:i] for i in range(1, len(v)))
+        return lambda cid: cid not in held and v not in named[cid][0] and named[cid][1].isdisjoint(heads)
+
+    def _named_paths(self, fm: FunctionModel) -> list[tuple[frozenset[str], frozenset[str]]]:
+        """Per CFG node of ``fm``, the access paths it names (:func:`_paths_named_by`)."""
+        ident = function_id(fm)
+        got = self._paths_named.get(ident)
+        if got is None:
+            got = self._paths_named[ident] = [_paths_named_by(n) for n in fm.cfg.nodes]
+        return got
 
     def own_labels_and_targets(
         self, fm: FunctionModel, v: str
@@ -1847,6 +1924,9 @@ class Projector:
         g, cfg = fm.graph, fm.cfg
         per_cfg: dict[int, tuple[frozenset[str], tuple[tuple[str, str], ...]]] = {}
         cids, is_global = self._relevant(fm, v)
+        quiet = self._quiet_nodes(fm, v, is_global)
+        if quiet is not None:
+            cids = tuple(c for c in cids if not quiet(c))  # they have nothing to say of v
         for cid in cids:
             if cid not in per_cfg:
                 lab, bx = self.labels_at(fm, cid, v, is_global)

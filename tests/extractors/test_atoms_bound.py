@@ -47,3 +47,39 @@ def test_every_projection_holds_no_atom_outside_its_bound(unit: Any, monkeypatch
     assert checked, "no value was checked"
     outside = [(f, v, sorted(atoms - b)) for f, v, b, atoms in checked if b is not None and not atoms <= b]
     assert outside == []
+
+
+@pytest.mark.parametrize("unit", _units())
+def test_a_node_the_bound_passes_over_says_nothing_of_the_value(unit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bound reads no labels at nodes that name neither the value nor a path it begins with
+    (``Projector._quiet_nodes``): each such node must have no labels, boxes, NULL test, take,
+    vouched result or call handed the value's address, for every value a bound was made of."""
+    said: list[tuple[str, str, int, Any]] = []
+    make = Projector._make_own_bound
+
+    def spy(self: Projector, fm: Any, v: str) -> Any:
+        cids, is_global = self._relevant(fm, v)
+        quiet = self._quiet_nodes(fm, v, is_global)
+        for cid in cids if quiet is not None else ():
+            if not quiet(cid):
+                continue
+            got = (
+                self.labels_at(fm, cid, v, is_global),
+                self.tests_value(fm, cid, v),
+                self.taken_at(fm, cid, v),
+                self._raised_result(fm, cid, v),
+                self.after_call(fm, cid, v),
+            )
+            if got != ((frozenset(), ()), False, False, False, None):
+                said.append((fm.name, v, cid, got))
+        return make(self, fm, v)
+
+    monkeypatch.setattr(Projector, "_make_own_bound", spy)
+    project = Project()
+    for path in unit.files:
+        if path.suffix == ".h":
+            project.set_header(str(path), path.read_text(encoding="utf-8"))
+        else:
+            project.update_file(str(path), path.read_text(encoding="utf-8"))
+    project.check()
+    assert said == []
