@@ -215,9 +215,12 @@ class Component:
 
     @cached_property
     def _shape_digest(self) -> str:
-        """Hash of everything but the labels, shared by the digests of every view."""
-        data = self.to_json(frozenset())
-        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        """Hash of everything but the labels, shared by the digests of every view: of the
+        fields equality compares, in their order (``repr`` of strings, booleans and tuples is the
+        same in every process and run, as the on-disk cache needs)."""
+        nodes = tuple((n.name, n.is_entry, n.is_exit) for n in self.nodes)
+        boxes = tuple((b.name, b.component, tuple(b.call_nodes), tuple(b.return_nodes)) for b in self.boxes)
+        text = repr((self.name, nodes, boxes, self.edges))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 

@@ -109,6 +109,9 @@ class FunctionChecker:
         self._rule_results = db.content(_RULE_FINDINGS)  # by positional key: per rule key
         # per value: the projections it read, the functions asked about a global, their stamp, findings
         self._value_results = db.content(_VALUE_RECORDS)
+        # whether to keep those records, which only a check of edited texts reads: a batch
+        # worker's texts never change, and there making them was a twentieth of the check
+        self.records = True
         # compiled components by content, across models and edits (checker.compiled.compile_shared)
         self._compiled = db.content(_COMPILED)
         self.refuter = Refuter(cache, self.counts, clock=self.clock, shared=self._compiled)
@@ -291,6 +294,8 @@ class FunctionChecker:
                     continue
                 found = self._check_value(proj, reporter, fm, var, rules, held)
                 out.extend(found)
+                if not self.records:
+                    continue
                 quiet_atoms = None if found else _quiet_atoms(proj, fm, var, rules, held)
                 made_of = proj.dependencies(fm, var)
                 if made_of is None and quiet_atoms is not None and (read := proj.bound_reads(fm, var)) is not None:

@@ -533,10 +533,13 @@ class Project:
         """Let the database hold at most ``weight`` more than it holds now (never more than its
         bound already allows): what is memoised now (the extracted models, the pieces and scope
         they come from) is pinned (:meth:`Database.pin`), and the projections, models and verdicts
-        that checks add are evicted beyond it.  For a batch worker, whose texts never change."""
+        that checks add are evicted beyond it.  For a batch worker, whose texts never change: so
+        what only a check of edited texts would read again (value records, values' own bounds)
+        is not kept at all."""
         pinned = self.db.pin()
         self.db.max_weight = min(max(0, self.db.max_weight - pinned), weight)
         self.db.projections.across_edits = False
+        self.db.checker.records = False
 
     def forget_projector(self) -> None:
         """Let go of the project's projector, which keeps every projection it built for as long as
