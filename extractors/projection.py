@@ -483,6 +483,9 @@ _COPIES = Content[str, "dict[str, dict[int, frozenset[str]]]"](
     "copy_table", weight=lambda t: 1 + sum(map(len, t.values()))
 )
 _STAMPS = Content[tuple[str, str, str, str], str]("content_stamp")
+_NAMED = Content[str, "list[tuple[frozenset[str], frozenset[str]]]"](
+    "named_paths", weight=lambda got: 1 + len(got) // 8
+)
 _LAYOUTS = Content[str, tuple[tuple[str, ...], str]]("layout", weight=lambda got: 1 + len(got[0]) // 8)
 _OwnStep = tuple[frozenset[str], frozenset[tuple[str, str]]]
 _STEPS = Content[tuple[str, str, str, str], "_OwnStep | None"](
@@ -543,6 +546,7 @@ class ProjectionStore:
         self.stamps = d.content(_STAMPS)
         self.layouts = d.content(_LAYOUTS)
         self.copies = d.content(_COPIES)  # by text key
+        self.named_paths = d.content(_NAMED)  # by text key
         self.steps = d.content(_STEPS)  # by text key, function id, value and scope digest
         self.own_bounds = d.content(_OWN_BOUNDS)  # by function id, deep digest, value, scope digest
         # whether to keep what only a projector of edited texts reuses (each value's own part of
@@ -662,7 +666,6 @@ class Projector:
     _copies: dict[tuple[str, str], dict[int, frozenset[str]]] = field(default_factory=dict)
     _relevants: dict[tuple[str, str], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
     _own_bounds: dict[tuple[str, str], _OwnBound] = field(default_factory=dict)  # when not in the store
-    _paths_named: dict[str, list[tuple[frozenset[str], frozenset[str]]]] = field(default_factory=dict)
     _returning: dict[str, bool] = field(default_factory=dict)  # per function id: has a return statement
     # one object per distinct node, and per distinct edge or box end, among the projections built
     # here: kept nodes are named by rank, so a function's projections on different values repeat
@@ -1604,11 +1607,11 @@ class Projector:
         return lambda cid: cid not in held and v not in named[cid][0] and named[cid][1].isdisjoint(heads)
 
     def _named_paths(self, fm: FunctionModel) -> list[tuple[frozenset[str], frozenset[str]]]:
-        """Per CFG node of ``fm``, the access paths it names (:func:`_paths_named_by`)."""
-        ident = function_id(fm)
-        got = self._paths_named.get(ident)
+        """Per CFG node of ``fm``, the access paths it names (:func:`_paths_named_by`): a function
+        of the CFG alone, kept across projectors."""
+        got = self.store.named_paths.get(fm.key)
         if got is None:
-            got = self._paths_named[ident] = [_paths_named_by(n) for n in fm.cfg.nodes]
+            got = self.store.named_paths[fm.key] = [_paths_named_by(n) for n in fm.cfg.nodes]
         return got
 
     def own_labels_and_targets(
