@@ -138,6 +138,27 @@ def _through_handed(calls: tuple[Call, ...], v: str) -> bool:
 _THROUGH = _NEW_VALUE | {"def", FIELDS}  # events on a path that say something of the paths under it
 
 
+class _Naming(NamedTuple):
+    """Per access path, the CFG nodes of a function that name it, and those where it speaks for
+    the paths under it (:func:`_paths_named_by`); an index, so that a value's nodes cost what it
+    finds rather than a set per node of every function."""
+
+    named: dict[str, list[int]]
+    through: dict[str, list[int]]
+
+
+def _naming(cfg: Cfg) -> _Naming:
+    named: dict[str, list[int]] = {}
+    through: dict[str, list[int]] = {}
+    for cid, node in enumerate(cfg.nodes):
+        paths, passing = _paths_named_by(node)
+        for p in paths:
+            named.setdefault(p, []).append(cid)
+        for p in passing:
+            through.setdefault(p, []).append(cid)
+    return _Naming(named, through)
+
+
 def _paths_named_by(node: CfgNode) -> tuple[frozenset[str], frozenset[str]]:
     """Every access path ``node`` names (its events', its calls' arguments and results, its NULL
     test's, its takes), and those of them that can speak for the paths under them: stores
@@ -483,9 +504,7 @@ _COPIES = Content[str, "dict[str, dict[int, frozenset[str]]]"](
     "copy_table", weight=lambda t: 1 + sum(map(len, t.values()))
 )
 _STAMPS = Content[tuple[str, str, str, str], str]("content_stamp")
-_NAMED = Content[str, "list[tuple[frozenset[str], frozenset[str]]]"](
-    "named_paths", weight=lambda got: 1 + len(got) // 8
-)
+_NAMED = Content[str, "_Naming"]("named_paths", weight=lambda got: 1 + (len(got.named) + len(got.through)) // 8)
 _LAYOUTS = Content[str, tuple[tuple[str, ...], str]]("layout", weight=lambda got: 1 + len(got[0]) // 8)
 _OwnStep = tuple[frozenset[str], frozenset[tuple[str, str]]]
 _STEPS = Content[tuple[str, str, str, str], "_OwnStep | None"](
@@ -1601,18 +1620,14 @@ class Projector:
             or self.stored_locals(fm, v)
         ):
             return None
-        named = self._named_paths(fm)
-        held = self.copies(fm, v)
-        heads = frozenset(v[:i] for i in range(1, len(v)))
-        return lambda cid: cid not in held and v not in named[cid][0] and named[cid][1].isdisjoint(heads)
-
-    def _named_paths(self, fm: FunctionModel) -> list[tuple[frozenset[str], frozenset[str]]]:
-        """Per CFG node of ``fm``, the access paths it names (:func:`_paths_named_by`): a function
-        of the CFG alone, kept across projectors."""
-        got = self.store.named_paths.get(fm.key)
-        if got is None:
-            got = self.store.named_paths[fm.key] = [_paths_named_by(n) for n in fm.cfg.nodes]
-        return got
+        naming = self.store.named_paths.get(fm.key)  # a function of the CFG alone
+        if naming is None:
+            naming = self.store.named_paths[fm.key] = _naming(fm.cfg)
+        loud = set(self.copies(fm, v))
+        loud.update(naming.named.get(v, ()))
+        for i in range(1, len(v)):
+            loud.update(naming.through.get(v[:i], ()))
+        return lambda cid: cid not in loud
 
     def own_labels_and_targets(
         self, fm: FunctionModel, v: str
