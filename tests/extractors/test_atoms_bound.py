@@ -20,6 +20,17 @@ def _units() -> list[Any]:
     return [pytest.param(unit, id=f"{case.id}:{unit.name}") for case in discover() for unit in (case.bad, case.fixed)]
 
 
+def _check(unit: Any) -> None:
+    """A fresh project of the twin's files, checked whole."""
+    project = Project()
+    for path in unit.files:
+        if path.suffix == ".h":
+            project.set_header(str(path), path.read_text(encoding="utf-8"))
+        else:
+            project.update_file(str(path), path.read_text(encoding="utf-8"))
+    project.check()
+
+
 @pytest.mark.parametrize("unit", _units())
 def test_every_projection_holds_no_atom_outside_its_bound(unit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     checked: list[tuple[str, str, frozenset[str] | None, frozenset[str]]] = []
@@ -37,13 +48,7 @@ def test_every_projection_holds_no_atom_outside_its_bound(unit: Any, monkeypatch
         return check_value(self, proj, reporter, fm, var, rules, held)
 
     monkeypatch.setattr(FunctionChecker, "_check_value", spy)
-    project = Project()
-    for path in unit.files:
-        if path.suffix == ".h":
-            project.set_header(str(path), path.read_text(encoding="utf-8"))
-        else:
-            project.update_file(str(path), path.read_text(encoding="utf-8"))
-    project.check()
+    _check(unit)
     assert checked, "no value was checked"
     outside = [(f, v, sorted(atoms - b)) for f, v, b, atoms in checked if b is not None and not atoms <= b]
     assert outside == []
@@ -75,11 +80,5 @@ def test_a_node_the_bound_passes_over_says_nothing_of_the_value(unit: Any, monke
         return make(self, fm, v)
 
     monkeypatch.setattr(Projector, "_make_own_bound", spy)
-    project = Project()
-    for path in unit.files:
-        if path.suffix == ".h":
-            project.set_header(str(path), path.read_text(encoding="utf-8"))
-        else:
-            project.update_file(str(path), path.read_text(encoding="utf-8"))
-    project.check()
+    _check(unit)
     assert said == []
