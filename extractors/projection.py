@@ -1569,6 +1569,7 @@ class Projector:
         return got
 
     def _has_return(self, fm: FunctionModel) -> bool:
+        """Whether ``fm`` has a ``return`` statement (asked by every value's bound)."""
         ident = function_id(fm)
         got = self._returning.get(ident)
         if got is None:
@@ -1604,9 +1605,9 @@ class Projector:
         return _OwnBound(frozenset(labels), reads, tuple(targets))
 
     def _quiet_nodes(self, fm: FunctionModel, v: str, is_global: bool) -> Callable[[int], bool] | None:
-        """A test of the CFG nodes that do nothing to ``v``: the node names no ``v``, stores into
-        no text ``v`` begins with and hands none to a call (:func:`_paths_named_by`), and holds
-        no copy of ``v``.  Everything a node's labels, boxes, tests, takes and calls handed ``&v``
+        """A test of the CFG nodes that do nothing to ``v``: the node names no ``v``, neither
+        stores into a path ``v`` begins with nor hands one to a call (:func:`_paths_named_by`), and
+        holds no copy of ``v``.  Everything a node's labels, boxes, tests, takes and calls handed ``&v``
         say of a plain path reads one of those, so such a node has none; most nodes that mention
         ``v``'s root are such (a use of ``pOp`` or ``pOp->p2`` for ``pOp->p1``).  None where that
         does not hold: a global (its boxes follow every call), a value a local's address is stored
