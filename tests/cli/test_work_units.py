@@ -105,6 +105,19 @@ def test_a_worker_that_forgets_between_units_assembles_the_same_findings(tree: P
     assert got == expected and _witnesses(got) == _witnesses(expected)
 
 
+def test_a_worker_keeps_nothing_only_an_edit_would_read(tree: Path) -> None:
+    """A batch worker's texts never change: it makes no value records and stores no values' own
+    bounds, which a check of edited texts reads again; a project that is no worker keeps both."""
+    worker, editor = _project(tree), _project(tree)
+    worker.call_graph()
+    worker.bound_checks(10**9)
+    for project in (worker, editor):
+        project.check_functions(tuple(n.ident for n in project.call_graph()))
+    for table in ("value_record", "own_bound"):
+        assert worker.db.counters()[table].executed == 0
+        assert editor.db.counters()[table].executed > 0
+
+
 def test_a_bound_for_checks_never_raises_the_configured_one(tree: Path) -> None:
     project = Project(Config(), max_weight=50_000)
     for path, text in _sources(tree).items():
