@@ -1585,10 +1585,7 @@ class Projector:
         if contents_of(v) is not None:
             labels |= _left_filled(False)  # loops that fill the buffer
         functions = self.scope.functions
-        quiet = self._quiet_nodes(fm, v, is_global)
-        for cid in dict.fromkeys(cids):
-            if quiet is not None and quiet(cid):
-                continue
+        for cid in self._speaking(fm, v, is_global, cids):
             lab, bx = self.labels_at(fm, cid, v, is_global)
             labels |= lab
             if self.tests_value(fm, cid, v):
@@ -1604,14 +1601,18 @@ class Projector:
         reads = None if is_global else frozenset({(function_id(fm), v)})
         return _OwnBound(frozenset(labels), reads, tuple(targets))
 
-    def _quiet_nodes(self, fm: FunctionModel, v: str, is_global: bool) -> Callable[[int], bool] | None:
-        """A test of the CFG nodes that do nothing to ``v``: the node names no ``v``, neither
+    def _speaking(
+        self, fm: FunctionModel, v: str, is_global: bool, cids: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """``cids`` (of :meth:`_relevant`), once each, less the nodes that do nothing to ``v``: the
+        node names no ``v``, neither
         stores into a path ``v`` begins with nor hands one to a call (:func:`_paths_named_by`), and
         holds no copy of ``v``.  Everything a node's labels, boxes, tests, takes and calls handed ``&v``
         say of a plain path reads one of those, so such a node has none; most nodes that mention
-        ``v``'s root are such (a use of ``pOp`` or ``pOp->p2`` for ``pOp->p1``).  None where that
-        does not hold: a global (its boxes follow every call), a value a local's address is stored
-        in, and the values that are not plain paths."""
+        ``v``'s root are such (a use of ``pOp`` or ``pOp->p2`` for ``pOp->p1``).  All of them where
+        that does not hold: a global (its boxes follow every call), a value a local's address is
+        stored in, and the values that are not plain paths."""
+        once = tuple(dict.fromkeys(cids))
         if (
             is_global
             or v.startswith((DISCARD, ADDRESS))
@@ -1620,7 +1621,7 @@ class Projector:
             or lasting_of(v) is not None
             or self.stored_locals(fm, v)
         ):
-            return None
+            return once
         naming = self.store.named_paths.get(fm.key)  # a function of the CFG alone
         if naming is None:
             naming = self.store.named_paths[fm.key] = _naming(fm.cfg)
@@ -1628,7 +1629,7 @@ class Projector:
         loud.update(naming.named.get(v, ()))
         for i in range(1, len(v)):
             loud.update(naming.through.get(v[:i], ()))
-        return lambda cid: cid not in loud
+        return tuple(c for c in once if c in loud)
 
     def own_labels_and_targets(
         self, fm: FunctionModel, v: str
@@ -1665,7 +1666,7 @@ class Projector:
                     labels |= {"isnull", "notnull"}
                 if nodes[cid].error_test is not None and self._project_result(fm, cid, v):
                     labels.add("notnull")  # past a test of the error indicator, whatever the callee answers
-            if any(n.kind == "return" for n in nodes):
+            if self._has_return(fm):
                 labels |= RETURN_LABEL
             labels |= EXIT_LABEL
             got = frozenset(labels), frozenset(targets)
@@ -1943,9 +1944,7 @@ class Projector:
         g, cfg = fm.graph, fm.cfg
         per_cfg: dict[int, tuple[frozenset[str], tuple[tuple[str, str], ...]]] = {}
         cids, is_global = self._relevant(fm, v)
-        quiet = self._quiet_nodes(fm, v, is_global)
-        if quiet is not None:
-            cids = tuple(c for c in cids if not quiet(c))  # they have nothing to say of v
+        cids = self._speaking(fm, v, is_global, cids)  # the others have nothing to say of v
         for cid in cids:
             if cid not in per_cfg:
                 lab, bx = self.labels_at(fm, cid, v, is_global)

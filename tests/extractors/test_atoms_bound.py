@@ -57,17 +57,15 @@ def test_every_projection_holds_no_atom_outside_its_bound(unit: Any, monkeypatch
 @pytest.mark.parametrize("unit", _units())
 def test_a_node_the_bound_passes_over_says_nothing_of_the_value(unit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The bound reads no labels at nodes that name neither the value nor a path it begins with
-    (``Projector._quiet_nodes``): each such node must have no labels, boxes, NULL test, take,
+    (``Projector._speaking``): each such node must have no labels, boxes, NULL test, take,
     vouched result or call handed the value's address, for every value a bound was made of."""
     said: list[tuple[str, str, int, Any]] = []
     make = Projector._make_own_bound
 
     def spy(self: Projector, fm: Any, v: str) -> Any:
         cids, is_global = self._relevant(fm, v)
-        quiet = self._quiet_nodes(fm, v, is_global)
-        for cid in cids if quiet is not None else ():
-            if not quiet(cid):
-                continue
+        speaking = set(self._speaking(fm, v, is_global, cids))
+        for cid in dict.fromkeys(c for c in cids if c not in speaking):
             got = (
                 self.labels_at(fm, cid, v, is_global),
                 self.tests_value(fm, cid, v),
