@@ -118,8 +118,24 @@ class Cancelled(Exception):
     """A write is waiting for this read: unwind and read again later, at the new revision."""
 
 
+_NAMED: dict[str, Query[Any, Any] | None] = {}
+"""Every query made in this process by name; None for a name two queries were made with."""
+
+
+def named(name: str) -> Query[Any, Any]:
+    """The query made in this process under ``name``: how a pickled query is found again (a
+    :class:`DbState` unpickled in another process that imported the same modules)."""
+    query = _NAMED.get(name)
+    if query is None:
+        why = "two queries are" if name in _NAMED else "no query is"
+        raise LookupError(f"{why} named {name!r} in this process")
+    return query
+
+
 class Query(Generic[K, V]):
-    """What inputs and derived queries share: a name unique within a database, and value equality."""
+    """What inputs and derived queries share: a name unique within a database, and value equality.
+    A query pickles as its name (:func:`named`), so that what names it (a :class:`DbState`) can
+    go to another process of the same program."""
 
     __slots__ = ("name", "eq")
 
@@ -128,9 +144,13 @@ class Query(Generic[K, V]):
             raise ValueError("a query needs a name")
         self.name = name
         self.eq: Callable[[V, V], bool] = eq if eq is not None else operator.eq
+        _NAMED[name] = self if _NAMED.get(name, self) is self else None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+    def __reduce__(self) -> tuple[Callable[[str], Query[Any, Any]], tuple[str]]:
+        return named, (self.name,)
 
 
 class Input(Query[K, V]):
@@ -148,10 +168,11 @@ class Derived(Query[K, V]):
     """A memoised deterministic function of the database and a key.
 
     ``weight(value)`` is what the value counts against the database's bound; ``evict=False`` keeps
-    the values of small, hot queries out of eviction altogether.
+    the values of small, hot queries out of eviction altogether; ``portable=False``: its values do
+    not pickle (they hold functions), so :meth:`Database.export` leaves them out.
     """
 
-    __slots__ = ("fn", "weight", "evict")
+    __slots__ = ("fn", "weight", "evict", "portable")
 
     def __init__(
         self,
@@ -161,11 +182,13 @@ class Derived(Query[K, V]):
         eq: Callable[[V, V], bool] | None = None,
         weight: Callable[[V], int] | None = None,
         evict: bool = True,
+        portable: bool = True,
     ) -> None:
         super().__init__(name, eq)
         self.fn = fn
         self.weight: Callable[[V], int] = weight if weight is not None else _unit
         self.evict = evict
+        self.portable = portable
 
 
 def _unit(value: object) -> int:
@@ -259,7 +282,9 @@ class ContentMemos(MutableMapping[K, V]):
 
 
 @overload
-def derived(name: str, *, evict: bool = True) -> Callable[[Callable[[Database, K], V]], Derived[K, V]]: ...
+def derived(
+    name: str, *, evict: bool = True, portable: bool = True
+) -> Callable[[Callable[[Database, K], V]], Derived[K, V]]: ...
 
 
 @overload
@@ -269,6 +294,7 @@ def derived(
     eq: Callable[[V, V], bool] | None = None,
     weight: Callable[[V], int] | None = None,
     evict: bool = True,
+    portable: bool = True,
 ) -> Callable[[Callable[[Database, K], V]], Derived[K, V]]: ...
 
 
@@ -278,6 +304,7 @@ def derived(
     eq: Callable[[V, V], bool] | None = None,
     weight: Callable[[V], int] | None = None,
     evict: bool = True,
+    portable: bool = True,
 ) -> Callable[[Callable[[Database, K], V]], Derived[K, V]]:
     """Declare a derived query from a function ``(db, key) -> value``.
 
@@ -286,7 +313,7 @@ def derived(
     """
 
     def declare(fn: Callable[[Database, K], V]) -> Derived[K, V]:
-        return Derived(name, fn, eq=eq, weight=weight, evict=evict)
+        return Derived(name, fn, eq=eq, weight=weight, evict=evict, portable=portable)
 
     return declare
 
@@ -309,6 +336,24 @@ class Snapshot:
     """The revision every result read inside a ``snapshot()`` block belongs to."""
 
     revision: int
+
+
+_MemoState = tuple[Any, ...]
+"""One memo in a :class:`DbState`: query, key, whether it has a value, the value (None without),
+changed_at, verified_at, read_at, deps as ``(query, key)`` pairs, uses, durable, and whether the
+value is in the eviction order."""
+
+
+@dataclass(frozen=True, slots=True)
+class DbState:
+    """A database's inputs and derived memos as plain values (:meth:`Database.export`), for
+    :meth:`Database.adopt` here or in another process of the same program: it pickles, queries by
+    name.  ``memos`` has the values in the eviction order last, in that order."""
+
+    revision: int
+    absent_since: int
+    durable_since: int
+    memos: tuple[_MemoState, ...]
 
 
 class _Table:
@@ -950,6 +995,76 @@ class Database:
             self._weight -= victim.weight
             victim.weight = 0
             self._drop_value(victim)
+
+    def keys(self, query: Input[K, Any]) -> list[K]:
+        """The keys ``query`` holds a value at (not a dependency of anything)."""
+        with self._cond:
+            table = self._tables.get(query.name)
+            return [] if table is None else [cast(K, k) for k, m in table.memos.items() if m.has_value]
+
+    def export(self, leave_out: Iterable[Derived[Any, Any]] = ()) -> DbState:
+        """Every input and derived memo with its revisions and deps: what :meth:`adopt` makes
+        another database of (a worker process's) hold, so that it reads the same values without
+        computing them.  The memos of ``leave_out`` and of queries that are not ``portable`` go
+        without their values, as evicted ones do, and are computed again where they are read.
+        Content tables are left out: their entries are caches by content, never stale, so a
+        database without them computes the same.  Call it from outside any read."""
+        skipped = {q.name for q in leave_out}
+
+        def keeps(table: _Table) -> bool:
+            derived = table.derived
+            return derived is None or (derived.portable and derived.name not in skipped)
+
+        with self.snapshot():
+            listed = [m for m in self._lru.values() if not m.table.content and keeps(m.table)]
+            in_order = {m.slot for m in listed}
+            rest = [
+                self._memo_state(m, keeps(t))
+                for t in self._tables.values()
+                if not t.content
+                for m in t.memos.values()
+                if m.slot not in in_order
+            ]
+            rest.extend(self._memo_state(m, True) for m in listed)
+            return DbState(self._revision, self._absent_since, self._durable_since, tuple(rest))
+
+    @staticmethod
+    def _memo_state(memo: _Memo, keep: bool) -> _MemoState:
+        has_value = memo.has_value and keep
+        deps = tuple((table.query, key) for table, key in memo.deps)
+        return (memo.table.query, memo.key, has_value, memo.value if has_value else None, memo.changed_at,
+                memo.verified_at, memo.read_at, deps, memo.uses, memo.durable, memo.weight if has_value else 0)
+
+    def adopt(self, state: DbState) -> None:
+        """Hold ``state``'s inputs and memos instead of this database's own (its content tables
+        stay: they cannot be stale), at ``state``'s revision: every read then finds what the
+        exporting database held, verified as it was there, and later writes invalidate it as
+        they would have there.  The values are shared with ``state``, not copied."""
+        with self.write():
+            for name in [n for n, t in self._tables.items() if not t.content]:
+                for memo in self._tables.pop(name).memos.values():
+                    self._unlist(memo)
+            memos: list[tuple[_Memo, tuple[tuple[Query[Any, Any], Hashable], ...]]] = []
+            for query, key, has_value, value, changed, verified, read, deps, uses, durable, weight in state.memos:
+                table = self._table(query)
+                memo = table.memos[key] = _Memo(table, key, changed)
+                memo.has_value, memo.value = has_value, value
+                memo.verified_at, memo.read_at = verified, read
+                memo.uses, memo.durable = uses, durable
+                memos.append((memo, deps))
+                if weight:
+                    self._lru[memo.slot] = memo
+                    memo.weight = weight
+                    self._weight += weight
+            for memo, deps in memos:
+                memo.deps = tuple((self._table(q), k) for q, k in deps)
+            self._revision = state.revision
+            self._absent_since, self._durable_since = state.absent_since, state.durable_since
+            while self._weight > self.max_weight:
+                _, victim = self._lru.popitem(last=False)
+                self._weight -= victim.weight
+                victim.weight = 0
+                self._drop_value(victim)
 
     def release(self) -> None:
         """Forget every memo and input at once, for an owner that is done with the database.

@@ -100,7 +100,7 @@ def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
 _PROJECTOR_WEIGHT = 20_000  # a projector memoises a whole scope: a handful stay alive
 
 
-@derived("projector", weight=lambda _p: _PROJECTOR_WEIGHT)
+@derived("projector", weight=lambda _p: _PROJECTOR_WEIGHT, portable=False)
 def projector(db: Database, paths: tuple[str, ...]) -> Projector:
     """The projections of the functions of ``paths``; recomputed only when a function of them
     changed or moved, or their globals or macros changed (the scope's signature).  The call table

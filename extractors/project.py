@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from checker import KnowledgeBase
-from checker.querydb import Database, Query
+from checker.querydb import Database, DbState, Query
 from extractors.calls import call_table
 from extractors.check_queries import (
     RULES,
@@ -30,6 +30,7 @@ from extractors.config import PARTIAL_EVERY, Config
 from extractors.findings import Finding, Location, Unmodelled
 from extractors.functions import FunctionModel
 from extractors.includes import MAX_DEPTH, Preprocessed
+from extractors.items import file_pieces, piece_items, segment_items
 from extractors.lock_contracts import LockContracts
 from extractors.phase_clock import EXTRACTION
 from extractors.projection import Projector
@@ -379,6 +380,25 @@ class Project:
         text and context, which is all it is made of), so the results are the same either way."""
         for path, name, key, model in built:
             self.db.hand(path, name, key, model)
+
+    # ----- the project elsewhere ----------------------------------------------------------------
+    def export(self) -> DbState:
+        """What this project's database holds (its texts, items, contexts and models, each with
+        what it was derived from), for :meth:`adopt` by a project of the same configuration in
+        another process (a batch worker), which then parses and builds nothing.  The pieces are
+        left out: only an edit reads them again."""
+        return self.db.export(leave_out=(file_pieces, segment_items, piece_items))
+
+    def adopt(self, state: DbState) -> None:
+        """Hold the project :meth:`export` gave, in place of this one's files (the configuration
+        must be the one it was exported with): the same files, headers and compile flags, every
+        derived value read as it was there, so checks give what they give there, and edits of
+        those files invalidate what they would there (the compile database itself is not
+        exported: a file added afterwards gets no flags from it)."""
+        self.db.adopt(state)
+        self.files.paths = set(self.db.keys(SOURCE))
+        self._headers = set(self.db.keys(HEADER))
+        self._updated = {}
 
     # ----- checking ----------------------------------------------------------------------------
     def _projector(self, paths: Iterable[str]) -> Projector:

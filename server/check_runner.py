@@ -25,19 +25,20 @@ import hashlib
 import json
 import multiprocessing
 import os
+import pickle
 import time
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from extractors.api import PHASES, Config, Finding, Project, Unmodelled, phases_between
 from server.collector import tune as tune_collector
 from server.disk_cache import DiskCache, Namespaced
-from server.parallel_extraction import extract_in_parallel, fork_workers, pack_models, take_models
+from server.parallel_extraction import extract_in_parallel, fork_workers
 from server.progress import Done, Progress, Start
 from server.work_units import Assembly, Unit, plan, target_size
 from server.workspace import load_headers, read_header
@@ -125,29 +126,37 @@ def _delta(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, int
 
 # ----- what a worker is given --------------------------------------------------------------------
 @dataclass(frozen=True)
-class Payload:
-    """Everything a worker needs to hold the same project as the client: the configuration, the
-    sources, and the texts of the headers and compile database the client handed in (None: not
-    found).  It is all a remote worker is sent besides the units' function ids, so that a worker
-    reads no file of the checked tree; ``tool`` makes a worker of another ctlsp version refuse.
-    ``models``: the models the client built, pickled with their keys (:func:`pack_models`), which
-    a worker takes instead of building them (only under the key it would build each with, so it
-    holds the same project either way); derived from the rest, so not part of the digest."""
+class Texts:
+    """The texts a project holds (sources, and the headers and compile database the edge handed in,
+    None for one that cannot be read), named by :attr:`digest`."""
 
-    config: Config
     sources: dict[str, str]
     headers: dict[str, str | None]
-    compile_commands: tuple[str, str | None, str] | None  # path, text, folder its paths count from
-    tool: str
-    models: bytes = b""
 
-    @functools.cached_property
-    def digest(self) -> str:
-        h = hashlib.sha256(f"{self.tool}|{self.config.digest()}|{self.compile_commands!r}".encode())
+    def digest(self, tool: str, config: Config) -> str:
+        """What names a worker's project: the same digest, the same inputs (compile database paths
+        count from the working folder, so it is named too)."""
+        h = hashlib.sha256(f"{tool}|{config.digest()}|{os.getcwd()}".encode())
         for kind, texts in (("source", self.sources), ("header", self.headers)):
             for path in sorted(texts):
                 h.update(f"\0{kind}\0{path}\0{texts[path]!r}".encode("utf-8", "surrogatepass"))
         return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class Payload:
+    """Everything a worker needs to hold the client's project: the configuration and the extracted
+    project (:meth:`~extractors.api.Project.export`, pickled: the texts of the sources, headers and
+    compile flags, each file's items and context, every function's model, each with what it was
+    derived from), so that a worker reads no file of the checked tree and parses and builds
+    nothing.  It is all a remote worker is sent besides the units' function ids; ``tool`` makes a
+    worker of another ctlsp version refuse; ``digest`` (:meth:`Texts.digest`) names the project,
+    which a worker keeps for the units that follow."""
+
+    config: Config
+    state: bytes
+    digest: str
+    tool: str
 
 
 class _Recording(Mapping[str, str]):
@@ -173,15 +182,18 @@ class _Recording(Mapping[str, str]):
         return len(self.sources)
 
 
-def hand_in_headers(project: Project, sources: Mapping[str, str]) -> Payload:
-    """``workspace.load_headers`` on ``project``, and the payload that rebuilds it elsewhere."""
+def hand_in_headers(project: Project, sources: Mapping[str, str]) -> Texts:
+    """``workspace.load_headers`` on ``project``; the texts it then holds."""
     recording = _Recording(sources)
     load_headers(project, recording)
-    config = project.config
-    compile_commands = None
-    if config.compile_commands is not None:
-        compile_commands = (config.compile_commands, read_header(config.compile_commands), os.getcwd())
-    return Payload(config, dict(sources), recording.read, compile_commands, tool_digest())
+    return Texts(dict(sources), recording.read)
+
+
+def payload_of(project: Project, texts: Texts) -> Payload:
+    """What rebuilds ``project`` (which holds ``texts``, every model built) in a worker."""
+    state = pickle.dumps(project.export(), protocol=pickle.HIGHEST_PROTOCOL)
+    tool = tool_digest()
+    return Payload(project.config, state, texts.digest(tool, project.config), tool)
 
 
 UNIT_WEIGHT = 300_000
@@ -206,42 +218,27 @@ def prepare_worker(project: Project) -> Project:
 
 
 def build_project(payload: Payload, cache_root: str | None) -> Project:
-    """A worker's project: the client's, rebuilt from the payload (no file of the tree is read)."""
-    return finish_project(start_project(payload, cache_root), payload.models)
-
-
-def start_project(payload: Payload, cache_root: str | None) -> Project:
-    """The first part of :func:`build_project`, which needs no model: the payload's sources, headers
-    and compile database in, and each file's context read (``Project.read_contexts``).
-    The worker is a process of its own (spawned, or a Dask worker) that no command's ``run`` set
-    up, so the collector is tuned here: with CPython's default thresholds the full collections
-    over the extracted project made a Dask worker's units 60% slower than a forked worker's."""
+    """A worker's project: the client's, adopted from the payload (no file of the tree is read, no
+    model built), with every check bounded (:func:`prepare_worker`).  The worker is a process of
+    its own (spawned, or a Dask worker) that no command's ``run`` set up, so the collector is tuned
+    here: with CPython's default thresholds the full collections over the extracted project made
+    a Dask worker's units 60% slower than a forked worker's; it is off while the state is
+    unpickled, which otherwise triggers full collections over it, and the project is frozen
+    (``gc.freeze``) once in, so that no full collection walks it, nor does the exit's."""
     tune_collector()
     cache: MutableMapping[str, bytes] | None = None
     if cache_root:
         cache = Namespaced(DiskCache(cache_root), f"check|{payload.tool}|")
     project = Project(payload.config, cache=cache, strategy=ONE_SHOT_STRATEGY, sweeps=False)
-    for path, text in payload.sources.items():
-        try:
-            project.update_file(path, text)
-        except Exception:
-            project.remove_file(path)  # already reported by the client
-    if payload.compile_commands is not None:
-        where, database, base = payload.compile_commands
-        project.set_compile_commands(where, database, base)
-    for path, header in payload.headers.items():
-        project.set_header(path, header)
-    project.read_contexts()
-    return project
-
-
-def finish_project(project: Project, models: bytes) -> Project:
-    """The rest of :func:`build_project`: the client's ``models`` (:func:`pack_models`) taken,
-    every other model built, the checks bounded (:func:`prepare_worker`)."""
-    if models:
-        take_models(project, models)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        project.adopt(pickle.loads(payload.state))  # noqa: S301 - the client's own export
+    finally:
+        if enabled:
+            gc.enable()
     prepare_worker(project)
-    gc.freeze()  # the extracted project: no full collection walks it, nor does the exit's
+    gc.freeze()
     return project
 
 
@@ -426,9 +423,7 @@ def run_check(
                     result.problems.append(_internal(path, "reading", e))
                     project.remove_file(path)
                     del sources[path]
-            payload = hand_in_headers(project, sources)
-            if connection is not None:  # the workers read the sources while this process extracts
-                connection.start_workers(payload, cache_root)
+            texts = hand_in_headers(project, sources)
             if jobs > 1 and _lines(sources, sources) >= pool_min_lines:
                 result.problems.extend(extract_in_parallel(project, jobs))
             salt = f"{tool}|{config.digest()}"
@@ -450,15 +445,15 @@ def run_check(
         if todo and connection is not None:
             from server.dask_executor import session
 
-            payload = replace(payload, models=pack_models(project))
-            with session(connection, payload, cache_root) as dask:
-                result.workers = dask.workers
-                collector = _units(project, todo, result, clock, cache, digests, dask.workers, unit_target, on_progress)
-                if on_start:
-                    on_start(result.units)
-                with clock("checking"):
-                    for unit, outcome in dask.run(collector.units):
-                        collector.take(unit, outcome)
+            with clock("shipping"):  # the extracted project, to every worker
+                dask = stack.enter_context(session(connection, payload_of(project, texts), cache_root))
+            result.workers = dask.workers
+            collector = _units(project, todo, result, clock, cache, digests, dask.workers, unit_target, on_progress)
+            if on_start:
+                on_start(result.units)
+            with clock("checking"):
+                for unit, outcome in dask.run(collector.units):
+                    collector.take(unit, outcome)
             counters = collector.counters
             todo = []  # a unit that failed on the cluster is in the problems, not checked again here
         elif todo and jobs > 1 and lines >= pool_min_lines:
@@ -470,7 +465,7 @@ def run_check(
                     on_start(result.units)
                 try:
                     with clock("checking"):
-                        for unit, outcome in _run_pool(project, payload, cache_root, collector.units, result.workers):
+                        for unit, outcome in _run_pool(project, texts, cache_root, collector.units, result.workers):
                             collector.take(unit, outcome)
                     todo = []
                 except (OSError, BrokenProcessPool) as e:
@@ -546,9 +541,10 @@ def _run_serial(
     return done
 
 
-def _make_pool(project: Project, payload: Payload, cache_root: str | None, workers: int) -> ProcessPoolExecutor:
+def _make_pool(project: Project, texts: Texts, cache_root: str | None, workers: int) -> ProcessPoolExecutor:
     """Forked workers on Linux inherit the extracted project (no re-import, no re-extraction:
-    measured 5x less pool overhead on Lua); elsewhere spawned workers rebuild it once each.
+    measured 5x less pool overhead on Lua); elsewhere spawned workers each adopt its export
+    (:func:`build_project`).
     Forked children never print or draw, so the parent's progress thread cannot deadlock them."""
     global _WORKER
     if fork_workers():
@@ -560,18 +556,18 @@ def _make_pool(project: Project, payload: Payload, cache_root: str | None, worke
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(payload, cache_root),
+        initargs=(payload_of(project, texts), cache_root),
     )
 
 
 def _run_pool(
-    project: Project, payload: Payload, cache_root: str | None, units: list[Unit], workers: int
+    project: Project, texts: Texts, cache_root: str | None, units: list[Unit], workers: int
 ) -> Iterator[Outcome]:
     """Each unit's outcome as it finishes (its output, or the exception it raised); a broken pool
     raises :class:`BrokenProcessPool` to the caller, which checks what is left in one process."""
     gc.freeze()  # what forked workers inherit: their full collections never walk it (nor copy its pages)
     try:
-        with _make_pool(project, payload, cache_root, workers) as pool:
+        with _make_pool(project, texts, cache_root, workers) as pool:
             yield from _outcomes(pool, units)
     finally:
         gc.unfreeze()

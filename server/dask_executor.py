@@ -3,25 +3,23 @@
 The client (:mod:`server.check_runner`) extracts the project, computes the call graph and the units
 (cheap); this module ships them.  The connection (and a local cluster) is made in a background thread
 while the client extracts.  What goes over the network: the :class:`~server.check_runner.Payload`
-(configuration, source texts, the texts of the headers and compile database the client read, and the
-models the client built, pickled, so that a worker parses the files but builds no model) to the
-scheduler, as the argument of a task returning it, and from there once to each worker (replicated
-before the units start, so that no worker looks closer to them; a worker that joins later fetches it
-from a peer; a task's result, unlike scattered data, is computed again if every worker holding it
-dies), each unit's function ids, and back the units' findings as
-dicts with their counters.  No worker reads a file of the checked tree, so workers need only ctlsp
-installed (``pip install 'ctlsp[dask]'``) and, to share verdicts, the ``--cache-dir`` folder on a
-shared file system (each worker opens it as its on-disk cache; entries are content-addressed and
-written atomically, so concurrent writers are safe).
+(the configuration and the client's extracted project, pickled: the source texts, the texts of
+the headers and compile flags it read, each file's items and every function's model, so that a
+worker parses nothing and builds no model) to the scheduler, as the argument of a task returning
+it, and from there once to each worker (replicated before the units start, so that no worker looks
+closer to them; a worker that joins later fetches it from a peer; a task's result, unlike
+scattered data, is computed again if every worker holding it dies), each unit's function ids, and
+back the units' findings as dicts with their counters.  No worker reads a file of the checked tree,
+so workers need only ctlsp installed (``pip install 'ctlsp[dask]'``) and, to share verdicts, the
+``--cache-dir`` folder on a shared file system (each worker opens it as its on-disk cache; entries
+are content-addressed and written atomically, so concurrent writers are safe).
 
-A worker process starts the project from the payload's texts as soon as the cluster is up
-(:meth:`Connection.start_workers`, sent while the client still extracts), finishes it with the
-client's models on its first unit, and keeps it for the next units of the same payload and cache
-folder (one project per process; a new one replaces it).  Failures are Dask's
-to handle: a unit that raises is retried (:data:`RETRIES`), a unit whose worker dies is rescheduled
-by the scheduler; a unit that still fails is an outcome carrying the exception, which the runner
-reports as a problem.  Each unit is one future, whose result is taken once: a unit that ran twice is
-still counted once.
+A worker process adopts the client's project on its first unit and keeps it for the next units of
+the same payload and cache folder (one project per process; a new one replaces it).  Failures are
+Dask's to handle: a unit that raises is retried (:data:`RETRIES`), a unit whose worker dies is
+rescheduled by the scheduler; a unit that still fails is an outcome carrying the exception, which
+the runner reports as a problem.  Each unit is one future, whose result is taken once: a unit that
+ran twice is still counted once.
 """
 
 from __future__ import annotations
@@ -35,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from extractors.api import Project
-from server.check_runner import Outcome, Payload, UnitOutput, check_unit, finish_project, start_project, tool_digest
+from server.check_runner import Outcome, Payload, UnitOutput, build_project, check_unit, tool_digest
 from server.work_units import Unit
 
 RETRIES = 2  # a unit that raised is tried this many more times before it is reported
@@ -50,45 +48,32 @@ class DaskUnavailable(Exception):
 # ----- worker side -------------------------------------------------------------------------------
 @dataclass
 class _Held:
-    """This process's project, by payload and cache folder; ``ready`` once the client's models are
-    in and every model is built (:func:`~server.check_runner.finish_project`)."""
+    """This process's project, by payload and cache folder."""
 
     key: tuple[str, str | None]
     project: Project
-    ready: bool = False
 
 
 _HELD: _Held | None = None
 _LOCK = threading.Lock()  # a Project is used by one thread at a time (workers with several threads)
 
 
-def _held(payload: Payload, cache_root: str | None) -> _Held:
-    """The held project of ``payload``, started if another one (or none) is held. Call under _LOCK."""
+def _held(payload: Payload, cache_root: str | None) -> Project:
+    """The held project of ``payload``, built if another one (or none) is held. Call under _LOCK."""
     global _HELD
     if payload.tool != tool_digest():
         raise RuntimeError(f"worker runs another ctlsp (code digest {tool_digest()}, client {payload.tool})")
     key = (payload.digest, cache_root)
     if _HELD is None or _HELD.key != key:
         _HELD = None  # the old project goes before the new one is built
-        gc.unfreeze()  # (finish_project froze it)
-        _HELD = _Held(key, start_project(payload, cache_root))
-    return _HELD
-
-
-def _start_on_worker(payload: Payload, cache_root: str | None) -> None:
-    """What a worker can do before the client has extracted: read the sources (``payload`` has no
-    models; the digest does not name them, so the units' payload finds this project)."""
-    with _LOCK:
-        _held(payload, cache_root)
+        gc.unfreeze()  # (build_project froze it)
+        _HELD = _Held(key, build_project(payload, cache_root))
+    return _HELD.project
 
 
 def _check_on_worker(payload: Payload, cache_root: str | None, functions: tuple[str, ...]) -> UnitOutput:
     with _LOCK:
-        held = _held(payload, cache_root)
-        if not held.ready:
-            finish_project(held.project, payload.models)
-            held.ready = True
-        return check_unit(held.project, functions)
+        return check_unit(_held(payload, cache_root), functions)
 
 
 def _payload(payload: Payload) -> Payload:
@@ -157,8 +142,6 @@ class Connection:
         dask.config.set({"distributed.admin.large-graph-warning-threshold": "1TB"})
         self._cluster: Any = None
         self._client: Any = None
-        self._started: list[Any] = []  # the futures of start_workers, released on close
-        self._starting: threading.Thread | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(
             target=self._connect, args=(scheduler, local_workers), name="ctlsp-dask-connect", daemon=True
@@ -190,40 +173,6 @@ class Connection:
             raise self._error
         return self._client
 
-    def start_workers(self, payload: Payload, cache_root: str | None) -> None:
-        """Have each worker start its project from ``payload`` (sources, no models) as soon as the
-        cluster is up, in the background: a warm-up, whose loss (a worker that died, a task the
-        scheduler dropped) costs only the time the units then take to do it themselves."""
-        self._starting = threading.Thread(
-            target=self._start_workers, args=(payload, cache_root), name="ctlsp-dask-start", daemon=True
-        )
-        self._starting.start()
-
-    def _start_workers(self, payload: Payload, cache_root: str | None) -> None:
-        self._thread.join()
-        if self._client is None:
-            return
-        try:
-            run_id = uuid.uuid4().hex[:12]
-            # sent once, as in session(): the other workers fetch it from the one holding it
-            held = self._client.submit(_payload, payload, key=f"ctlsp-texts-{run_id}", pure=False, priority=1 << 30)
-            self._started.append(held)
-            for n, worker in enumerate(sorted(self._client.scheduler_info()["workers"])):
-                self._started.append(
-                    self._client.submit(
-                        _start_on_worker,
-                        held,
-                        cache_root,
-                        key=f"ctlsp-start-{run_id}-{n}",
-                        workers=[worker],
-                        allow_other_workers=True,
-                        pure=False,
-                        priority=1 << 30,  # before any unit
-                    )
-                )
-        except Exception:  # noqa: S110 - a warm-up: the units start the projects themselves
-            pass
-
     def __enter__(self) -> Connection:
         return self
 
@@ -232,10 +181,6 @@ class Connection:
 
     def close(self) -> None:
         self._thread.join()
-        if self._starting is not None:
-            self._starting.join()
-        for future in self._started:
-            future.release()
         try:
             if self._client is not None:
                 self._client.close()

@@ -53,16 +53,10 @@ def _build_share(keys: list[ModelKey]) -> bytes:
     return pickle.dumps(_PROJECT.build_models(keys), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def pack_models(project: Project) -> bytes:
-    """Every model of ``project`` with its key, pickled: what :func:`take_models` hands to a
-    project of the same inputs elsewhere (a Dask worker), which then builds none of them."""
-    return pickle.dumps(project.build_models(project.model_keys()), protocol=pickle.HIGHEST_PROTOCOL)
-
-
 def take_models(project: Project, data: bytes) -> None:
-    """Unpickle models (of :func:`pack_models`, or a child's share) and hand them in; the
-    collector stays off meanwhile, as unpickling a few hundred thousand objects otherwise triggers
-    full collections over the whole project (measured: four times slower on sqlite3.c's models)."""
+    """Unpickle a child's share of models and hand them in; the collector stays off meanwhile, as
+    unpickling a few hundred thousand objects otherwise triggers full collections over the whole
+    project (measured: four times slower on sqlite3.c's models)."""
     enabled = gc.isenabled()
     gc.disable()
     try:

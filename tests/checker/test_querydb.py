@@ -1,11 +1,12 @@
 """The incremental query database against evaluation from scratch, and each mechanism on its own.
 
 The property test is the oracle: random layered graphs of derived queries with data-dependent reads,
-random edits, and every value read compared with a plain recursive evaluation of the same graph on
-the current inputs, under a huge and under a tiny eviction bound.  The targeted tests each pin one
-mechanism (memoisation, backdating, equal sets, eviction keeping verification green, LRU order,
-cycles, missing inputs, failures seen by readers, sweeps, cancellation, the explicit verification
-stack), mostly through counters, so that each fails when its mechanism is taken out.
+random edits (and moves to another database that adopts the export of the first), and every value
+read compared with a plain recursive evaluation of the same graph on the current inputs, under a
+huge and under a tiny eviction bound.  The targeted tests each pin one mechanism (memoisation,
+backdating, equal sets, eviction keeping verification green, LRU order, cycles, missing inputs,
+failures seen by readers, sweeps, cancellation, the explicit verification stack, export and
+adoption), mostly through counters, so that each fails when its mechanism is taken out.
 
 ``CTLSP_QUERYDB_EXAMPLES`` sets the number of hypothesis examples per property run.
 """
@@ -30,6 +31,7 @@ from checker.querydb import (
     MissingInput,
     QueryCycle,
     derived,
+    named,
 )
 
 EXAMPLES = int(os.environ.get("CTLSP_QUERYDB_EXAMPLES", "500"))
@@ -142,6 +144,7 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         st.tuples(st.just("sweep"), st.lists(st.sampled_from(node_ids), max_size=3)),
         st.tuples(st.just("invalidate"), st.integers(0, len(spec) - 1)),
         st.tuples(st.just("batch"), st.lists(st.tuples(key, st.none() | values), max_size=3)),
+        st.tuples(st.just("adopt"), st.lists(st.integers(0, len(spec) - 1), max_size=2)),
     )
     # after each edit: some nodes in any order, or all of them top down
     reads = st.lists(st.sampled_from(node_ids), max_size=len(node_ids) + 2) | st.just(node_ids[::-1])
@@ -240,6 +243,10 @@ def run_scenario(scenario: Scenario, bound: int) -> None:
             db.sweep([(queries[layer], index) for layer, index in args[0]])
         elif op == "invalidate":
             db.invalidate(queries[args[0]])
+        elif op == "adopt":  # another database goes on from this one's export, some layers left out
+            other = Database(max_weight=bound)
+            other.adopt(db.export(leave_out=[queries[layer] for layer in args[0]]))
+            db = other
         expected = oracle(spec, inputs)
         for node in reads:
             assert read_node(db, queries, node) == expected[node], (op, node)
@@ -927,3 +934,53 @@ def test_pinned_values_stay_out_of_the_bound_until_recomputed() -> None:
     assert [db.get(sq, k) for k in range(2)] == [4, 9] and runs == []
     db.set(x, 0, 5)  # a pinned memo recomputed joins the order again
     assert db.get(sq, 0) == 25 and runs == [0] and db.weight <= 2
+
+
+EXPORTED_TEXT = Input[str, str]("exported_text")
+EXPORTED_KEYS = Input[tuple[()], tuple[str, ...]]("exported_keys", durable=True)
+
+
+@derived("exported_length")
+def exported_length(db: Database, key: str) -> int:
+    return len(db.get(EXPORTED_TEXT, key))
+
+
+@derived("exported_total")
+def exported_total(db: Database, key: tuple[()]) -> int:
+    return sum(db.get(exported_length, k) for k in db.get(EXPORTED_KEYS, ()))
+
+
+def test_an_adopted_export_is_read_without_running_and_edited_as_the_original() -> None:
+    """A database that adopts another's export (pickled, as it goes to a worker process) returns
+    every memo without running it, runs what was left out again (and only that), and takes an edit
+    as the original would: the edited text's memos run, the rest stays green."""
+    import pickle
+
+    db = Database()
+    with db.write():
+        db.set(EXPORTED_KEYS, (), ("a", "b", "c"))
+        for k, text in zip("abc", ("x", "yy", "zzz"), strict=True):
+            db.set(EXPORTED_TEXT, k, text)
+    assert db.get(exported_total, ()) == 6
+    other = Database()
+    other.adopt(pickle.loads(pickle.dumps(db.export(leave_out=[exported_length]))))
+    assert other.keys(EXPORTED_TEXT) == ["a", "b", "c"] and other.revision == db.revision
+    assert other.get(exported_total, ()) == 6 and executed(other) == {}
+    assert other.get(exported_length, "b") == 2 and executed(other) == {"exported_length": 1}
+    other.reset_counters()
+    other.set(EXPORTED_TEXT, "a", "wwww")
+    assert other.get(exported_total, ()) == 9
+    assert executed(other) == {"exported_length": 2, "exported_total": 1}  # "a"'s, and "c"'s left out
+    assert db.get(exported_total, ()) == 6  # the original is its own
+
+
+def test_a_query_is_found_by_its_name_unless_two_share_it() -> None:
+    import pickle
+
+    assert pickle.loads(pickle.dumps(exported_total)) is exported_total
+    Input[int, int]("shared_name")
+    Input[int, int]("shared_name")
+    with pytest.raises(LookupError, match="two queries are named 'shared_name'"):
+        named("shared_name")
+    with pytest.raises(LookupError, match="no query is named"):
+        named("never_made")

@@ -38,7 +38,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _run(root: Path, **kw: object) -> RunResult:
     sources, _ = read_sources(collect([str(root)]))
-    return run_check(Config(), sources, cache=None, cache_root=None, **kw)  # type: ignore[arg-type]
+    return run_check(Config(), sources, cache=None, cache_root=None, **kw)
 
 
 def _witnesses(found: dict[str, list[Finding]]) -> dict[str, list[tuple[object, ...]]]:
@@ -99,38 +99,49 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(
         assert len(keys) == len(set(keys))
 
 
-def test_a_worker_started_before_the_models_arrive_takes_them_into_the_same_project(tree: Path) -> None:
-    """``Connection.start_workers``: a worker reads the sources while the client extracts; the units'
-    payload (the same digest, with the models) finishes that project instead of building another,
-    and gives what a project built in one go gives."""
+def test_a_worker_keeps_one_project_per_payload(tree: Path, tmp_path: Path) -> None:
+    """A worker adopts the client's project on its first unit and keeps it for the next units of the
+    same payload; a payload of other texts replaces it; a unit gives what a project adopted for it
+    alone gives."""
     import gc
-    from dataclasses import replace
 
     from server import dask_executor
-    from server.check_runner import ONE_SHOT_STRATEGY, build_project, check_unit, hand_in_headers, pack_models
+    from server.check_runner import (
+        ONE_SHOT_STRATEGY,
+        Payload,
+        build_project,
+        check_unit,
+        hand_in_headers,
+        payload_of,
+    )
     from server.work_units import plan, target_size
 
-    sources, _ = read_sources(collect([str(tree)]))
-    client = Project(Config(), strategy=ONE_SHOT_STRATEGY, sweeps=False)
-    for path, text in sources.items():
-        client.update_file(path, text)
-    bare = hand_in_headers(client, sources)
-    graph = client.call_graph()
-    full = replace(bare, models=pack_models(client))
-    unit = plan(graph, set(sources), target_size(graph, 2))[0]
+    def payload(root: Path) -> tuple[Payload, list[tuple[str, ...]]]:
+        sources, _ = read_sources(collect([str(root)]))
+        client = Project(Config(), strategy=ONE_SHOT_STRATEGY, sweeps=False)
+        for path, text in sources.items():
+            client.update_file(path, text)
+        texts = hand_in_headers(client, sources)
+        graph = client.call_graph()
+        units = plan(graph, set(sources), target_size(graph, 2))
+        return payload_of(client, texts), [u.functions for u in units]
+
+    first, units = payload(tree)
+    other, _ = payload(write_project(tmp_path / "other", n=8))
     try:
-        dask_executor._start_on_worker(bare, None)
+        one = dask_executor._check_on_worker(first, None, units[0])
         held = dask_executor._HELD
-        assert held is not None and not held.ready
-        early = dask_executor._check_on_worker(full, None, unit.functions)
-        assert dask_executor._HELD is held and held.ready
-        assert not held.project.db.handed  # every model the client sent was taken
+        two = dask_executor._check_on_worker(first, None, units[1])
+        assert held is not None and dask_executor._HELD is held
+        dask_executor._check_on_worker(other, None, units[0])
+        assert dask_executor._HELD is not held
     finally:
         dask_executor._HELD = None
         gc.unfreeze()
-    alone = check_unit(build_project(full, None), unit.functions)
+    alone = build_project(first, None)
     gc.unfreeze()
-    assert early.found == alone.found and sum(map(len, early.found.values())) > 0
+    assert one.found == check_unit(alone, units[0]).found and sum(map(len, one.found.values())) > 0
+    assert two.found == check_unit(alone, units[1]).found
 
 
 def test_a_local_cluster_forks_its_workers_from_a_server_process(tree: Path) -> None:

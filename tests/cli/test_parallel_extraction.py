@@ -4,8 +4,6 @@ in one process; a model built in another context is never taken."""
 
 from __future__ import annotations
 
-import gc
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -76,29 +74,3 @@ def test_a_model_built_in_another_context_is_not_taken(tree: Path) -> None:
     assert len(here.db.handed) == len(built)  # none taken
     assert graph == _project(tree).call_graph()
     assert here.check() == _project(tree).check()
-
-
-def test_a_worker_given_the_clients_models_builds_none(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Dask worker's payload carries the client's models: it parses the files but builds no model,
-    and checks as the client would."""
-    from extractors import queries
-    from server.check_runner import build_project, hand_in_headers
-    from server.parallel_extraction import pack_models
-
-    client = _project(tree)
-    sources, _ = read_sources(collect([str(tree)]))
-    payload = hand_in_headers(client, sources)
-    expected = client.check()
-    payload = replace(payload, models=pack_models(client))
-
-    def no_building(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a model was built on the worker")
-
-    monkeypatch.setattr(queries, "build_function", no_building)
-    monkeypatch.setattr(queries, "build_variants", no_building)
-    worker = build_project(payload, None)
-    try:
-        assert worker.counters["functions_extracted"] == len(client.model_keys())
-        assert worker.check() == expected
-    finally:
-        gc.unfreeze()  # build_project froze the worker's project, as a worker process does
