@@ -79,7 +79,7 @@ import operator
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, MutableMapping
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Generic, NoReturn, TypeVar, cast, overload
 
@@ -976,9 +976,11 @@ class Database:
             self._frames[depth - 1].uses |= making.pop().uses
 
     def _touch(self, memo: _Memo) -> None:
-        """Move ``memo`` last in the LRU order, if it is in it (a pinned value is not)."""
-        with suppress(KeyError):
-            self._lru.move_to_end(memo.slot)
+        """Move ``memo`` last in the LRU order, if it is in it (a pinned value is not).  On every
+        content hit, so a test rather than a ``suppress`` block (a call and an object each)."""
+        lru = self._lru
+        if memo.slot in lru:
+            lru.move_to_end(memo.slot)
 
     def _list(self, memo: _Memo, weight: int) -> None:
         """Put ``memo``'s new value last in the LRU order, then evict down to the bound; a value
