@@ -340,8 +340,8 @@ class Snapshot:
 
 _MemoState = tuple[Any, ...]
 """One memo in a :class:`DbState`: query, key, whether it has a value, the value (None without),
-changed_at, verified_at, read_at, deps as ``(query, key)`` pairs, uses, durable, and whether the
-value is in the eviction order."""
+changed_at, verified_at, read_at, deps as ``(query, key)`` pairs, durable, and the value's weight
+in the eviction order (0: not in it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1009,8 +1009,9 @@ class Database:
         another database of (a worker process's) hold, so that it reads the same values without
         computing them.  The memos of ``leave_out`` and of queries that are not ``portable`` go
         without their values, as evicted ones do, and are computed again where they are read.
-        Content tables are left out: their entries are caches by content, never stale, so a
-        database without them computes the same.  Call it from outside any read."""
+        Content tables are left out, and so what memos used of them (:meth:`sweep`): their entries
+        are caches by content, never stale, so a database without them computes the same.  Call
+        it from outside any read."""
         skipped = {q.name for q in leave_out}
 
         def keeps(table: _Table) -> bool:
@@ -1035,7 +1036,7 @@ class Database:
         has_value = memo.has_value and keep
         deps = tuple((table.query, key) for table, key in memo.deps)
         return (memo.table.query, memo.key, has_value, memo.value if has_value else None, memo.changed_at,
-                memo.verified_at, memo.read_at, deps, memo.uses, memo.durable, memo.weight if has_value else 0)
+                memo.verified_at, memo.read_at, deps, memo.durable, memo.weight if has_value else 0)
 
     def adopt(self, state: DbState) -> None:
         """Hold ``state``'s inputs and memos instead of this database's own (its content tables
@@ -1047,12 +1048,12 @@ class Database:
                 for memo in self._tables.pop(name).memos.values():
                     self._unlist(memo)
             memos: list[tuple[_Memo, tuple[tuple[Query[Any, Any], Hashable], ...]]] = []
-            for query, key, has_value, value, changed, verified, read, deps, uses, durable, weight in state.memos:
+            for query, key, has_value, value, changed, verified, read, deps, durable, weight in state.memos:
                 table = self._table(query)
                 memo = table.memos[key] = _Memo(table, key, changed)
                 memo.has_value, memo.value = has_value, value
                 memo.verified_at, memo.read_at = verified, read
-                memo.uses, memo.durable = uses, durable
+                memo.durable = durable
                 memos.append((memo, deps))
                 if weight:
                     self._lru[memo.slot] = memo
