@@ -49,7 +49,6 @@ from extractors.queries import (
     file_model,
     file_notes,
     file_preprocessor,
-    function_context,
     model_with_key,
 )
 from extractors.rules import Rule, catalogue, rules_key
@@ -352,13 +351,6 @@ class Project:
             for path in sorted(self.files)
             for name, item in self.db.get(file_items, path).functions.items()
         ]
-
-    def read_contexts(self) -> None:
-        """Each file's items and the context its functions are built in (its macros, its headers'
-        preprocessor run): what every model key reads, and what a project can compute before it is
-        handed models built elsewhere."""
-        for path in sorted(self.files):
-            self.db.get(function_context, path)
 
     def build_models(self, keys: Iterable[ModelKey]) -> list[BuiltModel]:
         """The models of ``keys`` (of :meth:`model_keys`), built here, each with its path, name
