@@ -81,7 +81,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Generic, NoReturn, TypeVar, cast, overload
+from typing import Any, Generic, NamedTuple, NoReturn, TypeVar, cast, overload
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -338,10 +338,20 @@ class Snapshot:
     revision: int
 
 
-_MemoState = tuple[Any, ...]
-"""One memo in a :class:`DbState`: query, key, whether it has a value, the value (None without),
-changed_at, verified_at, read_at, deps as ``(query, key)`` pairs, durable, and the value's weight
-in the eviction order (0: not in it)."""
+class _MemoState(NamedTuple):
+    """One memo in a :class:`DbState` (see :class:`_Memo`); ``value`` is None without one, and
+    ``weight`` 0 when the value is not in the eviction order."""
+
+    query: Query[Any, Any]
+    key: Hashable
+    has_value: bool
+    value: Any
+    changed_at: int
+    verified_at: int
+    read_at: int
+    deps: tuple[tuple[Query[Any, Any], Hashable], ...]
+    durable: bool
+    weight: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -992,6 +1002,10 @@ class Database:
         self._lru[memo.slot] = memo
         memo.weight = weight
         self._weight += weight
+        self._evict_to_bound()
+
+    def _evict_to_bound(self) -> None:
+        """Drop the least recently used values until the listed ones weigh at most the bound."""
         while self._weight > self.max_weight:
             _, victim = self._lru.popitem(last=False)
             self._weight -= victim.weight
@@ -1035,8 +1049,9 @@ class Database:
     def _memo_state(memo: _Memo, keep: bool) -> _MemoState:
         has_value = memo.has_value and keep
         deps = tuple((table.query, key) for table, key in memo.deps)
-        return (memo.table.query, memo.key, has_value, memo.value if has_value else None, memo.changed_at,
-                memo.verified_at, memo.read_at, deps, memo.durable, memo.weight if has_value else 0)
+        return _MemoState(memo.table.query, memo.key, has_value, memo.value if has_value else None,
+                          memo.changed_at, memo.verified_at, memo.read_at, deps, memo.durable,
+                          memo.weight if has_value else 0)
 
     def adopt(self, state: DbState) -> None:
         """Hold ``state``'s inputs and memos instead of this database's own (its content tables
@@ -1047,27 +1062,19 @@ class Database:
             for name in [n for n, t in self._tables.items() if not t.content]:
                 for memo in self._tables.pop(name).memos.values():
                     self._unlist(memo)
-            memos: list[tuple[_Memo, tuple[tuple[Query[Any, Any], Hashable], ...]]] = []
-            for query, key, has_value, value, changed, verified, read, deps, durable, weight in state.memos:
-                table = self._table(query)
-                memo = table.memos[key] = _Memo(table, key, changed)
-                memo.has_value, memo.value = has_value, value
-                memo.verified_at, memo.read_at = verified, read
-                memo.durable = durable
-                memos.append((memo, deps))
-                if weight:
+            for m in state.memos:
+                table = self._table(m.query)
+                memo = table.memos[m.key] = _Memo(table, m.key, m.changed_at)
+                memo.has_value, memo.value = m.has_value, m.value
+                memo.verified_at, memo.read_at, memo.durable = m.verified_at, m.read_at, m.durable
+                memo.deps = tuple((self._table(q), k) for q, k in m.deps)
+                if m.weight:
                     self._lru[memo.slot] = memo
-                    memo.weight = weight
-                    self._weight += weight
-            for memo, deps in memos:
-                memo.deps = tuple((self._table(q), k) for q, k in deps)
+                    memo.weight = m.weight
+                    self._weight += m.weight
             self._revision = state.revision
             self._absent_since, self._durable_since = state.absent_since, state.durable_since
-            while self._weight > self.max_weight:
-                _, victim = self._lru.popitem(last=False)
-                self._weight -= victim.weight
-                victim.weight = 0
-                self._drop_value(victim)
+            self._evict_to_bound()
 
     def release(self) -> None:
         """Forget every memo and input at once, for an owner that is done with the database.
