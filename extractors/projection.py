@@ -1605,10 +1605,10 @@ class Projector:
         self, fm: FunctionModel, v: str, is_global: bool, cids: tuple[int, ...]
     ) -> tuple[int, ...]:
         """``cids`` (of :meth:`_relevant`), once each, less the nodes that do nothing to ``v``: the
-        node names no ``v``, neither
-        stores into a path ``v`` begins with nor hands one to a call (:func:`_paths_named_by`), and
-        holds no copy of ``v``.  Everything a node's labels, boxes, tests, takes and calls handed ``&v``
-        say of a plain path reads one of those, so such a node has none; most nodes that mention
+        node names no ``v``, neither stores into a path ``v`` begins with nor hands one to a call
+        (:func:`_paths_named_by`), and holds no copy of ``v``.  Everything a node's labels, boxes,
+        tests, takes and calls handed ``&v`` say of a plain path reads one of those, so such a
+        node has none; most nodes that mention
         ``v``'s root are such (a use of ``pOp`` or ``pOp->p2`` for ``pOp->p1``).  All of them where
         that does not hold: a global (its boxes follow every call), a value a local's address is
         stored in, and the values that are not plain paths."""
