@@ -384,9 +384,11 @@ class FunctionChecker:
         value is admitted by the lock contracts (``contract`` of :meth:`Rule.applies`)."""
         if not rules:
             return []
-        bound = proj.atoms_bound(fm, var)
-        if bound is not None and not any(r.applies(bound, held) for r in rules):
-            return []  # no rule can apply: the projection is not built
+        mine = proj.own_atoms(fm, var)
+        if mine is None or not any(r.applies(mine, held) for r in rules):  # else the bound says so too
+            bound = proj.atoms_bound(fm, var)
+            if bound is not None and not any(r.applies(bound, held) for r in rules):
+                return []  # no rule can apply: the projection is not built
         cname = proj.component(fm, var)
         if cname is None:
             return []
@@ -616,9 +618,11 @@ def _quiet_atoms(
     them (then it has no findings, whatever the verdicts would be), else None."""
     if not rules:
         return frozenset()
-    bound = proj.atoms_bound(fm, var)
-    if bound is not None and not any(_may_apply(r, bound, proj, fm, var, held) for r in rules):
-        return bound  # a superset of the projection's atoms: its record may wake sooner, never later
+    own = proj.own_atoms(fm, var)
+    if own is None or not any(_may_apply(r, own, proj, fm, var, held) for r in rules):  # else the bound too
+        bound = proj.atoms_bound(fm, var)
+        if bound is not None and not any(_may_apply(r, bound, proj, fm, var, held) for r in rules):
+            return bound  # a superset of the projection's atoms: its record may wake sooner, never later
     cname = proj.component(fm, var)
     present = proj.atoms(cname) if cname is not None else frozenset()
     return None if any(_may_apply(r, present, proj, fm, var, held) for r in rules) else present

@@ -274,6 +274,7 @@ class FunctionSemantics:
         self.frame: dict[str, tuple[int, bool]] = {}
         self.params = frozenset(params)
         self.kinds = self._tracked(params)
+        self._symbols: dict[str, z3.ExprRef] | None = None
 
     def _tracked(self, params: tuple[str, ...]) -> dict[str, str]:
         """The tracked locals and their kinds; fills :attr:`frame` by the same rule of one
@@ -401,6 +402,15 @@ class FunctionSemantics:
 
     def sort(self, var: str) -> z3.SortRef:
         return _sort(self.kinds[var])
+
+    @property
+    def symbols(self) -> Mapping[str, z3.ExprRef]:
+        """:func:`symbol` of every tracked local: the current values facts speak of (made once;
+        :meth:`effect` copies the environment it is given, so callers share this one)."""
+        got = self._symbols
+        if got is None:
+            got = self._symbols = {v: symbol(v, self.sort(v)) for v in self.kinds}
+        return got
 
     def initial(self, fresh: Fresh) -> dict[str, z3.ExprRef]:
         """Unknown values of every tracked local (a function's entry: parameters and garbage)."""

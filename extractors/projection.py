@@ -1519,6 +1519,16 @@ class Projector:
         got = self._bound(fm, v)
         return got.atoms if got is not None else None
 
+    def own_atoms(self, fm: FunctionModel, v: str) -> frozenset[str] | None:
+        """Atoms :meth:`atoms_bound` is sure to hold, read off ``fm`` alone: what :meth:`_build` can
+        put on the projection's own nodes (the bound unites them with its callees' bounds).  A rule
+        they make apply applies by the bound too (:meth:`Rule.applies` is monotone), so the search
+        through the callees is needed only where they make none apply.  None where the bound is
+        known without reading ``fm`` (a built projection's atoms, a parked place's no bound)."""
+        if parked_of(v) is not None or self._name(fm, v) in self.comps or (function_id(fm), v) in self._bounds:
+            return None
+        return self._own_bound(fm, v).labels
+
     def bound_reads(self, fm: FunctionModel, v: str) -> frozenset[tuple[str, str]] | None:
         """The values :meth:`atoms_bound` read, as (function id, value): ``fm@v`` and every one its
         boxes may go to, what :meth:`dependencies` gives for a built projection (a superset of

@@ -177,8 +177,7 @@ class _NodeFacts:
     """A node read over the current values: its effect and the facts it can add."""
 
     def __init__(self, sem: FunctionSemantics, cid: int, tracked: bool) -> None:
-        env = {v: symbol(v, sem.sort(v)) for v in sem.kinds}
-        self.effect: Effect = sem.effect(cid, env, Fresh(f"g{cid}_"))
+        self.effect: Effect = sem.effect(cid, sem.symbols, Fresh(f"g{cid}_"))
         written = self.effect.written
         self.assigned: list[Fact] = []
         self.branch: Fact | None = None
@@ -191,7 +190,7 @@ class _NodeFacts:
         # say the same of it after, with ``x - t`` put for ``x`` (exact: the step is invertible)
         self.shifts: dict[str, z3.ExprRef] = {}
         for var in sorted(written):
-            v = symbol(var, sem.sort(var))
+            v = sem.symbols[var]
             t = _shift(self.effect.env[var], v)
             if t is not None and not ((_vars(t) or frozenset()) & written):
                 self.shifts[var] = z3.simplify(v - t)
@@ -201,12 +200,12 @@ class _NodeFacts:
             term = self.effect.env[var]
             names = _vars(term)
             if names is not None and not (names & written):
-                self.assigned.append(Fact.of(symbol(var, sem.sort(var)) == term))
+                self.assigned.append(Fact.of(sem.symbols[var] == term))
         # what a callee's outcomes say of the values it left (each a fresh value the node gave a
         # local) is a fact about those locals after the node; one that speaks of anything else
         # (a result only compared, a value from before the node) is not kept
         after = [
-            (term, symbol(var, sem.sort(var)))
+            (term, sem.symbols[var])
             for var in sorted(written)
             if z3.is_const(term := self.effect.env[var]) and is_fresh(term.decl().name())
         ]
