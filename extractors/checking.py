@@ -341,14 +341,20 @@ class FunctionChecker:
         present = set(known.quiet)
         mentioned = {ident for ident, _ in known.mentioned}
         wanted: dict[str, frozenset[str]] = {}
-        reads = known.reads
+        reads, functions = known.reads, proj.scope.functions
         for ident in changed if rules else ():
             now, vs = groups[ident].model, groups[ident].values
             for v in vs:
                 step = proj.own_labels_and_targets(now, v)
                 if step is not None and all(i in reads and w in reads[i].values for i, w in step[1]):
-                    present |= step[0]  # what it reaches was read, and what of it changed is here
-                    continue
+                    # what it reaches was read, but maybe only in part: a caller's view of a
+                    # callee ends where the callee gives the value another (handed_view), so a
+                    # box past that point went to a projection whose atoms were never seen
+                    bounds = [proj.atoms_bound(functions[i], w) for i, w in step[1] if i in functions]
+                    if len(bounds) == len(step[1]) and all(b is not None for b in bounds):
+                        present |= step[0]
+                        present.update(*(b for b in bounds if b is not None))
+                        continue
                 reach = proj.reach_summary(now, v)
                 if reach is None:
                     return None
@@ -359,7 +365,6 @@ class FunctionChecker:
         wider = frozenset(present)
         if any(_may_apply(r, wider, proj, fm, var, held) for r in rules):
             return None
-        functions = proj.scope.functions
         for ident, values in wanted.items():
             g = groups.get(ident)
             model = functions.get(ident)

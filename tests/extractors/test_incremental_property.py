@@ -244,3 +244,26 @@ def test_quiet_values_handed_round_a_recursive_cycle_are_kept_without_projecting
     assert snapshot(incremental) == []
     assert incremental.counters["values_quiet"] - quiet >= 2  # a's p and user's q
     assert len(incremental.db.projections.components) == projected
+
+
+def test_a_callee_seen_only_in_part_before_an_edit_is_read_whole_after_it() -> None:
+    """f3's value p was quiet while f2 gave its p another block before handing it to f0 (the view
+    of f2 that f3 reads ends there, so f0's free was never among f3's atoms, though f0's
+    projection was read); once f2 hands p on untouched, the free reaches f3's p: an edit of f2
+    alone must wake f3's record, as a fresh project finds."""
+
+    def text(f0: str, f2: str) -> str:
+        return (
+            "#include <stdlib.h>\n"
+            f"void f0(char *p) {{ {f0} }}\n"
+            f"void f2(char *p) {{ {f2} }}\n"
+            "void f3(char *p) { f2(p); p[0] = 1; }\n"
+        )
+
+    edited = Project()
+    for f0, f2 in [("", "p = malloc(8); f0(p);"), ("free(p);", "p = malloc(8); f0(p);"), ("free(p);", "f0(p);")]:
+        edited.update_file("t.c", text(f0, f2))
+        fresh = Project()
+        fresh.update_file("t.c", text(f0, f2))
+        assert snapshot(edited) == snapshot(fresh)
+    assert any(f[0] == "use-after-free" for f in snapshot(edited))
