@@ -521,7 +521,17 @@ class _OwnBound(NamedTuple):
     targets: tuple[tuple[str, str], ...]
 
 
-_OWN_BOUNDS = Content[tuple[str, str, str, str], _OwnBound]("own_bound", weight=lambda got: 1 + len(got.targets) // 4)
+class _StoredBound(NamedTuple):
+    """An own bound with the answers about other functions it was read with (as a stored
+    projection keeps them): it holds while every answer is the same."""
+
+    bound: _OwnBound
+    deps: tuple[Dep, ...]
+
+
+_OWN_BOUNDS = Content[tuple[str, str, str, str], _StoredBound](
+    "own_bound", weight=lambda got: 1 + (len(got.bound.targets) + len(got.deps)) // 4
+)
 
 STORE_WEIGHT = 2_000_000  # the bound of a store that has no database of its own
 
@@ -567,7 +577,7 @@ class ProjectionStore:
         self.copies = d.content(_COPIES)  # by text key
         self.named_paths = d.content(_NAMED)  # by text key
         self.steps = d.content(_STEPS)  # by text key, function id, value and scope digest
-        self.own_bounds = d.content(_OWN_BOUNDS)  # by function id, deep digest, value, scope digest
+        self.own_bounds = d.content(_OWN_BOUNDS)  # by function id, text key, value, scope digest
         # whether to keep what only a projector of edited texts reuses (each value's own part of
         # its atoms' bound): a batch worker's texts never change, and there these entries, one
         # per value reached, only pushed projections and verdicts out of the database's bound
@@ -1563,19 +1573,27 @@ class Projector:
     def _own_bound(self, fm: FunctionModel, v: str) -> _OwnBound:
         """What :meth:`_build` can put on a node of the projection of ``fm`` on ``v`` itself, the
         value it reads (None for a global: what its callees mention decides its boxes), and the
-        callee values its boxes may go to.  Kept across projectors under the function's
-        :meth:`reach_keys` digest (its text and every function it can reach), which is all that
-        the labels and boxes of its nodes read besides the scope."""
+        callee values its boxes may go to.  Kept across projectors by the function's text, the
+        value and the scope, with the answers about callees its labels read (``Dep``, as a
+        stored projection keeps them; the same questions :meth:`_build` asks): it is taken again
+        while they are the same, so an edit of a function computes again only the own bounds
+        whose answers about it changed, not every caller's that can reach it."""
         ident = function_id(fm)
         if not self.store.across_edits:
             got = self._own_bounds.get((ident, v))
             if got is None:
                 got = self._own_bounds[(ident, v)] = self._make_own_bound(fm, v)
             return got
-        key = (ident, self.reach_keys[ident], v, self.scope_digest)
-        got = self.store.own_bounds.get(key)
-        if got is None:
-            got = self.store.own_bounds[key] = self._make_own_bound(fm, v)
+        key = (ident, fm.key, v, self.scope_digest)
+        stored = self.store.own_bounds.get(key)
+        if stored is not None and self._answers_hold(stored.deps):
+            return stored.bound
+        self._deps.append([])
+        try:
+            got = self._make_own_bound(fm, v)
+        finally:
+            deps = self._deps.pop()
+        self.store.own_bounds[key] = _StoredBound(got, tuple(dict.fromkeys(deps)))
         return got
 
     def _has_return(self, fm: FunctionModel) -> bool:
@@ -1891,11 +1909,19 @@ class Projector:
     def _reuse(self, skey: tuple[str, str, str, str], key: str) -> Component | None | _Missing:
         """The stored projection under ``skey`` if every answer it depended on is unchanged."""
         stored = self.store.components.get(skey)
-        if stored is None:
+        if stored is None or not self._answers_hold(stored.deps):
             return _MISSING
+        if stored.component is None and key in self._referenced:
+            return _MISSING
+        if stored.component is not None:
+            self.meta[key] = stored.meta
+        return stored.component
+
+    def _answers_hold(self, deps: Iterable[Dep]) -> bool:
+        """Whether every question of ``deps`` gets the answer recorded with it today."""
         self._deps.append([])  # answers asked while validating are not the enclosing build's
         try:
-            for kind, ident, arg, answer in stored.deps:
+            for kind, ident, arg, answer in deps:
                 if kind == PROJECTION:
                     got = self.component(ident, arg) is not None
                 elif kind == MAY_NULL:
@@ -1923,14 +1949,10 @@ class Projector:
                 else:
                     got = self._mentioned(ident, arg)
                 if got != answer:
-                    return _MISSING
+                    return False
         finally:
             self._deps.pop()
-        if stored.component is None and key in self._referenced:
-            return _MISSING
-        if stored.component is not None:
-            self.meta[key] = stored.meta
-        return stored.component
+        return True
 
     def _build_recorded(
         self, fm: FunctionModel, v: str, key: str, skey: tuple[str, str, str, str]
