@@ -506,6 +506,7 @@ _COPIES = Content[str, "dict[str, dict[int, frozenset[str]]]"](
 _STAMPS = Content[tuple[str, str, str, str], str]("content_stamp")
 _NAMED = Content[str, "_Naming"]("named_paths", weight=lambda got: 1 + (len(got.named) + len(got.through)) // 8)
 _LAYOUTS = Content[str, tuple[tuple[str, ...], str]]("layout", weight=lambda got: 1 + len(got[0]) // 8)
+_RETURNS = Content[tuple[str, str], _Returns]("returns", weight=lambda got: 1 + len(got.at) // 8)
 _OwnStep = tuple[frozenset[str], frozenset[tuple[str, str]]]
 _STEPS = Content[tuple[str, str, str, str], "_OwnStep | None"](
     "own_step", weight=lambda got: 1 + (len(got[1]) if got is not None else 0)
@@ -574,6 +575,7 @@ class ProjectionStore:
         self.parking = d.content(_PARKING)  # by text key and scope: extractors.parking
         self.stamps = d.content(_STAMPS)
         self.layouts = d.content(_LAYOUTS)
+        self.returns = d.content(_RETURNS)  # by text key and scope digest (the globals it reads)
         self.copies = d.content(_COPIES)  # by text key
         self.named_paths = d.content(_NAMED)  # by text key
         self.steps = d.content(_STEPS)  # by text key, function id, value and scope digest
@@ -1421,12 +1423,16 @@ class Projector:
         ident = function_id(fm)
         got = self._returns.get(ident)
         if got is None:
-            gl = self.scope.globals
-            values = exit_values(fm, gl)
-            named = named_values(fm, gl)
-            returns = (n.id for n in fm.cfg.nodes if n.kind == "return")
-            at = {c: r for c in returns if (r := returned_value(fm, c, gl)) is not None}
-            got = self._returns[ident] = _Returns(values, at, named, repr((values, sorted(named.items()))))
+            key = (fm.key, self.scope_digest)
+            got = self.store.returns.get(key)
+            if got is None:
+                gl = self.scope.globals
+                values = exit_values(fm, gl)
+                named = named_values(fm, gl)
+                returns = (n.id for n in fm.cfg.nodes if n.kind == "return")
+                at = {c: r for c in returns if (r := returned_value(fm, c, gl)) is not None}
+                got = self.store.returns[key] = _Returns(values, at, named, repr((values, sorted(named.items()))))
+            self._returns[ident] = got
         return got
 
     def exit_values(self, fm: FunctionModel) -> tuple[Returned, ...]:
