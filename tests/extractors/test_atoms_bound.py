@@ -80,3 +80,44 @@ def test_a_node_the_bound_passes_over_says_nothing_of_the_value(unit: Any, monke
     monkeypatch.setattr(Projector, "_make_own_bound", spy)
     _check(unit)
     assert said == []
+
+
+def test_an_edit_of_a_callee_remakes_only_the_own_bounds_its_answers_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value's own bound reads of its callees only their answers (does it free its parameter,
+    may it return NULL, ...): an edit of a helper that every function reaches wakes their values
+    (what the helper does to ``p`` changed) but remakes no caller's own bound while those answers
+    stay, and remakes them when one changes, as a fresh project then finds."""
+
+    def text(helper: str) -> str:
+        callers = "".join(
+            f"void f{i}(char *p) {{ h(p); free(p); }}\nvoid g{i}(char *p) {{ f{i}(p); }}\n"
+            for i in range(30)
+        )
+        return f"#include <stdlib.h>\nvoid h(char *p) {{ {helper} }}\n{callers}"
+
+    made: list[str] = []
+    real = Projector._make_own_bound
+
+    def counting(self: Projector, fm: Any, v: str) -> Any:
+        made.append(fm.name)
+        return real(self, fm, v)
+
+    monkeypatch.setattr(Projector, "_make_own_bound", counting)
+    project = Project()
+    project.update_file("t.c", text("p[2] = 1;"))
+    first = project.check()["t.c"]
+    assert any(name != "h" for name in made)
+
+    made.clear()
+    project.update_file("t.c", text("p[3] = 1;"))  # nothing any caller asks of h changes
+    assert [(f.rule_id, f.location) for f in project.check()["t.c"]] == [(f.rule_id, f.location) for f in first]
+    assert all(name == "h" for name in made), sorted(set(made))
+
+    made.clear()
+    project.update_file("t.c", text("free(p);"))  # h now releases its parameter
+    second = project.check()["t.c"]
+    assert any(name != "h" for name in made)
+    fresh = Project()
+    fresh.update_file("t.c", text("free(p);"))
+    assert [(f.rule_id, f.location) for f in second] == [(f.rule_id, f.location) for f in fresh.check()["t.c"]]
+    assert {f.rule_id for f in second} - {f.rule_id for f in first}
