@@ -350,10 +350,14 @@ class FunctionChecker:
                     # what it reaches was read, but maybe only in part: a caller's view of a
                     # callee ends where the callee gives the value another (handed_view), so a
                     # box past that point went to a projection whose atoms were never seen
-                    bounds = [proj.atoms_bound(functions[i], w) for i, w in step[1] if i in functions]
-                    if len(bounds) == len(step[1]) and all(b is not None for b in bounds):
-                        present |= step[0]
-                        present.update(*(b for b in bounds if b is not None))
+                    seen = set(step[0])
+                    for i, w in step[1]:
+                        bound = proj.atoms_bound(functions[i], w) if i in functions else None
+                        if bound is None:
+                            break
+                        seen |= bound
+                    else:
+                        present |= seen
                         continue
                 reach = proj.reach_summary(now, v)
                 if reach is None:
@@ -389,11 +393,8 @@ class FunctionChecker:
         value is admitted by the lock contracts (``contract`` of :meth:`Rule.applies`)."""
         if not rules:
             return []
-        mine = proj.own_atoms(fm, var)
-        if mine is None or not any(r.applies(mine, held) for r in rules):  # else the bound says so too
-            bound = proj.atoms_bound(fm, var)
-            if bound is not None and not any(r.applies(bound, held) for r in rules):
-                return []  # no rule can apply: the projection is not built
+        if _bound_rules_out(proj, fm, var, lambda atoms: any(r.applies(atoms, held) for r in rules)) is not None:
+            return []  # no rule can apply: the projection is not built
         cname = proj.component(fm, var)
         if cname is None:
             return []
@@ -623,14 +624,26 @@ def _quiet_atoms(
     them (then it has no findings, whatever the verdicts would be), else None."""
     if not rules:
         return frozenset()
-    own = proj.own_atoms(fm, var)
-    if own is None or not any(_may_apply(r, own, proj, fm, var, held) for r in rules):  # else the bound too
-        bound = proj.atoms_bound(fm, var)
-        if bound is not None and not any(_may_apply(r, bound, proj, fm, var, held) for r in rules):
-            return bound  # a superset of the projection's atoms: its record may wake sooner, never later
+    bound = _bound_rules_out(proj, fm, var, lambda atoms: any(_may_apply(r, atoms, proj, fm, var, held) for r in rules))
+    if bound is not None:
+        return bound  # a superset of the projection's atoms: its record may wake sooner, never later
     cname = proj.component(fm, var)
     present = proj.atoms(cname) if cname is not None else frozenset()
     return None if any(_may_apply(r, present, proj, fm, var, held) for r in rules) else present
+
+
+def _bound_rules_out(
+    proj: Projector, fm: FunctionModel, var: str, may: Callable[[frozenset[str]], bool]
+) -> frozenset[str] | None:
+    """The bound of the value's atoms (:meth:`Projector.atoms_bound`) when ``may`` (whether some
+    rule may apply to atoms, monotone in them) says no to it, else None.  The bound holds the
+    value's own atoms (:meth:`Projector.own_atoms`), so where those already make a rule apply the
+    search through the callees is not made."""
+    own = proj.own_atoms(fm, var)
+    if own is not None and may(own):
+        return None
+    bound = proj.atoms_bound(fm, var)
+    return bound if bound is not None and not may(bound) else None
 
 
 def _may_apply(
