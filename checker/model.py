@@ -72,7 +72,7 @@ class Component:
     boxes: tuple[Box, ...] = ()
     edges: tuple[tuple[Ref, Ref], ...] = ()
     _index: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    _seen_digests: dict[frozenset[str], str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _seen_digests: dict[object, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _contracted: dict[frozenset[str], Component] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _views: dict[object, Component] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _hash: int = field(default=0, compare=False, hash=False, repr=False)
@@ -213,6 +213,19 @@ class Component:
             got = self._seen_digests[atoms] = h.hexdigest()[:32]
         return got
 
+    def unnamed_digest_seeing(self, atoms: frozenset[str]) -> str:
+        """:meth:`digest_seeing` blind to names that are not the component's content: its own and
+        those of the components its boxes call (:meth:`RSM.unnamed_digest_seeing` adds what those
+        callees are, box by box)."""
+        key = ("unnamed", atoms)
+        got = self._seen_digests.get(key)
+        if got is None:
+            nodes = tuple((n.name, n.is_entry, n.is_exit, tuple(sorted(n.labels & atoms))) for n in self.nodes)
+            boxes = tuple((b.name, tuple(b.call_nodes), tuple(b.return_nodes)) for b in self.boxes)
+            text = repr((nodes, boxes, self.edges))
+            got = self._seen_digests[key] = hashlib.sha256(text.encode()).hexdigest()[:32]
+        return got
+
     @cached_property
     def _shape_digest(self) -> str:
         """Hash of everything but the labels, shared by the digests of every view: of the
@@ -268,6 +281,41 @@ class RSM:
         if got is None:
             got = self.memo[key] = _deep_digests(self.by_name, atoms, self._call_sccs)
         return got  # type: ignore[return-value]
+
+    def unnamed_digest_seeing(self, atoms: frozenset[str]) -> str:
+        """A hash of the model as a formula over ``atoms`` sees it from its initial node, equal for
+        models that differ only in the names of their components: a verdict depends on nothing
+        else, so it is keyed by this, and a value of one function finds the verdict of another's
+        that has the same shape (a third of the checks of a project, whose models are named by
+        the function and value they project).  A recursive cycle's members are hashed with their
+        names, which tie its boxes to them; a box whose callee is not in the model names it."""
+        key = ("unnamed_digest", atoms)
+        got = self.memo.get(key)
+        if got is None:
+            comps = self.by_name
+            digests: dict[str, str] = {}
+            for scc in self._call_sccs:  # callees first
+                members = set(scc)
+                if len(scc) > 1 or scc[0] in comps[scc[0]].callees:
+                    h = hashlib.sha256(b"cycle")
+                    for name in scc:
+                        h.update(f"|{name}|".encode() + comps[name].unnamed_digest_seeing(atoms).encode())
+                        for b in comps[name].boxes:
+                            c = b.component
+                            h.update(("~" + c if c in members else digests.get(c, "?" + c)).encode())
+                    d = h.hexdigest()[:32]
+                    for name in scc:
+                        digests[name] = f"{d}|{name}"
+                    continue
+                comp = comps[scc[0]]
+                h = hashlib.sha256(comp.unnamed_digest_seeing(atoms).encode())
+                for b in comp.boxes:
+                    h.update(("|" + digests.get(b.component, "?" + b.component)).encode())
+                digests[scc[0]] = h.hexdigest()[:32]
+            text = f"{digests[self.initial_component]}|{self.initial_node}"
+            got = self.memo[key] = hashlib.sha256(text.encode()).hexdigest()[:32]
+        assert isinstance(got, str)
+        return got
 
     @cached_property
     def _call_sccs(self) -> list[list[str]]:

@@ -42,7 +42,7 @@ from extractors.rule_view import rule_rsm
 from extractors.rules import Rule, rules_key
 from extractors.struct_fields import tracked_field
 
-RESULT_VERSION = "r31"
+RESULT_VERSION = "r32"
 
 
 class Withheld(Exception):
@@ -432,10 +432,11 @@ class FunctionChecker:
             return self._holds(rule, canonical(rsm, rule.parsed))
 
     def _holds(self, rule: Rule, view: RSM) -> bool:
-        """The rule's verdict on its canonical view, cached by formula and the view's digest: an edit
-        that changes nothing the rule can tell apart (a renamed node, one use more in a row of uses)
-        finds it again, in this function and in every caller."""
-        digest = view.deep_digests_seeing(rule.atoms)[view.initial_component]
+        """The rule's verdict on its canonical view, cached by formula and the view's digest blind to
+        names (:meth:`RSM.unnamed_digest_seeing`): an edit that changes nothing the rule can tell
+        apart (a renamed node, one use more in a row of uses) finds it again, in this function and
+        in every caller, and so does any value whose view has the same shape."""
+        digest = view.unnamed_digest_seeing(rule.atoms)
         key = f"{RESULT_VERSION}|{rule.formula}|{digest}"
         raw = self.cache.get(key)
         if raw is not None:

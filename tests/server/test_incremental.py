@@ -70,8 +70,9 @@ async def test_one_line_edit_rechecks_only_the_edited_function_and_its_caller(
     after = await until(lambda: counters_for(client, 2), "the edit's counters")
     assert after["functions_extracted"] == 1  # helper_7 only; the other 199 are reused
     assert after["functions_reused"] == 2 * PAIRS - 1
-    # Model checks actually run: at most those of helper_7 and user_7 alone, out of hundreds in the file.
-    assert 0 < after["checks_run"] <= pair_checks < first["checks_run"] // 10
+    # Model checks actually run: at most those of helper_7 and user_7 alone, out of hundreds of
+    # verdicts in the file (its 100 pairs have one shape: most of the first check's are reused).
+    assert 0 < after["checks_run"] <= pair_checks < (first["checks_run"] + first["checks_reused"]) // 10
     log = next(m.message for m in client.log_messages if "checked big.c v2:" in m.message)
     assert "edited functions (syntax tree): helper_7; changed functions: helper_7;" in log
     uaf = [d for d in found if d.code == "use-after-free"]
