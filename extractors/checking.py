@@ -393,8 +393,8 @@ class FunctionChecker:
         value is admitted by the lock contracts (``contract`` of :meth:`Rule.applies`)."""
         if not rules:
             return []
-        if _bound_rules_out(proj, fm, var, lambda atoms: any(r.applies(atoms, held) for r in rules)) is not None:
-            return []  # no rule can apply: the projection is not built
+        if _bound_rules_out(proj, fm, var, lambda atoms: _may_any(rules, proj, fm, var, held, atoms)) is not None:
+            return []  # no rule can apply (nor find its own trigger): the projection is not built
         cname = proj.component(fm, var)
         if cname is None:
             return []
@@ -625,7 +625,7 @@ def _quiet_atoms(
     them (then it has no findings, whatever the verdicts would be), else None."""
     if not rules:
         return frozenset()
-    bound = _bound_rules_out(proj, fm, var, lambda atoms: any(_may_apply(r, atoms, proj, fm, var, held) for r in rules))
+    bound = _bound_rules_out(proj, fm, var, lambda atoms: _may_any(rules, proj, fm, var, held, atoms))
     if bound is not None:
         return bound  # a superset of the projection's atoms: its record may wake sooner, never later
     cname = proj.component(fm, var)
@@ -661,6 +661,13 @@ def _may_apply(
         return True
     own = proj.own_labels_and_targets(fm, var)
     return own is None or bool(own[0] & rule.own_trigger)
+
+
+def _may_any(
+    rules: list[Rule], proj: Projector, fm: FunctionModel, var: str, held: bool, present: frozenset[str]
+) -> bool:
+    """Whether some rule of ``rules`` may have a finding on the value (:func:`_may_apply`)."""
+    return any(_may_apply(r, present, proj, fm, var, held) for r in rules)
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:

@@ -121,3 +121,30 @@ def test_an_edit_of_a_callee_remakes_only_the_own_bounds_its_answers_change(monk
     fresh.update_file("t.c", text("free(p);"))
     assert [(f.rule_id, f.location) for f in second] == [(f.rule_id, f.location) for f in fresh.check()["t.c"]]
     assert {f.rule_id for f in second} - {f.rule_id for f in first}
+
+
+def test_a_value_whose_own_projection_cannot_hold_a_trigger_is_not_projected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule with ``own_trigger`` (a known NULL dereference needs the checked function's own NULL
+    or NULL test) may apply by a value's bound only through its callees (``g`` tests and
+    dereferences what ``f`` hands it): the check drops it after the build, so the bound's test
+    drops it first and ``f``'s projection on ``p`` is not built.  Its twin with the test in ``f``
+    (which dereferences the NULL it tested) is built and reported."""
+    built: list[tuple[str, str]] = []
+    real = Projector._build
+
+    def recording(self: Projector, fm: Any, v: str, key: str) -> Any:
+        built.append((fm.name, v))
+        return real(self, fm, v, key)
+
+    monkeypatch.setattr(Projector, "_build", recording)
+    callee = "void g(int *q) { if (q == 0) return; *q = 1; }\n"
+    project = Project()
+    project.update_file("t.c", callee + "void f(int *p) { g(p); }\n")
+    assert project.check()["t.c"] == []
+    assert ("f", "p") not in built and ("g", "q") in built
+
+    built.clear()
+    project = Project()
+    project.update_file("t.c", callee + "void f(int *p) { if (p == 0) *p = 2; g(p); }\n")
+    assert [f.rule_id for f in project.check()["t.c"]] == ["known-null-dereference"]
+    assert ("f", "p") in built
