@@ -220,11 +220,18 @@ class Component:
         key = ("unnamed", atoms)
         got = self._seen_digests.get(key)
         if got is None:
-            nodes = tuple((n.name, n.is_entry, n.is_exit, tuple(sorted(n.labels & atoms))) for n in self.nodes)
-            boxes = tuple((b.name, tuple(b.call_nodes), tuple(b.return_nodes)) for b in self.boxes)
-            text = repr((nodes, boxes, self.edges))
-            got = self._seen_digests[key] = hashlib.sha256(text.encode()).hexdigest()[:32]
+            h = hashlib.sha256(self._unnamed_shape_digest.encode())
+            for n in self.nodes:
+                h.update(("|" + ",".join(sorted(n.labels & atoms))).encode())
+            got = self._seen_digests[key] = h.hexdigest()[:32]
         return got
+
+    @cached_property
+    def _unnamed_shape_digest(self) -> str:
+        """:attr:`_shape_digest` without the component's name and its boxes' callees' names."""
+        nodes = tuple((n.name, n.is_entry, n.is_exit) for n in self.nodes)
+        boxes = tuple((b.name, tuple(b.call_nodes), tuple(b.return_nodes)) for b in self.boxes)
+        return hashlib.sha256(repr((nodes, boxes, self.edges)).encode()).hexdigest()[:32]
 
     @cached_property
     def _shape_digest(self) -> str:
