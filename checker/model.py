@@ -207,10 +207,7 @@ class Component:
             return self.digest
         got = self._seen_digests.get(atoms)
         if got is None:
-            h = hashlib.sha256(self._shape_digest.encode())
-            for n in self.nodes:
-                h.update(("|" + ",".join(sorted(n.labels & atoms))).encode())
-            got = self._seen_digests[atoms] = h.hexdigest()[:32]
+            got = self._seen_digests[atoms] = self._with_labels(self._shape_digest, atoms)
         return got
 
     def unnamed_digest_seeing(self, atoms: frozenset[str]) -> str:
@@ -220,11 +217,15 @@ class Component:
         key = ("unnamed", atoms)
         got = self._seen_digests.get(key)
         if got is None:
-            h = hashlib.sha256(self._unnamed_shape_digest.encode())
-            for n in self.nodes:
-                h.update(("|" + ",".join(sorted(n.labels & atoms))).encode())
-            got = self._seen_digests[key] = h.hexdigest()[:32]
+            got = self._seen_digests[key] = self._with_labels(self._unnamed_shape_digest, atoms)
         return got
+
+    def _with_labels(self, shape: str, atoms: frozenset[str]) -> str:
+        """A digest of ``shape`` and each node's labels among ``atoms``, in node order."""
+        h = hashlib.sha256(shape.encode())
+        for n in self.nodes:
+            h.update(("|" + ",".join(sorted(n.labels & atoms))).encode())
+        return h.hexdigest()[:32]
 
     @cached_property
     def _unnamed_shape_digest(self) -> str:
