@@ -294,9 +294,10 @@ class RSM:
         """A hash of the model as a formula over ``atoms`` sees it from its initial node, equal for
         models that differ only in the names of their components: a verdict depends on nothing
         else, so it is keyed by this, and a value of one function finds the verdict of another's
-        that has the same shape (a third of the checks of a project, whose models are named by
-        the function and value they project).  A recursive cycle's members are hashed with their
-        names, which tie its boxes to them; a box whose callee is not in the model names it."""
+        that has the same shape (models are named by the function and value they project, and
+        many values of different functions look alike to a rule).  A recursive cycle's members
+        are hashed with their names, which tie its boxes to them; a box whose callee is not in
+        the model names it."""
         key = ("unnamed_digest", atoms)
         got = self.memo.get(key)
         if got is None:
