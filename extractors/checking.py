@@ -393,17 +393,13 @@ class FunctionChecker:
         value is admitted by the lock contracts (``contract`` of :meth:`Rule.applies`)."""
         if not rules:
             return []
-        if _bound_rules_out(proj, fm, var, lambda atoms: _may_any(rules, proj, fm, var, held, atoms)) is not None:
+        if _bound_rules_out(proj, fm, var, rules, held) is not None:
             return []  # no rule can apply (nor find its own trigger): the projection is not built
         cname = proj.component(fm, var)
         if cname is None:
             return []
         present = proj.atoms(cname)
-        rules = [r for r in rules if r.applies(present, held)]
-        if any(r.own_trigger for r in rules):
-            own = proj.own_labels_and_targets(fm, var)
-            if own is not None:
-                rules = [r for r in rules if not r.own_trigger or own[0].intersection(r.own_trigger)]
+        rules = [r for r in rules if _may_apply(r, present, proj, fm, var, held)]
         if not rules:
             return []
         self.counts["models_built"] += 1
@@ -625,26 +621,26 @@ def _quiet_atoms(
     them (then it has no findings, whatever the verdicts would be), else None."""
     if not rules:
         return frozenset()
-    bound = _bound_rules_out(proj, fm, var, lambda atoms: _may_any(rules, proj, fm, var, held, atoms))
+    bound = _bound_rules_out(proj, fm, var, rules, held)
     if bound is not None:
         return bound  # a superset of the projection's atoms: its record may wake sooner, never later
     cname = proj.component(fm, var)
     present = proj.atoms(cname) if cname is not None else frozenset()
-    return None if any(_may_apply(r, present, proj, fm, var, held) for r in rules) else present
+    return None if _may_any(rules, proj, fm, var, held, present) else present
 
 
 def _bound_rules_out(
-    proj: Projector, fm: FunctionModel, var: str, may: Callable[[frozenset[str]], bool]
+    proj: Projector, fm: FunctionModel, var: str, rules: list[Rule], held: bool
 ) -> frozenset[str] | None:
-    """The bound of the value's atoms (:meth:`Projector.atoms_bound`) when ``may`` (whether some
-    rule may apply to atoms, monotone in them) says no to it, else None.  The bound holds the
-    value's own atoms (:meth:`Projector.own_atoms`), so where those already make a rule apply the
-    search through the callees is not made."""
+    """The bound of the value's atoms (:meth:`Projector.atoms_bound`) when no rule of ``rules``
+    may have a finding by it (:func:`_may_any`, monotone in the atoms), else None.  The bound
+    holds the value's own atoms (:meth:`Projector.own_atoms`), so where those already let a rule
+    apply the search through the callees is not made."""
     own = proj.own_atoms(fm, var)
-    if own is not None and may(own):
+    if own is not None and _may_any(rules, proj, fm, var, held, own):
         return None
     bound = proj.atoms_bound(fm, var)
-    return bound if bound is not None and not may(bound) else None
+    return bound if bound is not None and not _may_any(rules, proj, fm, var, held, bound) else None
 
 
 def _may_apply(
