@@ -75,6 +75,7 @@ class Component:
     _seen_digests: dict[object, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _contracted: dict[frozenset[str], Component] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _views: dict[object, Component] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _derived: dict[object, object] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _hash: int = field(default=0, compare=False, hash=False, repr=False)
 
     def __hash__(self) -> int:
@@ -287,7 +288,7 @@ class RSM:
         key = ("deep_digests", atoms)
         got = self.memo.get(key)
         if got is None:
-            got = self.memo[key] = _deep_digests(self.by_name, atoms, self._call_sccs)
+            got = self.memo[key] = _deep_digests(self.by_name, atoms, self.call_sccs)
         return got  # type: ignore[return-value]
 
     def unnamed_digest_seeing(self, atoms: frozenset[str]) -> str:
@@ -303,7 +304,7 @@ class RSM:
         if got is None:
             comps = self.by_name
             digests: dict[str, str] = {}
-            for scc in self._call_sccs:  # callees first
+            for scc in self.call_sccs:  # callees first
                 members = set(scc)
                 if len(scc) > 1 or scc[0] in comps[scc[0]].callees:
                     h = hashlib.sha256(b"cycle")
@@ -327,7 +328,8 @@ class RSM:
         return got
 
     @cached_property
-    def _call_sccs(self) -> list[list[str]]:
+    def call_sccs(self) -> list[list[str]]:
+        """The call graph's strongly connected components, callees before callers."""
         return call_sccs(self.by_name)
 
     def labels_only_in(self, keep: frozenset[str], atoms: frozenset[str]) -> RSM:

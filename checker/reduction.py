@@ -9,14 +9,17 @@ run forever without returning (a loop, unbounded recursion, a dead end or an exi
 expose).  The model checker then never builds contexts for the collapsed callees, which are most of
 a large program for a formula about one variable.
 
-Which exits a callee entry can reach and whether it can diverge do not depend on the formula, so
-they are computed once per model (``rsm.memo``) and every formula only pays for the rebuilt
-components that keep an atom.
+Which exits a callee entry can reach and whether it can diverge do not depend on the formula, nor
+on the callers: they are computed per component from its callees' summaries and kept on it, so the
+helpers that thousands of values' models call are summarised once, and every formula only pays for
+the rebuilt components that keep an atom.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import ChainMap, defaultdict
+from collections.abc import Mapping
+from typing import cast
 
 from checker.graphs import closure, strongly_connected
 from checker.model import RSM, Box, Component, Node, Ref
@@ -29,7 +32,7 @@ def reduce_for_atoms(rsm: RSM, atoms: frozenset[str]) -> RSM:
     relevant = _relevant(rsm, atoms)
     if len(relevant) == len(rsm.components):
         return rsm
-    exits, diverging = summaries(rsm)
+    exits, diverging = summaries(rsm, frozenset(c.name for c in rsm.components if c.name not in relevant))
     kept = [c for c in rsm.components if c.name in relevant or c.name == rsm.initial_component]
     comps = tuple(_collapse(c, rsm, relevant, exits, diverging) for c in kept)
     return RSM(comps, rsm.initial_component, rsm.initial_node)
@@ -92,13 +95,71 @@ def _fresh(name: str, taken: set[str]) -> str:
     return out
 
 
-def summaries(rsm: RSM) -> Summary:
-    """Per (component, entry): the exits it can return from, and whether it can run forever."""
-    cached = rsm.memo.get("summaries")
+def summaries(rsm: RSM, names: frozenset[str] | None = None) -> Summary:
+    """Per (component, entry): the exits it can return from, and whether it can run forever; for
+    the components ``names`` (every one when ``None``), which must be closed under calls.
+
+    A component's summary depends only on it and on its callees' summaries, so it is worked out per
+    call-graph SCC, callees first, and kept on a non-recursive component per callees' summaries:
+    the components of a function a thousand values' models call are summarised once."""
+    key = ("summaries", names)
+    cached = rsm.memo.get(key)
     if cached is None:
-        cached = _summaries(rsm)
-        rsm.memo["summaries"] = cached
+        exits: dict[tuple[str, str], frozenset[str]] = {}
+        diverging: set[tuple[str, str]] = set()
+        for scc in rsm.call_sccs:  # callees first
+            if names is None or scc[0] in names:
+                _summarise([rsm.component(n) for n in scc], exits, diverging)
+        cached = rsm.memo[key] = (exits, frozenset(diverging))
     return cached  # type: ignore[return-value]
+
+
+def _summarise(members: list[Component], exits: dict[tuple[str, str], frozenset[str]],
+               diverging: set[tuple[str, str]]) -> None:
+    """Add the summaries of one call-graph SCC whose callees outside it are summarised."""
+    comp = members[0]
+    if len(members) > 1 or comp.name in comp.callees:
+        own = _scc_summary(members, exits, diverging)
+    else:
+        seen = {(b.component, en, tuple(sorted(exits.get((b.component, en), ()))), (b.component, en) in diverging)
+                for b in comp.boxes for en in b.call_nodes}
+        memo_key = ("summary", tuple(sorted(seen)))
+        got = comp._derived.get(memo_key)
+        if got is None:
+            got = comp._derived[memo_key] = _scc_summary(members, exits, diverging)[comp.name]
+        own = {comp.name: cast(OwnSummary, got)}
+    for name, (own_exits, own_diverging) in own.items():
+        exits.update(((name, en), x) for en, x in own_exits)
+        diverging.update((name, en) for en in own_diverging)
+
+
+OwnSummary = tuple[tuple[tuple[str, frozenset[str]], ...], frozenset[str]]
+
+
+def _scc_summary(members: list[Component], exits: dict[tuple[str, str], frozenset[str]],
+                 diverging: set[tuple[str, str]]) -> dict[str, OwnSummary]:
+    """Per member, each entry's reachable exits and the entries that can run forever (read-only
+    on the arguments, which hold the callees' summaries)."""
+    succs = {c.name: _succ(c) for c in members}
+    local: ChainMap[tuple[str, str], frozenset[str]] = ChainMap({}, exits)
+    recursive = len(members) > 1 or members[0].name in members[0].callees
+    changed = True
+    while changed:  # a recursive SCC's exits grow to their fixpoint; other callees are done
+        changed = False
+        for comp in members:
+            for en in comp.entries:
+                found = _reachable_exits(comp, en, succs[comp.name], local)
+                if found != local.get((comp.name, en), frozenset()):
+                    local[(comp.name, en)] = found
+                    changed = recursive
+    forever = _diverging(members, succs, local, diverging)
+    return {
+        c.name: (
+            tuple((en, local.get((c.name, en), frozenset())) for en in c.entries),
+            frozenset(en for en in c.entries if (c.name, en) in forever),
+        )
+        for c in members
+    }
 
 
 def _succ(comp: Component) -> dict[Ref, list[Ref]]:
@@ -108,31 +169,7 @@ def _succ(comp: Component) -> dict[Ref, list[Ref]]:
     return succ
 
 
-def _summaries(rsm: RSM) -> Summary:
-    succs = {c.name: _succ(c) for c in rsm.components}
-    exits: dict[tuple[str, str], frozenset[str]] = {}
-    callers = _callers(rsm)
-    work = [c.name for c in reversed(rsm.components)]
-    queued = set(work)
-    while work:
-        name = work.pop()
-        queued.discard(name)
-        comp = rsm.component(name)
-        changed = False
-        for en in comp.entries:
-            found = _reachable_exits(comp, en, succs[name], exits)
-            if found != exits.get((name, en), frozenset()):
-                exits[(name, en)] = found
-                changed = True
-        if changed:
-            for caller in callers[name]:
-                if caller not in queued:
-                    queued.add(caller)
-                    work.append(caller)
-    return exits, _diverging(rsm, succs, exits)
-
-
-def _call_steps(box: Box, en: str, exits: dict[tuple[str, str], frozenset[str]]) -> tuple[list[str], bool]:
+def _call_steps(box: Box, en: str, exits: Mapping[tuple[str, str], frozenset[str]]) -> tuple[list[str], bool]:
     """Exits a call can come back from through this box, and whether it can get stuck at an
     exit the box does not expose."""
     reach = exits.get((box.component, en), frozenset())
@@ -144,7 +181,7 @@ Local = str | tuple[str, str, str]
 
 
 def _local_steps(comp: Component, state: Local, succ: dict[Ref, list[Ref]],
-                 exits: dict[tuple[str, str], frozenset[str]]) -> tuple[list[Local], bool]:
+                 exits: Mapping[tuple[str, str], frozenset[str]]) -> tuple[list[Local], bool]:
     """Successors of a state at the same call depth, and whether a call there can get stuck."""
     if isinstance(state, str):
         targets = succ.get(state, ())
@@ -158,7 +195,7 @@ def _local_steps(comp: Component, state: Local, succ: dict[Ref, list[Ref]],
 
 
 def _reachable_exits(comp: Component, en: str, succ: dict[Ref, list[Ref]],
-                     exits: dict[tuple[str, str], frozenset[str]]) -> frozenset[str]:
+                     exits: Mapping[tuple[str, str], frozenset[str]]) -> frozenset[str]:
     def step(r: Local) -> list[Local]:
         return [] if _is_exit(comp, r) else _local_steps(comp, r, succ, exits)[0]
 
@@ -173,13 +210,16 @@ def _is_exit(comp: Component, r: Local) -> bool:
 Key = tuple[str, Local]
 
 
-def _diverging(rsm: RSM, succs: dict[str, dict[Ref, list[Ref]]],
-               exits: dict[tuple[str, str], frozenset[str]]) -> frozenset[tuple[str, str]]:
-    """Entries from which some run never returns: those that reach a cycle of the graph whose
-    steps are local edges, descents into callees and jumps over calls that return (a state with
-    nowhere to go stays where it is, as in the checker)."""
+def _diverging(members: list[Component], succs: dict[str, dict[Ref, list[Ref]]],
+               exits: Mapping[tuple[str, str], frozenset[str]],
+               callees_diverging: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The members' entries from which some run never returns: those that reach a cycle of the
+    graph whose steps are local edges, descents into members, jumps over calls that return and
+    calls into a callee outside the SCC that can run forever (a state with nowhere to go stays
+    where it is, as in the checker)."""
+    inside = {c.name for c in members}
     graph: dict[Key, list[Key]] = {}
-    for c in rsm.components:
+    for c in members:
         succ = succs[c.name]
         states: list[Local] = [n.name for n in c.nodes]
         for b in c.boxes:
@@ -193,12 +233,15 @@ def _diverging(rsm: RSM, succs: dict[str, dict[Ref, list[Ref]]],
             nxt, stuck = _local_steps(c, st, succ, exits)
             out: list[Key] = [(c.name, t) for t in nxt]
             if not isinstance(st, str) and st[2] == "call":
-                out.append((c.box_map[st[0]].component, st[1]))
-                if stuck:
+                callee = c.box_map[st[0]].component
+                if callee in inside:
+                    out.append((callee, st[1]))
+                if stuck or (callee, st[1]) in callees_diverging:
                     out.append(key)
             elif not out:
                 out.append(key)
             graph[key] = out
+
     def step(v: Key) -> list[Key]:
         return graph.get(v, [])
 
@@ -207,5 +250,4 @@ def _diverging(rsm: RSM, succs: dict[str, dict[Ref, list[Ref]]],
     for k, outs in graph.items():
         for t in outs:
             pred[t].append(k)
-    seen = closure(cyclic, pred.__getitem__)
-    return frozenset((c, st) for c, st in seen if isinstance(st, str))
+    return {(c, st) for c, st in closure(cyclic, pred.__getitem__) if isinstance(st, str)}

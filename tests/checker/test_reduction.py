@@ -90,3 +90,34 @@ def test_callee_node_that_is_entry_and_exit_keeps_call_and_return_apart() -> Non
     for f in ("E F E G ~ a", "A G ( ~ a --> A F a )", "E ( a U ~ a )"):
         assert check(model, f).holds is check(model, f, "exhaustive", reduce=False).holds, f
     assert check(model, "E F E G ~ a").holds is False
+
+
+def test_a_shared_component_is_summarised_again_when_its_callee_changes() -> None:
+    """A component's summary is kept on the component for its callees' summaries: the same ``mid``
+    over a ``leaf`` that returns and over one that loops for ever collapses differently (a caller
+    of the looping one can stay in the call for ever, so ``E G ~ a`` holds there)."""
+    from checker.model import Box, Component, Node
+
+    def leaf(loops: bool) -> Component:
+        nodes = (Node("e", frozenset(), is_entry=True), Node("x", frozenset(), is_exit=True))
+        return Component("leaf", nodes, (), (("e", "e"),) if loops else (("e", "x"),))
+
+    mid = Component(
+        "mid",
+        (Node("e", frozenset(), is_entry=True), Node("x", frozenset(), is_exit=True)),
+        (Box("b", "leaf", ("e",), ("x",)),),
+        (("e", ("b", "e")), (("b", "x"), "x")),
+    )
+    top = Component(
+        "top",
+        (Node("s", frozenset(), is_entry=True), Node("t", frozenset({"a"}), is_exit=True)),
+        (Box("m", "mid", ("e",), ("x",)),),
+        (("s", ("m", "e")), (("m", "x"), "t")),
+    )
+    verdicts = []
+    for loops in (False, True):
+        model = RSM((top, mid, leaf(loops)), "top", "s")  # the very same top and mid objects
+        assert len(reduce_for_atoms(model, frozenset({"a"})).components) == 1
+        verdicts.append(check(model, "E G ~ a").holds)
+        assert verdicts[-1] is check(model, "E G ~ a", "exhaustive", reduce=False).holds
+    assert verdicts == [False, True]
