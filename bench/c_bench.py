@@ -110,7 +110,7 @@ def ctlsp(target: Path, lines: int, label: str, *extra: str) -> Timing | None:
     note = (
         f"{summary['findings']} findings; files checked {summary['files_checked']}, "
         f"reused {summary['files_reused']}; model checks run {c.get('checks_run', 0)}, "
-        f"reused {c.get('checks_reused', 0)}; workers {c.get('workers', 1)}"
+        f"reused {c.get('checks_reused', 0)}, bounded {c.get('checks_bounded', 0)}; workers {c.get('workers', 1)}"
     )
     return Timing(label, seconds, lines, note)
 

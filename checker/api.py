@@ -12,6 +12,7 @@ from checker.engine import Engine
 from checker.formulas import FormulaTable, flatten
 from checker.knowledge import KnowledgeBase
 from checker.model import RSM
+from checker.overapprox import may_hold
 from checker.reduction import reduce_for_atoms
 from checker.strategies import run_exhaustive, run_lazy
 from checker.ternary import TT, UNKNOWN
@@ -78,6 +79,8 @@ def check(rsm: RSM, formula: Formula | str, strategy: str = "lazy", kb: Knowledg
     original = parse(formula) if isinstance(formula, str) else formula
     phi, table, atoms, has_ex = _prepare(original)
     started = time.perf_counter()
+    if not witness and not may_hold(rsm, phi):
+        return CheckResult(False, original, stats={"bounded": 1, "seconds": time.perf_counter() - started})
     model = rsm
     if reduce and not witness and not has_ex:
         model = reduce_for_atoms(rsm, atoms)

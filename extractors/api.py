@@ -13,8 +13,9 @@ only; it is kept stable.
     findings = project.check(["a.c"], interprocedural=False)   # boxes only into the same file (typing)
     project.function_at("a.c", 12)                    # name of the function spanning 0-based line 12
     project.counters                                  # functions_extracted, functions_reused,
-                                                      # checks_run, checks_reused, models_built,
-                                                      # files_reused, functions_check_reused (monotone)
+                                                      # checks_run, checks_reused, checks_bounded,
+                                                      # models_built, files_reused,
+                                                      # functions_check_reused (monotone)
     project.seconds                                   # per phase: extraction, projection,
                                                       # model checking, refutation (monotone)
 

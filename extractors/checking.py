@@ -22,6 +22,7 @@ from checker.canonical import canonical
 from checker.compiled import Compiled, CompiledKey
 from checker.contraction import contract, contractible
 from checker.model import RSM, ModelError
+from checker.overapprox import may_hold
 from checker.querydb import Content, Database
 from checker.witness import Step
 from extractors.contents import tracked_contents
@@ -91,6 +92,7 @@ class FunctionChecker:
         self.counts: dict[str, int] = {
             "checks_run": 0,
             "checks_reused": 0,
+            "checks_bounded": 0,
             "models_built": 0,
             "files_reused": 0,
             "functions_check_reused": 0,
@@ -425,6 +427,9 @@ class FunctionChecker:
     def _verdict(self, rule: Rule, rsm: RSM) -> bool:
         """:meth:`_holds` on the canonical view of ``rsm``, both timed as model checking."""
         with self.clock(MODEL_CHECKING):
+            if not may_hold(rsm, rule.parsed):
+                self.counts["checks_bounded"] += 1
+                return False
             return self._holds(rule, canonical(rsm, rule.parsed))
 
     def _holds(self, rule: Rule, view: RSM) -> bool:

@@ -44,7 +44,9 @@ from server.work_units import Assembly, Unit, plan, target_size
 from server.workspace import load_headers, read_header
 
 _KEY_VERSION = "file-findings-2"
-CHECK_COUNTERS = ("checks_run", "checks_reused", "models_built", "functions_check_reused", "model_errors")
+CHECK_COUNTERS = (
+    "checks_run", "checks_reused", "checks_bounded", "models_built", "functions_check_reused", "model_errors"
+)
 
 # A run checks each model once and then exits, so a knowledge base would only be recorded, never
 # reused across edits; without it the same verdicts and witnesses come 10-35% faster.

@@ -62,6 +62,7 @@ class Summary:
             c = self.counters
             head += f"; files checked {self.files_checked}, reused {self.files_reused}"
             head += f"; model checks run {c.get('checks_run', 0)}, reused {c.get('checks_reused', 0)}"
+            head += f", ruled out by the bound {c.get('checks_bounded', 0)}"
             head += f"; functions extracted {c.get('functions_extracted', 0)}"
             head += f"; workers {c.get('workers', 1)}"
             head += f"; functions not checked {len(self.not_checked)}"

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import extractors.checking as checking
 from checker import check
 from checker.model import RSM
+from checker.overapprox import may_hold
 from extractors.api import Project
 
 FUNCS = 4
@@ -99,18 +100,26 @@ def test_unrelated_edit_reuses_callers_projection_and_results(monkeypatch: pytes
     assert "double-free" in {f.rule_id for f in before}
     comp_before = project._projector(project.files).comps["t.c:helper@0"]
     checked: list[str] = []
+    bounded: list[str] = []
 
     def spy(rsm: RSM, *args: Any, **kwargs: Any) -> Any:
         checked.append(rsm.initial_component)
         return check(rsm, *args, **kwargs)
 
+    def bound_spy(rsm: RSM, *args: Any) -> bool:
+        bounded.append(rsm.initial_component)
+        return may_hold(rsm, *args)
+
     monkeypatch.setattr(checking, "check", spy)
+    monkeypatch.setattr(checking, "may_hold", bound_spy)
     edited = callee.replace("    x = x + 1;\n", "    x = x + 1;\n    x = x * 2;\n    (void)x;\n")
     project.update_file("t.c", "#include <stdlib.h>\n" + edited + caller)
     after = project.check(["t.c"], interprocedural=False)["t.c"]
     assert [f.message for f in after if f.function == "user"] == [f.message for f in before if f.function == "user"]
     assert project._projector(project.files).comps["t.c:helper@0"] == comp_before
-    assert checked and all("helper@x" in root for root in checked), checked
+    # the edited value's rules are looked at again (the bound, then the model checks it leaves)
+    assert any("helper@x" in root for root in bounded), bounded
+    assert all("helper@x" in root for root in checked), checked
 
 
 def test_partial_results_grow_to_the_full_result() -> None:
