@@ -117,8 +117,11 @@ class _Supergraph:
         return bytes(out)
 
     def every_successor_in(self, target: bytes) -> bytes:
-        """Nodes all of whose successors are in ``target`` (every node has one)."""
-        return bytes(all(target[j] for j in ss) for ss in self.succ)
+        """Nodes all of whose successors are in ``target`` (every node has one): those without a
+        successor outside it."""
+        if not any(target):
+            return target
+        return _not(self.some_successor_in(_not(target, self.n)), self.n)
 
     def until(self, left: bytes, right: bytes) -> bytes:
         """Nodes from which a path through ``left`` nodes reaches a ``right`` node."""
@@ -188,14 +191,25 @@ def _position(rsm: RSM, comp: Component, offset: dict[str, int], ref: Ref) -> in
 
 
 def may_hold(rsm: RSM, formula: Formula) -> bool:
-    """False only if ``formula`` is false at the initial node of ``rsm`` (empty call stack)."""
+    """False only if ``formula`` is false at the initial node of ``rsm`` (empty call stack); kept
+    per model (an edit asks again about the models of the functions it did not change)."""
+    key = ("may_hold", formula)
+    got = rsm.memo.get(key)
+    if got is None:
+        got = rsm.memo[key] = _may_hold(rsm, formula)
+    assert isinstance(got, bool)
+    return got
+
+
+def _may_hold(rsm: RSM, formula: Formula) -> bool:
     graph = _graph(rsm)
     if not graph.complete or rsm.initial_component not in graph.offset:
         return True
     first = _local(rsm.component(rsm.initial_component)).index.get(rsm.initial_node)
     if first is None:
         return True
-    may, _ = _bounds(graph, _table(formula))
+    may, _ = _bounds(graph, _plan(formula), sides=(True, False))
+    assert may is not None
     return bool(may[graph.offset[rsm.initial_component] + first])
 
 
@@ -204,7 +218,8 @@ def node_bounds(rsm: RSM, formula: Formula) -> tuple[frozenset[tuple[str, str]],
     it holds under every one: the bound at every node, as :func:`may_hold` reads it at one."""
     graph = _graph(rsm)
     assert graph.complete, "a box calls a component the model lacks"
-    may, must = _bounds(graph, _table(formula))
+    may, must = _bounds(graph, _plan(formula), sides=(True, True))
+    assert may is not None and must is not None
     names = [(c.name, n.name) for c in rsm.components for n in c.nodes]
     return frozenset(compress(names, may)), frozenset(compress(names, must))
 
@@ -217,44 +232,76 @@ def _graph(rsm: RSM) -> _Supergraph:
     return graph
 
 
+Plan = tuple[FormulaTable, dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]]]
+
+
 @lru_cache(maxsize=1024)
-def _table(formula: Formula) -> FormulaTable:
-    return flatten(normalize(formula))
+def _plan(formula: Formula) -> Plan:
+    """The flat normal form, and per side wanted at the root (may, must), which sides each
+    subformula needs: a negation asks its operand for the other side, everything else for the
+    same, so a formula's positive part never computes a ``must`` set."""
+    table = flatten(normalize(formula))
+    plans: dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]] = {}
+    for root in ((True, False), (True, True)):
+        need = [[False, False] for _ in table.ops]
+        need[table.root] = list(root)
+        for i in range(table.root, -1, -1):
+            for c in table.args[i]:
+                flip = table.ops[i] == NOT
+                for side in (0, 1):
+                    if need[i][side]:
+                        need[c][1 - side if flip else side] = True
+        plans[root] = tuple((m, s) for m, s in need)
+    return table, plans
 
 
-def _bounds(g: _Supergraph, table: FormulaTable) -> tuple[bytes, bytes]:
-    """``may`` and ``must`` of the table's root, subformulas bottom-up."""
+def _bounds(g: _Supergraph, plan: Plan, sides: tuple[bool, bool]) -> tuple[bytes | None, bytes | None]:
+    """``may`` and ``must`` of the formula's root (those ``sides`` asks for), bottom-up."""
+    table, plans = plan
     n = g.n
-    may: list[bytes] = []
-    must: list[bytes] = []
-    for op, args, name in zip(table.ops, table.args, table.atom_names, strict=True):
+    may: list[bytes | None] = []
+    must: list[bytes | None] = []
+    for (want_may, want_must), op, args, name in zip(plans[sides], table.ops, table.args, table.atom_names,
+                                                     strict=True):
+        hi = lo = None
         if op == TRUE_OP:
             hi = lo = g.everything
         elif op == ATOM:
             assert name is not None
             hi = lo = g.atom(name)
         elif op == NOT:
-            hi, lo = _not(must[args[0]], n), _not(may[args[0]], n)
+            hi = _not(must[args[0]], n) if want_may else None
+            lo = _not(may[args[0]], n) if want_must else None
         elif op in (AND, OR):
             a, b = args
-            hi, lo = _combine(op, may[a], may[b], n), _combine(op, must[a], must[b], n)
+            hi = _combine(op, may[a], may[b], n) if want_may else None
+            lo = _combine(op, must[a], must[b], n) if want_must else None
         elif op == EXOP:
-            hi, lo = g.some_successor_in(may[args[0]]), g.every_successor_in(must[args[0]])
+            hi = g.some_successor_in(_given(may[args[0]])) if want_may else None
+            lo = g.every_successor_in(_given(must[args[0]])) if want_must else None
         elif op == EUOP:
             a, b = args
-            hi, lo = g.until(may[a], may[b]), g.inevitably(must[a], must[b])
+            hi = g.until(_given(may[a]), _given(may[b])) if want_may else None
+            lo = g.inevitably(_given(must[a]), _given(must[b])) if want_must else None
         else:
             assert op == EGOP
-            hi, lo = g.globally(may[args[0]]), g.always(must[args[0]])
+            hi = g.globally(_given(may[args[0]])) if want_may else None
+            lo = g.always(_given(must[args[0]])) if want_must else None
         may.append(hi)
         must.append(lo)
     return may[-1], must[-1]
 
 
-def _not(x: bytes, n: int) -> bytes:
+def _given(x: bytes | None) -> bytes:
+    assert x is not None, "a side the plan did not compute"
+    return x
+
+
+def _not(x: bytes | None, n: int) -> bytes:
+    x = _given(x)
     return (int.from_bytes(x, "little") ^ int.from_bytes(b"\x01" * n, "little")).to_bytes(n, "little")
 
 
-def _combine(op: int, x: bytes, y: bytes, n: int) -> bytes:
-    a, b = int.from_bytes(x, "little"), int.from_bytes(y, "little")
+def _combine(op: int, x: bytes | None, y: bytes | None, n: int) -> bytes:
+    a, b = int.from_bytes(_given(x), "little"), int.from_bytes(_given(y), "little")
     return (a & b if op == AND else a | b).to_bytes(n, "little")
