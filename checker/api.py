@@ -68,8 +68,10 @@ def check(rsm: RSM, formula: Formula | str, strategy: str = "lazy", kb: Knowledg
 
     With ``witness``, a true formula with an existential top gets the path proving it, and a false
     one whose negation has an existential top gets a counterexample (the path proving the negation).
-    With ``reduce``, a formula without EX is checked on the model with its atom-free callees
-    collapsed (see :mod:`checker.reduction`); witnesses always walk the full model.  ``shared``:
+    Without ``witness``, a formula the supergraph bound rules out (:mod:`checker.overapprox`) is
+    false at once (``stats["bounded"]``). With ``reduce``, a formula without EX is checked on the
+    model with its atom-free callees collapsed (see :mod:`checker.reduction`); witnesses always
+    walk the full model.  ``shared``:
     compiled components kept across models by the caller (:func:`checker.compiled.compile_shared`).
     """
     if strategy not in STRATEGIES:

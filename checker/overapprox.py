@@ -98,7 +98,6 @@ class _Supergraph:
         self.succ = succ
         self.preds = preds
         self.everything = b"\x01" * self.n
-        self.nothing = bytes(self.n)
         self._atoms: dict[str, bytes] = {}
 
     def atom(self, name: str) -> bytes:
