@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 from checker.graphs import strongly_connected
+
+T = TypeVar("T")
 
 Ref = str | tuple[str, str]
 
@@ -63,6 +66,15 @@ class Box:
     component: str
     call_nodes: tuple[str, ...] = ()
     return_nodes: tuple[str, ...] = ()
+
+
+def kept(memo: dict[object, object], key: object, make: Callable[[], T], kind: type[T]) -> T:
+    """``make()`` kept in ``memo`` (a component's ``_derived`` or a model's ``memo``) under ``key``."""
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = make()
+    assert isinstance(got, kind)
+    return got
 
 
 @dataclass(frozen=True)

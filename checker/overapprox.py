@@ -23,16 +23,12 @@ Node sets are ``bytes`` of 0 and 1, one per node: ``and``/``or``/``not`` run on 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from itertools import compress
-from typing import TypeVar
 
 from checker.ctl import Formula, normalize
 from checker.formulas import AND, ATOM, EGOP, EUOP, EXOP, NOT, OR, TRUE_OP, FormulaTable, flatten
-from checker.model import RSM, Component
-
-T = TypeVar("T")
+from checker.model import RSM, Component, kept
 
 Ref = str | tuple[str, str]
 
@@ -59,17 +55,8 @@ class _Local:
         self.index = index
 
 
-def _kept(memo: dict[object, object], key: object, make: Callable[[], T], kind: type[T]) -> T:
-    """``make()`` kept in ``memo`` (a component's or a model's) under ``key``."""
-    got = memo.get(key)
-    if got is None:
-        got = memo[key] = make()
-    assert isinstance(got, kind)
-    return got
-
-
 def _local(comp: Component) -> _Local:
-    return _kept(comp._derived, "supergraph", lambda: _Local(comp), _Local)
+    return kept(comp._derived, "supergraph", lambda: _Local(comp), _Local)
 
 
 class _Supergraph:
@@ -201,7 +188,7 @@ def _position(rsm: RSM, comp: Component, offset: dict[str, int], ref: Ref) -> in
 def may_hold(rsm: RSM, formula: Formula) -> bool:
     """False only if ``formula`` is false at the initial node of ``rsm`` (empty call stack); kept
     per model (an edit asks again about the models of the functions it did not change)."""
-    return _kept(rsm.memo, ("may_hold", formula), lambda: _may_hold(rsm, formula), bool)
+    return kept(rsm.memo, ("may_hold", formula), lambda: _may_hold(rsm, formula), bool)
 
 
 def _may_hold(rsm: RSM, formula: Formula) -> bool:
@@ -228,7 +215,7 @@ def node_bounds(rsm: RSM, formula: Formula) -> tuple[frozenset[tuple[str, str]],
 
 
 def _graph(rsm: RSM) -> _Supergraph:
-    return _kept(rsm.memo, "supergraph", lambda: _Supergraph(rsm), _Supergraph)
+    return kept(rsm.memo, "supergraph", lambda: _Supergraph(rsm), _Supergraph)
 
 
 Plan = tuple[FormulaTable, dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]]]

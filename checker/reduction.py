@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from collections import ChainMap, defaultdict
 from collections.abc import Mapping
-from typing import cast
 
 from checker.graphs import closure, strongly_connected
-from checker.model import RSM, Box, Component, Node, Ref
+from checker.model import RSM, Box, Component, Node, Ref, kept
 
 Summary = tuple[dict[tuple[str, str], frozenset[str]], frozenset[tuple[str, str]]]
 
@@ -118,16 +117,15 @@ def _summarise(members: list[Component], exits: dict[tuple[str, str], frozenset[
                diverging: set[tuple[str, str]]) -> None:
     """Add the summaries of one call-graph SCC whose callees outside it are summarised."""
     comp = members[0]
-    if len(members) > 1 or comp.name in comp.callees:
-        own = _scc_summary(members, exits, diverging)
+    recursive = len(members) > 1 or comp.name in comp.callees
+    if recursive:
+        own = _scc_summary(members, exits, diverging, recursive)
     else:
         seen = {(b.component, en, tuple(sorted(exits.get((b.component, en), ()))), (b.component, en) in diverging)
                 for b in comp.boxes for en in b.call_nodes}
-        memo_key = ("summary", tuple(sorted(seen)))
-        got = comp._derived.get(memo_key)
-        if got is None:
-            got = comp._derived[memo_key] = _scc_summary(members, exits, diverging)[comp.name]
-        own = {comp.name: cast(OwnSummary, got)}
+        made = kept(comp._derived, ("summary", tuple(sorted(seen))),
+                    lambda: _scc_summary(members, exits, diverging, recursive)[comp.name], tuple)
+        own = {comp.name: made}
     for name, (own_exits, own_diverging) in own.items():
         exits.update(((name, en), x) for en, x in own_exits)
         diverging.update((name, en) for en in own_diverging)
@@ -137,12 +135,11 @@ OwnSummary = tuple[tuple[tuple[str, frozenset[str]], ...], frozenset[str]]
 
 
 def _scc_summary(members: list[Component], exits: dict[tuple[str, str], frozenset[str]],
-                 diverging: set[tuple[str, str]]) -> dict[str, OwnSummary]:
+                 diverging: set[tuple[str, str]], recursive: bool) -> dict[str, OwnSummary]:
     """Per member, each entry's reachable exits and the entries that can run forever (read-only
-    on the arguments, which hold the callees' summaries)."""
+    on the arguments, which hold the callees' summaries); ``recursive``: the SCC calls itself."""
     succs = {c.name: _succ(c) for c in members}
     local: ChainMap[tuple[str, str], frozenset[str]] = ChainMap({}, exits)
-    recursive = len(members) > 1 or members[0].name in members[0].callees
     changed = True
     while changed:  # a recursive SCC's exits grow to their fixpoint; other callees are done
         changed = False
