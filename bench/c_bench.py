@@ -19,7 +19,8 @@ process; printed: seconds, lines per second, the peak resident memory of the lar
 the run, and ctlsp's time ratio to cppcheck and clang.  ``--max-files N`` keeps the first N files
 of each input, for a quick smoke run of this code path:
 
-    .venv/bin/python bench/c_bench.py --big [--sqlite FILE] [--more DIR ...] [--max-files N] [--no-install]
+    .venv/bin/python bench/c_bench.py --big [--sqlite FILE] [--more DIR ...] [--skip PROJECT/PATH ...]
+        [--max-files N] [--no-install]
 
 Not run in CI (timings depend on the machine); anything missing is skipped with a message.
 """
@@ -217,10 +218,14 @@ def _last_line(text: str) -> str:
     return lines[-1][len("ctlsp: ") :] if lines else ""
 
 
-def big_inputs(work: Path, sqlite: Path | None, more: list[Path], max_files: int | None) -> dict[str, list[str]]:
+def big_inputs(
+    work: Path, sqlite: Path | None, more: list[Path], max_files: int | None, skip: tuple[str, ...] = ()
+) -> dict[str, list[str]]:
     """Private copies (a cold cache every time) of sqlite3.c alone and of the tree: every unpacked
     project folder under ``work`` and ``more`` (once per name; not this bench's own copies), each
-    limited to its first ``max_files`` C files."""
+    limited to its first ``max_files`` C files, without the folders ``skip`` names (paths that start
+    with a project's folder name, such as ``lupa-2.8/lupa``)."""
+    skipped = [Path(s).parts for s in skip]
     out: dict[str, list[str]] = {}
     corpus = work / "big-corpus"
     shutil.rmtree(corpus, ignore_errors=True)
@@ -239,7 +244,11 @@ def big_inputs(work: Path, sqlite: Path | None, more: list[Path], max_files: int
             if project.name in seen or project.name in ("corpus", "big-corpus", "projects"):
                 continue
             seen.add(project.name)
-            files = sorted(collect([str(project)]))
+            files = sorted(
+                f
+                for f in collect([str(project)])
+                if not any((project.name, *Path(f).relative_to(project).parts)[: len(s)] == s for s in skipped)
+            )
             if max_files is not None:
                 files = files[:max_files]
             for f in files:
@@ -283,7 +292,7 @@ print(f"ctlsp: clang on {len(files)} files, {sum(1 for c in codes if c)} with er
 
 
 def big_main(args: argparse.Namespace) -> int:
-    inputs = big_inputs(args.work, args.sqlite, args.more, args.max_files)
+    inputs = big_inputs(args.work, args.sqlite, args.more, args.max_files, tuple(args.skip))
     if not inputs:
         print("skip: no big input found")
         return 0
@@ -332,6 +341,9 @@ def main() -> int:
     ap.add_argument("--big", action="store_true", help="the big inputs: sqlite3.c alone and a multi-project tree")
     ap.add_argument("--sqlite", type=Path, help="sqlite3.c (default: WORK/better-sqlite3-*/sqlite3.c)")
     ap.add_argument("--more", type=Path, nargs="*", default=[Path("/tmp/ctlsp-detection")])
+    ap.add_argument(
+        "--skip", nargs="*", default=[], help="folders to leave out of the tree, as PROJECT/PATH (e.g. lupa-2.8/lupa)"
+    )
     ap.add_argument("--max-files", type=int, help="keep the first N files of each input (a smoke run)")
     ap.add_argument("--no-install", dest="install", action="store_false", help="never apt-get a tool")
     args = ap.parse_args()
