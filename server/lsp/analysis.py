@@ -27,6 +27,9 @@ from server.lsp.folders import belongs
 from server.lsp.worker_messages import CheckOutcome, Extents, Synced
 from server.workspace import C_SUFFIXES, header_stamp, read_header, read_source, scan_c_files
 
+# the findings of the edited functions of a file, with their extents (see ``check_file_sync``)
+EditedFindings = Callable[[str, list[Finding], Extents], None]
+
 
 class Analysis:
     """Owns a folder's Project; its ``_sync`` methods run on the worker's check thread only."""
@@ -148,6 +151,7 @@ class Analysis:
         partial: Callable[[str, list[Finding]], None] | None = None,
         partial_every: float = PARTIAL_EVERY,
         early: bool = False,
+        edited: EditedFindings | None = None,
     ) -> CheckOutcome | None:
         """While typing: refresh one file and check it against every file the project holds (the
         unsaved buffers of open files, the saved text of the others), so that a finding through a
@@ -158,13 +162,23 @@ class Analysis:
         ``partial`` hears the findings so far while a long check runs (called on this thread);
         ``early``: the file's findings have not been shown yet, so ``partial`` first hears those
         whose witness refutation is known (``Project.check``'s first pass: never one that
-        refutation removes), and the others once refuted."""
+        refutation removes), and the others once refuted. ``edited`` (for a file shown before)
+        hears first the findings of the functions whose text changed, appeared or went, with the
+        extents of those still there, before the rest of the file is checked: an edit can change
+        the findings of other functions (callers of an edited one) only through what the check
+        that follows finds, so until then theirs stay as shown."""
         if not still_wanted():
             return None
         before = self.counters()
         changed = self.update_sync(path, text)
         if not still_wanted():
             return None
+        if edited is not None and not early and changed:
+            first = self.project.function_findings(path, changed)  # builds the models extents reads
+            extents = self.extents(path)
+            names = sorted(n for n in changed if n in extents)
+            first += [n for n in self.notes(path) if n.function in names]
+            edited(path, first, {n: extents[n] for n in names})
         findings = self.project.check(
             paths=[path], partial=partial, partial_every=partial_every, early=(path,) if early else ()
         )

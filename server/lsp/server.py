@@ -34,7 +34,7 @@ from server.lsp.pulled import ResultIds
 from server.lsp.settings import ServerSettings, load_workspace_config, merge_settings
 from server.lsp.steady import Extent, LineShift, Shown, settle
 from server.lsp.worker_client import FolderAnalysis, FolderClosed, PartialFindings, WorkerClient, WorkerGone, WorkerLost
-from server.lsp.worker_messages import CheckOutcome
+from server.lsp.worker_messages import CheckOutcome, Extents
 from server.workspace import read_source
 
 log = logging.getLogger(__name__)
@@ -71,8 +71,10 @@ class CtlspServer(LanguageServer):
         self.ready = asyncio.Event()
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._checking: dict[str, int] = {}  # document -> version whose check is on the worker now
-        self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        # uri -> (version, whether the edited functions' findings do, future) of pulls waiting
+        self._waiters: dict[str, list[tuple[int, bool, asyncio.Future[None]]]] = {}
         self._checked: dict[str, int] = {}
+        self._first: dict[str, tuple[int, str | None]] = {}  # uri -> version, result id of its first publish
         self._whole_checked: dict[str, int] = {}
         self._edited: dict[str, set[str]] = {}
         self._disk: dict[str, tuple[float, list[str]]] = {}
@@ -259,7 +261,8 @@ class CtlspServer(LanguageServer):
         self._shifts.pop(uri, None)
         self._checked.pop(uri, None)
         self._whole_checked.pop(uri, None)
-        for _version, fut in self._waiters.pop(uri, []):
+        self._first.pop(uri, None)
+        for _version, _first, fut in self._waiters.pop(uri, []):
             if not fut.done():
                 fut.set_result(None)
         task = self._pending.pop(uri, None)
@@ -348,6 +351,9 @@ class CtlspServer(LanguageServer):
         if self._whole_checked.get(uri) != version:  # else the workspace check covered it, across files
             self.publish(path, outcome.findings.get(path, []), outcome.extents.get(path, {}))
             self.mark_checked(uri, version)
+        first = self._first.pop(uri, None)
+        if first is not None and first[0] == version and first[1] != self.result_ids.get(uri):
+            self.refresh_pulled_diagnostics()  # a pull may hold the first publish: it is not the last
         self.report_counters(f"{Path(path).name} v{version}", outcome, edited)
         self.tidy_memory()
 
@@ -371,8 +377,11 @@ class CtlspServer(LanguageServer):
         with the text of the open buffer they were found in (``texts``: the buffers handed to the
         check)."""
 
-        def partial(path: str, findings: list[Finding]) -> None:
-            self._publish_partial(path, texts.get(path), findings)
+        def partial(path: str, findings: list[Finding], functions: Extents | None = None) -> None:
+            if functions is None:
+                self._publish_partial(path, texts.get(path), findings)
+            else:
+                self._publish_edited(path, texts.get(path), findings, functions)
 
         return partial
 
@@ -388,6 +397,24 @@ class CtlspServer(LanguageServer):
             return
         self._emit(path, findings)
 
+    def _publish_edited(self, path: str, text: str | None, findings: list[Finding], functions: Extents) -> None:
+        """The findings of the edited functions (``functions``, with their extents) of a check that
+        goes on: published with every other function's findings as last shown, moved with the
+        edits (``steady.settle``), so that what the user typed is checked in the time its own
+        functions take, however long the file. The check's own publication follows and replaces it
+        (findings of callers the edit changed come then); a pull that answered with this one is
+        told to pull again (``_check_document``). Only over a publication of this document that
+        the edits since can be mapped onto."""
+        doc = self.doc_for_path(path)
+        if doc is None or doc.checked_text != text or self._checked.get(doc.uri, -1) >= doc.version:
+            return
+        shown, shift = self._shown.get(doc.uri), self._shifts.get(doc.uri) or LineShift()
+        if shown is None or shift.replaced:
+            return
+        self._emit(path, list(settle(path, shown, shift, findings, functions).findings))
+        self._first[doc.uri] = (doc.version, self.result_ids.get(doc.uri))
+        self._resolve_waiters(doc.uri, doc.version, first=True)
+
     def report_counters(self, what: str, outcome: CheckOutcome, edited: list[str] | None = None) -> None:
         """One log line per check: what the edit touched, what was rebuilt, and the work counters."""
         changed = ", ".join(outcome.changed_functions[:20]) or "none"
@@ -399,22 +426,32 @@ class CtlspServer(LanguageServer):
 
     def mark_checked(self, uri: str, version: int) -> None:
         self._checked[uri] = max(version, self._checked.get(uri, -1))
-        waiting = self._waiters.get(uri, [])
+        self._resolve_waiters(uri, version, first=False)
+
+    def _resolve_waiters(self, uri: str, version: int, first: bool) -> None:
+        """Wake who waits for ``version`` of ``uri`` (or an older one) to be checked, or, when
+        ``first`` (the edited functions' findings are out), who is content with those."""
         keep = []
-        for wanted, fut in waiting:
-            if wanted <= version:
+        for wanted, first_will_do, fut in self._waiters.get(uri, []):
+            if wanted <= version and (first_will_do or not first):
                 if not fut.done():
                     fut.set_result(None)
             else:
-                keep.append((wanted, fut))
+                keep.append((wanted, first_will_do, fut))
         self._waiters[uri] = keep
 
-    async def wait_checked(self, uri: str, timeout: float = 60) -> None:
+    async def wait_checked(self, uri: str, timeout: float = 60, first: bool = False) -> None:
+        """Until the check of the document's current version is done; ``first``: or until the
+        findings of its edited functions are out (``_publish_edited``), for a pull from a client
+        that will pull again when told to (``refresh_pulled_diagnostics``)."""
         doc = self.docs.get(uri)
         if doc is None or self._checked.get(uri, -1) >= doc.version:
             return
+        first = first and self.refreshes_pulls()
+        if first and self._first.get(uri, (-1, None))[0] >= doc.version:
+            return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.setdefault(uri, []).append((doc.version, fut))
+        self._waiters.setdefault(uri, []).append((doc.version, first, fut))
         try:
             await asyncio.wait_for(fut, timeout)
         except TimeoutError:
@@ -582,10 +619,14 @@ class CtlspServer(LanguageServer):
         if task is not None and not task.done():
             await asyncio.wait({task}, timeout=timeout)
 
-    def refresh_pulled_diagnostics(self) -> None:
+    def refreshes_pulls(self) -> bool:
+        """Whether the client pulls diagnostics again when asked to (``workspace/diagnostic/refresh``)."""
         workspace = self.client_capabilities.workspace
         diag = workspace.diagnostics if workspace else None
-        if diag and diag.refresh_support:
+        return bool(self.pull_mode and diag and diag.refresh_support)
+
+    def refresh_pulled_diagnostics(self) -> None:
+        if self.refreshes_pulls():
             self.workspace_diagnostic_refresh(None)
 
     # ----- lookups for hover / actions / commands -----------------------------------------------

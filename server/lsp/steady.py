@@ -44,6 +44,11 @@ class LineShift:
     def empty(self) -> bool:
         return not self._edits and not self._replaced
 
+    @property
+    def replaced(self) -> bool:
+        """The whole text was replaced: no line of the earlier text has a place."""
+        return self._replaced
+
     def add(self, change: types.TextDocumentContentChangeEvent) -> None:
         """Record one content change (LSP applies a notification's changes in order, each in the
         coordinates the previous left)."""

@@ -47,6 +47,7 @@ from server.lsp.worker_messages import (
     CheckPaths,
     CloseFolder,
     Collect,
+    Extents,
     Failure,
     FolderRequest,
     FromWorker,
@@ -241,6 +242,12 @@ def tidy(worker: Worker, message: Tidy) -> None:
 
 
 def check_file(worker: Worker, request: CheckFile, ticket: Ticket) -> object:
+    edited = None
+    if request.partial:
+
+        def edited(path: str, findings: list[Finding], functions: Extents) -> None:
+            worker.send(Partial(request.id, path, findings, functions))
+
     return _analysis(worker, request).check_file_sync(
         request.path,
         request.text,
@@ -248,6 +255,7 @@ def check_file(worker: Worker, request: CheckFile, ticket: Ticket) -> object:
         _partial(worker, request),
         request.partial_every,
         request.early,
+        edited,
     )
 
 

@@ -45,6 +45,7 @@ from server.lsp.worker_messages import (
     CheckPaths,
     CloseFolder,
     Collect,
+    Extents,
     Failure,
     OpenFolder,
     Partial,
@@ -61,7 +62,8 @@ from server.lsp.worker_messages import (
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
-PartialFindings = Callable[[str, list[Finding]], None]
+# findings so far of a file in a long check; with extents, those of the edited functions only
+PartialFindings = Callable[[str, list[Finding], Extents | None], None]
 
 STEADY_SECONDS = 60.0  # a process that dies younger than this died early
 MAX_EARLY_DEATHS = 3  # that many early deaths in a row: no new process (a file that crashes it, say)
@@ -278,7 +280,7 @@ class WorkerClient:
             pending = self._pending.get(message.request)
             if pending is not None and pending.partial is not None:
                 try:
-                    pending.partial(message.path, message.findings)
+                    pending.partial(message.path, message.findings, message.functions)
                 except Exception:
                     log.error("publishing partial findings failed:\n%s", traceback.format_exc())
             return

@@ -208,11 +208,14 @@ class Ready:
 
 @dataclass(frozen=True)
 class Partial:
-    """Findings so far of ``path`` in the long check of request ``request``."""
+    """Findings so far of ``path`` in the long check of request ``request``; with ``functions``,
+    the findings of those functions only (the edited ones, with their extents: see
+    ``Analysis.check_file_sync``), shown before the rest of the file is checked again."""
 
     request: int
     path: str
     findings: list[Finding]
+    functions: Extents | None = None
 
 
 @dataclass(frozen=True)

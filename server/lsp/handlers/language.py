@@ -101,7 +101,7 @@ async def pull_diagnostics(ls: CtlspServer, params: types.DocumentDiagnosticPara
     uri = params.text_document.uri
     key = path_to_uri(ls.path_of(uri))  # the uri the diagnostics are kept under
     try:
-        await ls.wait_checked(uri)
+        await ls.wait_checked(uri, first=True)
         disk_check = ls.disk_checks.get(key)
         if uri not in ls.docs and disk_check is not None and not disk_check.done():
             await asyncio.wait({disk_check}, timeout=CLOSED_PULL_WAIT)

@@ -1,0 +1,160 @@
+"""After an edit the edited functions' findings are published first, the rest of the file's check
+after them: what the user typed is checked in the time its own function takes, however long the
+file, and findings an edit changes elsewhere (a caller's) come with the check's own publication."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from extractors.api import Config, Finding
+from server.lsp.analysis import Analysis
+from tests.server.lsp_helpers import checked, line_of, open_doc, start, until
+
+TEXT = """#include <stdlib.h>
+
+void release(char *p)
+{
+    (void)p;
+}
+
+void user(int n)
+{
+    char *q = malloc(n);
+    release(q);
+}
+
+int other(int n)
+{
+    int *r = malloc(n);
+    if (r)
+        r[0] = n;
+    return n;
+}
+"""
+# release() now frees its argument twice: a finding of its own, and user() no longer leaks
+BODY = "    (void)p;"
+FREES_TWICE = "    free(p);\n    free(p);"
+EDITED = TEXT.replace(BODY, FREES_TWICE)
+AT = line_of(TEXT, BODY)
+# where each finding is, before and after the edit (0-based lines)
+USER_LEAK, OTHER_LEAK = line_of(TEXT, "char *q = malloc"), line_of(TEXT, "int *r = malloc")
+SECOND_FREE, USER_CALL = line_of(EDITED, "free(p);") + 1, line_of(EDITED, "release(q);")
+USER_LEAK_MOVED, OTHER_LEAK_MOVED = line_of(EDITED, "char *q = malloc"), line_of(EDITED, "int *r = malloc")
+FINAL = [("double-free", SECOND_FREE), ("double-free", USER_CALL), ("memory-leak", OTHER_LEAK_MOVED)]
+
+
+def record_publications(client: LanguageClient, uri: str) -> list[tuple[int | None, list[types.Diagnostic]]]:
+    """Every publication of ``uri``'s diagnostics, in order (the client still records them)."""
+    published: list[tuple[int | None, list[types.Diagnostic]]] = []
+    features = client.protocol.fm.features
+    record = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def on_publish(params: types.PublishDiagnosticsParams) -> None:
+        if params.uri == uri:
+            published.append((params.version, list(params.diagnostics)))
+        record(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+    return published
+
+
+def seen(found: list[types.Diagnostic]) -> list[tuple[str, int]]:
+    return sorted((str(d.code), d.range.start.line) for d in found)
+
+
+def replace_body(client: LanguageClient, uri: str, whole: bool) -> None:
+    change: types.TextDocumentContentChangeEvent
+    if whole:
+        change = types.TextDocumentContentChangeWholeDocument(text=EDITED)
+    else:
+        rng = types.Range(types.Position(AT, 0), types.Position(AT, len(BODY)))
+        change = types.TextDocumentContentChangePartial(range=rng, text=FREES_TWICE)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(types.VersionedTextDocumentIdentifier(version=2, uri=uri), [change])
+    )
+
+
+async def test_the_edited_function_is_published_before_the_callers_it_changed(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "a.c"
+    path.write_text(TEXT)
+    published = record_publications(client, path.as_uri())
+    await start(client, tmp_path, settings={"debounceMs": 0})
+    uri = open_doc(client, path)
+    await until(lambda: checked(client, "a.c v1:"), "the first check")
+    assert seen(published[-1][1]) == [("memory-leak", USER_LEAK), ("memory-leak", OTHER_LEAK)]
+
+    replace_body(client, uri, whole=False)
+    await until(lambda: checked(client, "a.c v2:"), "the check of the edit")
+    # first release()'s own finding with the others' as shown before (moved down a line), then the
+    # check's: user() hands release() its block, so it frees it twice too and leaks it no more
+    assert [seen(found) for version, found in published if version == 2] == [
+        [("double-free", SECOND_FREE), ("memory-leak", USER_LEAK_MOVED), ("memory-leak", OTHER_LEAK_MOVED)],
+        FINAL,
+    ]
+
+
+async def test_a_pull_client_is_told_to_pull_again_when_the_check_changed_more(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "a.c"
+    path.write_text(TEXT)
+    await start(client, tmp_path, pull=True, settings={"debounceMs": 0})
+    uri = open_doc(client, path)
+    await until(lambda: checked(client, "a.c v1:"), "the first check")
+    refreshes = client.diagnostic_refresh_count
+
+    replace_body(client, uri, whole=False)
+    early = await pull(client, uri)  # the edited function's findings at least
+    assert ("double-free", SECOND_FREE) in seen(early)
+    await until(lambda: client.diagnostic_refresh_count > refreshes, "a refresh once the check changed user()")
+    assert seen(await pull(client, uri)) == FINAL
+
+
+async def test_a_replaced_text_waits_for_the_whole_check(client: LanguageClient, tmp_path: Path) -> None:
+    """No line of a replaced text has a known place, so nothing shown can stand for the functions
+    not checked yet: the first publication of the new version is the check's."""
+    path = tmp_path / "a.c"
+    path.write_text(TEXT)
+    published = record_publications(client, path.as_uri())
+    await start(client, tmp_path, settings={"debounceMs": 0})
+    uri = open_doc(client, path)
+    await until(lambda: checked(client, "a.c v1:"), "the first check")
+
+    replace_body(client, uri, whole=True)
+    await until(lambda: checked(client, "a.c v2:"), "the check of the edit")
+    assert [seen(found) for version, found in published if version == 2] == [FINAL]
+
+
+async def pull(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
+    )
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+    return list(report.items)
+
+
+def test_the_edited_functions_findings_are_the_checks_own(tmp_path: Path) -> None:
+    """What ``edited`` hears is what the whole check then finds in those functions, no more."""
+    path = str(tmp_path / "a.c")
+    analysis = Analysis(Config())
+    heard: list[tuple[str, list[Finding], dict[str, tuple[int, int]]]] = []
+    first = analysis.check_file_sync(path, TEXT, lambda: True, edited=lambda *a: heard.append(a), early=True)
+    assert first is not None and heard == []  # a first check shows everything at once
+
+    outcome = analysis.check_file_sync(path, EDITED, lambda: True, edited=lambda *a: heard.append(a))
+    assert outcome is not None
+    [(heard_path, findings, functions)] = heard
+    assert heard_path == path and list(functions) == ["release"]
+    assert functions["release"] == analysis.extents(path)["release"]
+    assert [f.rule_id for f in findings] == ["double-free"]
+    assert findings == [f for f in outcome.findings[path] if f.function == "release"]
+    assert any(f.function == "other" for f in outcome.findings[path])
+
+    heard.clear()
+    analysis.check_file_sync(path, EDITED, lambda: True, edited=lambda *a: heard.append(a))
+    assert heard == []  # nothing changed: nothing to show first
