@@ -158,11 +158,14 @@ def tracked_contents(fm: FunctionModel, v: str, table: Mapping[str, CallSpec]) -
 
 
 def contents_values(fm: FunctionModel, table: Mapping[str, CallSpec]) -> list[str]:
-    """The ``b[]`` values of ``fm``'s buffers that :func:`tracked_contents` holds for."""
+    """The ``b[]`` values of ``fm``'s buffers that :func:`tracked_contents` holds for, in one pass
+    over the nodes (a function of thousands of nodes declares hundreds of locals)."""
     cfg = fm.cfg
-    out = []
-    for b in sorted(cfg.declared):
-        v = b + SUFFIX
-        if tracked_contents(fm, v, table):
-            out.append(v)
-    return out
+    locals_ = set(cfg.declared) - set(fm.params) - cfg.addr_taken - cfg.static_locals
+    fresh: set[str] = set()
+    for n in cfg.nodes:
+        fresh.update(b for b, event in n.events if event == CONTENTS and b in locals_)
+        for c in n.calls:
+            if c.result in locals_ and c.name is not None and (spec := table.get(c.name)) is not None and spec.uninit:
+                fresh.add(c.result)
+    return [b + SUFFIX for b in sorted(fresh) if b.isidentifier()]
