@@ -71,7 +71,7 @@ class CtlspServer(LanguageServer):
         self.ready = asyncio.Event()
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._checking: dict[str, int] = {}  # document -> version whose check is on the worker now
-        # uri -> (version, whether the edited functions' findings do, future) of pulls waiting
+        # uri -> pulls waiting: (version, whether its edited functions' findings will do, future)
         self._waiters: dict[str, list[tuple[int, bool, asyncio.Future[None]]]] = {}
         self._checked: dict[str, int] = {}
         self._first: dict[str, tuple[int, str | None]] = {}  # uri -> version, result id of its first publish

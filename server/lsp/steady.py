@@ -123,24 +123,29 @@ def settle(
     not touch and the new parse does not find in place. New findings that fall inside such a kept
     function are the half-typed code's artefacts (the function that swallowed it) and are left out."""
     if shown is None:
-        return Shown(tuple(found), dict(extents))
+        return Shown(_in_order(found), dict(extents))
     kept: dict[str, Extent] = {}
     for name, old in shown.extents.items():
         now = shift.extent(old)
         if now is not None and extents.get(name) != now:
             kept[name] = now
     if not kept:
-        return Shown(tuple(found), dict(extents))
+        return Shown(_in_order(found), dict(extents))
     out = [f for f in found if f.function not in kept and not _inside(f, path, kept.values())]
     for old_finding in shown.findings:
         if old_finding.function in kept:
             moved = shift.finding(old_finding)
             if moved is not None and moved not in out:
                 out.append(moved)
-    out.sort(key=lambda f: (f.location, f.rule_id, f.message))
     merged = {name: extent for name, extent in extents.items() if name not in kept}
     merged.update(kept)
-    return Shown(tuple(out), merged)
+    return Shown(_in_order(out), merged)
+
+
+def _in_order(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """By place: one order whatever was kept, so that the same findings publish the same list (the
+    edited functions' first publication and the check's then are one publication, not two)."""
+    return tuple(sorted(findings, key=lambda f: (f.location, f.rule_id, f.message)))
 
 
 def _inside(finding: Finding, path: str, extents: Iterable[Extent]) -> bool:
