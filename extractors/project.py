@@ -301,6 +301,14 @@ class Project:
         notes: tuple[Unmodelled, ...] = self.db.get(file_notes, path)
         return list(notes)
 
+    def function_extents(self, path: str) -> dict[str, tuple[int, int]]:
+        """First and last row of every function definition of ``path`` as parsed now, modelled or
+        not (an unmodelled one's note belongs to it as a finding does)."""
+        if path not in self.files:
+            return {}
+        items = self.db.get(file_items, path).functions
+        return {name: (item.row, item.row + item.text.count(b"\n")) for name, item in items.items()}
+
     def function_at(self, path: str, line: int) -> str | None:
         st = self.files.get(path)
         if st is None:

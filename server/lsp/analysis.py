@@ -218,11 +218,13 @@ class Analysis:
         return outcome.findings.get(path, []), text != buffer
 
     def extents(self, path: str) -> Extents:
-        """First and last line of each function of ``path`` as the project parsed it."""
-        state = self.project.files.get(path)
-        if state is None:
-            return {}
-        return {name: (m.start_row, m.last_row) for name, m in state.model.functions.items()}
+        """First and last line of each function of ``path`` as the project parsed it, the
+        unmodelled ones too (their notes are published as findings are); one the parser could not
+        read past a syntax error has no extent of its own, and stands at its note's lines."""
+        extents = self.project.function_extents(path)
+        for note in self.project.unmodelled(path):
+            extents.setdefault(note.function, (note.location.start_line, note.location.end_line))
+        return extents
 
     def notes(self, path: str) -> list[Finding]:
         """Functions of ``path`` that could not be modelled, as information diagnostics: a quiet

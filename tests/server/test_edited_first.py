@@ -65,10 +65,11 @@ def seen(found: list[types.Diagnostic]) -> list[tuple[str, int]]:
     return sorted((str(d.code), d.range.start.line) for d in found)
 
 
-def replace_body(client: LanguageClient, uri: str, whole: bool) -> None:
+def replace_body(client: LanguageClient, uri: str, whole: bool, rest: str = "") -> None:
+    """Version 2: release() frees twice (``rest``: what follows ``TEXT`` in the document)."""
     change: types.TextDocumentContentChangeEvent
     if whole:
-        change = types.TextDocumentContentChangeWholeDocument(text=EDITED)
+        change = types.TextDocumentContentChangeWholeDocument(text=EDITED + rest)
     else:
         rng = types.Range(types.Position(AT, 0), types.Position(AT, len(BODY)))
         change = types.TextDocumentContentChangePartial(range=rng, text=FREES_TWICE)
@@ -95,6 +96,44 @@ async def test_the_edited_function_is_published_before_the_callers_it_changed(
     assert [seen(found) for version, found in published if version == 2] == [
         [("double-free", SECOND_FREE), ("memory-leak", USER_LEAK_MOVED), ("memory-leak", OTHER_LEAK_MOVED)],
         FINAL,
+    ]
+
+
+# a definition the parser cannot read past a syntax error (the macros are not defined): a note,
+# not a finding, and no extent of its own
+LOST = """
+static int *slot_of(int n){
+  static ALIGNED union slot {
+     int m;
+     char pad[16];
+  } slots[] = {
+    { .m = INITIAL(2) },
+    { .m = INITIAL(3) },
+  };
+  return &slots[n - 2].m;
+}
+"""
+
+
+async def test_a_function_the_parser_lost_keeps_its_note_before_the_check(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "a.c"
+    path.write_text(TEXT + LOST)
+    published = record_publications(client, path.as_uri())
+    await start(client, tmp_path, settings={"debounceMs": 0})
+    uri = open_doc(client, path)
+    await until(lambda: checked(client, "a.c v1:"), "the first check")
+    note = ("not-checked", line_of(TEXT + LOST, "slot_of(") + 1)  # one line lower after the edit
+    assert ("not-checked", note[1] - 1) in seen(published[-1][1])
+
+    replace_body(client, uri, whole=False, rest=LOST)
+    await until(lambda: checked(client, "a.c v2:"), "the check of the edit")
+    assert [seen(found) for version, found in published if version == 2] == [
+        sorted(
+            [("double-free", SECOND_FREE), ("memory-leak", USER_LEAK_MOVED), ("memory-leak", OTHER_LEAK_MOVED), note]
+        ),
+        sorted([*FINAL, note]),
     ]
 
 
