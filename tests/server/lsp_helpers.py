@@ -110,6 +110,21 @@ def checker_pids(client: LanguageClient) -> list[int]:
     ]
 
 
+def record_publications(client: LanguageClient, uri: str) -> list[tuple[int | None, list[types.Diagnostic]]]:
+    """Every publication of ``uri``'s diagnostics, in order (the client still records them)."""
+    published: list[tuple[int | None, list[types.Diagnostic]]] = []
+    features = client.protocol.fm.features  # see every publication, then let the client record it
+    record = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def on_publish(params: types.PublishDiagnosticsParams) -> None:
+        if params.uri == uri:
+            published.append((params.version, list(params.diagnostics)))
+        record(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+    return published
+
+
 def codes(found: Sequence[types.Diagnostic]) -> list[str]:
     return sorted(str(d.code) for d in found)
 

@@ -11,7 +11,7 @@ from pytest_lsp import LanguageClient
 
 from extractors.api import Config, Finding
 from server.lsp.analysis import Analysis
-from tests.server.lsp_helpers import checked, line_of, open_doc, start, until
+from tests.server.lsp_helpers import checked, line_of, open_doc, record_publications, start, until
 
 TEXT = """#include <stdlib.h>
 
@@ -46,19 +46,17 @@ USER_LEAK_MOVED, OTHER_LEAK_MOVED = line_of(EDITED, "char *q = malloc"), line_of
 FINAL = [("double-free", SECOND_FREE), ("double-free", USER_CALL), ("memory-leak", OTHER_LEAK_MOVED)]
 
 
-def record_publications(client: LanguageClient, uri: str) -> list[tuple[int | None, list[types.Diagnostic]]]:
-    """Every publication of ``uri``'s diagnostics, in order (the client still records them)."""
-    published: list[tuple[int | None, list[types.Diagnostic]]] = []
-    features = client.protocol.fm.features
-    record = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def on_publish(params: types.PublishDiagnosticsParams) -> None:
-        if params.uri == uri:
-            published.append((params.version, list(params.diagnostics)))
-        record(params)
-
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
-    return published
+async def opened(
+    client: LanguageClient, tmp_path: Path, text: str
+) -> tuple[str, list[tuple[int | None, list[types.Diagnostic]]]]:
+    """A push session with ``a.c`` (``text``) open and checked, and its publications from the start."""
+    path = tmp_path / "a.c"
+    path.write_text(text)
+    published = record_publications(client, path.as_uri())
+    await start(client, tmp_path, settings={"debounceMs": 0})
+    uri = open_doc(client, path)
+    await until(lambda: checked(client, "a.c v1:"), "the first check")
+    return uri, published
 
 
 def seen(found: list[types.Diagnostic]) -> list[tuple[str, int]]:
@@ -81,12 +79,7 @@ def replace_body(client: LanguageClient, uri: str, whole: bool, rest: str = "") 
 async def test_the_edited_function_is_published_before_the_callers_it_changed(
     client: LanguageClient, tmp_path: Path
 ) -> None:
-    path = tmp_path / "a.c"
-    path.write_text(TEXT)
-    published = record_publications(client, path.as_uri())
-    await start(client, tmp_path, settings={"debounceMs": 0})
-    uri = open_doc(client, path)
-    await until(lambda: checked(client, "a.c v1:"), "the first check")
+    uri, published = await opened(client, tmp_path, TEXT)
     assert seen(published[-1][1]) == [("memory-leak", USER_LEAK), ("memory-leak", OTHER_LEAK)]
 
     replace_body(client, uri, whole=False)
@@ -118,12 +111,7 @@ static int *slot_of(int n){
 async def test_a_function_the_parser_lost_keeps_its_note_before_the_check(
     client: LanguageClient, tmp_path: Path
 ) -> None:
-    path = tmp_path / "a.c"
-    path.write_text(TEXT + LOST)
-    published = record_publications(client, path.as_uri())
-    await start(client, tmp_path, settings={"debounceMs": 0})
-    uri = open_doc(client, path)
-    await until(lambda: checked(client, "a.c v1:"), "the first check")
+    uri, published = await opened(client, tmp_path, TEXT + LOST)
     note = ("not-checked", line_of(TEXT + LOST, "slot_of(") + 1)  # one line lower after the edit
     assert ("not-checked", note[1] - 1) in seen(published[-1][1])
 
@@ -157,12 +145,7 @@ async def test_a_pull_client_is_told_to_pull_again_when_the_check_changed_more(
 async def test_a_replaced_text_waits_for_the_whole_check(client: LanguageClient, tmp_path: Path) -> None:
     """No line of a replaced text has a known place, so nothing shown can stand for the functions
     not checked yet: the first publication of the new version is the check's."""
-    path = tmp_path / "a.c"
-    path.write_text(TEXT)
-    published = record_publications(client, path.as_uri())
-    await start(client, tmp_path, settings={"debounceMs": 0})
-    uri = open_doc(client, path)
-    await until(lambda: checked(client, "a.c v1:"), "the first check")
+    uri, published = await opened(client, tmp_path, TEXT)
 
     replace_body(client, uri, whole=True)
     await until(lambda: checked(client, "a.c v2:"), "the check of the edit")

@@ -15,7 +15,17 @@ from pytest_lsp import LanguageClient
 
 from extractors.api import Finding, Location, WitnessStep
 from server.lsp.steady import LineShift, Shown, settle
-from tests.server.lsp_helpers import checked, codes, diagnostics, edit, line_of, open_doc, start, until
+from tests.server.lsp_helpers import (
+    checked,
+    codes,
+    diagnostics,
+    edit,
+    line_of,
+    open_doc,
+    record_publications,
+    start,
+    until,
+)
 
 TEXT = """#include <stdlib.h>
 
@@ -91,22 +101,11 @@ def newlines_before(version: int) -> int:
     return TYPED[: max(version - 1, 0)].count("\n")
 
 
-async def test_typing_in_one_function_leaves_the_others_where_they_were(
-    client: LanguageClient, tmp_path: Path
-) -> None:
+async def test_typing_in_one_function_leaves_the_others_where_they_were(client: LanguageClient, tmp_path: Path) -> None:
     path = tmp_path / "a.c"
     path.write_text(TEXT)
     uri = path.as_uri()
-    published: list[tuple[int | None, list[types.Diagnostic]]] = []
-    features = client.protocol.fm.features  # see every publication, then let the client record it
-    record = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def on_publish(params: types.PublishDiagnosticsParams) -> None:
-        if params.uri == uri:
-            published.append((params.version, list(params.diagnostics)))
-        record(params)
-
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+    published = record_publications(client, uri)
     await start(client, tmp_path, settings={"debounceMs": 0})
     open_doc(client, path)
     await until(lambda: checked(client, "a.c v1:"), "the first check")
