@@ -471,13 +471,8 @@ class Project:
         time their check takes), while the rest of the file is checked again."""
         if path not in self.files:
             return []
-        with self.db.snapshot():
-            proj = self._projector(self.files)
-            contracts = self._contracts(self.files)
-            functions = [fm for fm in proj.scope.functions.values() if fm.file == path and fm.name in names]
-            check = self.checker.check_file
-            found = check(path, functions, proj, None, PARTIAL_EVERY, self.db.check_cancelled, contracts)
-        return self._placed(path, found)
+        found = self.check_functions(f"{path}:{name}" for name in sorted(names))  # ids: FunctionModel.ident
+        return self._placed(path, (f for per_function in found.values() for f in per_function))
 
     def _row_of(self, function: str) -> int:
         path, name = function.rsplit(":", 1)
