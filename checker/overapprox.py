@@ -94,6 +94,7 @@ class _Supergraph:
         self.succ = succ
         self.preds = preds
         self.everything = b"\x01" * self.n
+        self._ones = int.from_bytes(self.everything, "little")
         self._atoms: dict[str, bytes] = {}
 
     def atom(self, name: str) -> bytes:
@@ -101,6 +102,9 @@ class _Supergraph:
         if got is None:
             got = self._atoms[name] = bytes(name in lab for lab in self.labels)
         return got
+
+    def complement(self, x: bytes | None) -> bytes:
+        return (int.from_bytes(_given(x), "little") ^ self._ones).to_bytes(self.n, "little")
 
     def some_successor_in(self, target: bytes) -> bytes:
         """Nodes with a successor in ``target``."""
@@ -116,7 +120,7 @@ class _Supergraph:
         successor outside it."""
         if not any(target):
             return target
-        return _not(self.some_successor_in(_not(target, self.n)), self.n)
+        return self.complement(self.some_successor_in(self.complement(target)))
 
     def until(self, left: bytes, right: bytes) -> bytes:
         """Nodes from which a path through ``left`` nodes reaches a ``right`` node."""
@@ -256,8 +260,8 @@ def _bounds(g: _Supergraph, plan: Plan, sides: tuple[bool, bool]) -> tuple[bytes
             assert name is not None
             hi = lo = g.atom(name)
         elif op == NOT:
-            hi = _not(must[args[0]], n) if want_may else None
-            lo = _not(may[args[0]], n) if want_must else None
+            hi = g.complement(must[args[0]]) if want_may else None
+            lo = g.complement(may[args[0]]) if want_must else None
         elif op in (AND, OR):
             a, b = args
             hi = _combine(op, may[a], may[b], n) if want_may else None
@@ -281,11 +285,6 @@ def _bounds(g: _Supergraph, plan: Plan, sides: tuple[bool, bool]) -> tuple[bytes
 def _given(x: bytes | None) -> bytes:
     assert x is not None, "a side the plan did not compute"
     return x
-
-
-def _not(x: bytes | None, n: int) -> bytes:
-    x = _given(x)
-    return (int.from_bytes(x, "little") ^ int.from_bytes(b"\x01" * n, "little")).to_bytes(n, "little")
 
 
 def _combine(op: int, x: bytes | None, y: bytes | None, n: int) -> bytes:
