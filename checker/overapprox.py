@@ -55,20 +55,19 @@ class _Local:
         self.index = index
 
 
-def _local(comp: Component) -> _Local:
-    return kept(comp._derived, "supergraph", lambda: _Local(comp), _Local)
-
-
 class _Supergraph:
     """The model's nodes numbered, their labels, and the supergraph's edges both ways (an edge
-    may be listed twice; every pass counts it the same way both ways)."""
+    may be listed twice; every pass counts it the same way both ways).  Made for one bound and
+    dropped, never kept on the model: it is as big as the model, and what an edit asks again is
+    :func:`may_hold`'s answer, which is kept."""
 
     def __init__(self, rsm: RSM) -> None:
         offset: dict[str, int] = {}
         parts: list[tuple[Component, _Local]] = []
         labels: list[frozenset[str]] = []
+        self.locals: dict[str, _Local] = {}
         for c in rsm.components:
-            loc = _local(c)
+            loc = self.locals[c.name] = _Local(c)
             offset[c.name] = len(labels)
             parts.append((c, loc))
             labels.extend(loc.labels)
@@ -79,7 +78,7 @@ class _Supergraph:
         self.complete = True
         for c, loc in parts:
             for s, t in loc.via_box:
-                x, y = _position(rsm, c, offset, s), _position(rsm, c, offset, t)
+                x, y = self._position(c, offset, s), self._position(c, offset, t)
                 if x is None or y is None:
                     self.complete = False  # a box into a component the model lacks
                     continue
@@ -96,6 +95,16 @@ class _Supergraph:
         self.everything = b"\x01" * self.n
         self._ones = int.from_bytes(self.everything, "little")
         self._atoms: dict[str, bytes] = {}
+
+    def _position(self, comp: Component, offset: dict[str, int], ref: Ref) -> int | None:
+        """A caller's position as a supergraph node: its own node, or the callee's entry or exit."""
+        if isinstance(ref, str):
+            return offset[comp.name] + self.locals[comp.name].index[ref]
+        box = comp.box_map.get(ref[0])
+        if box is None or box.component not in offset:
+            return None
+        i = self.locals[box.component].index.get(ref[1])
+        return None if i is None else offset[box.component] + i
 
     def atom(self, name: str) -> bytes:
         got = self._atoms.get(name)
@@ -178,17 +187,6 @@ class _Supergraph:
         return bytes(members)
 
 
-def _position(rsm: RSM, comp: Component, offset: dict[str, int], ref: Ref) -> int | None:
-    """A caller's position as a supergraph node: its own node, or the callee's entry or exit."""
-    if isinstance(ref, str):
-        return offset[comp.name] + _local(comp).index[ref]
-    box = comp.box_map.get(ref[0])
-    if box is None or box.component not in offset:
-        return None
-    i = _local(rsm.component(box.component)).index.get(ref[1])
-    return None if i is None else offset[box.component] + i
-
-
 def may_hold(rsm: RSM, formula: Formula) -> bool:
     """False only if ``formula`` is false at the initial node of ``rsm`` (empty call stack); kept
     per model (an edit asks again about the models of the functions it did not change)."""
@@ -196,10 +194,10 @@ def may_hold(rsm: RSM, formula: Formula) -> bool:
 
 
 def _may_hold(rsm: RSM, formula: Formula) -> bool:
-    graph = _graph(rsm)
+    graph = _Supergraph(rsm)
     if not graph.complete or rsm.initial_component not in graph.offset:
         return True
-    first = _local(rsm.component(rsm.initial_component)).index.get(rsm.initial_node)
+    first = graph.locals[rsm.initial_component].index.get(rsm.initial_node)
     if first is None:
         return True
     may, _ = _bounds(graph, _plan(formula), sides=(True, False))
@@ -210,16 +208,12 @@ def _may_hold(rsm: RSM, formula: Formula) -> bool:
 def node_bounds(rsm: RSM, formula: Formula) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]:
     """The nodes (component, node) where ``formula`` may hold under some call stack, and those where
     it holds under every one: the bound at every node, as :func:`may_hold` reads it at one."""
-    graph = _graph(rsm)
+    graph = _Supergraph(rsm)
     assert graph.complete, "a box calls a component the model lacks"
     may, must = _bounds(graph, _plan(formula), sides=(True, True))
     assert may is not None and must is not None
     names = [(c.name, n.name) for c in rsm.components for n in c.nodes]
     return frozenset(compress(names, may)), frozenset(compress(names, must))
-
-
-def _graph(rsm: RSM) -> _Supergraph:
-    return kept(rsm.memo, "supergraph", lambda: _Supergraph(rsm), _Supergraph)
 
 
 Plan = tuple[FormulaTable, dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]]]
