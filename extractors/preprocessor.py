@@ -860,7 +860,35 @@ def with_readable_calls(data: bytes) -> bytes:
     """``data`` with the macro calls around conditions made readable, every position kept: bare
     calls as conditions parenthesised (:func:`with_macro_conditions`), calls between a condition
     and its block blanked (:func:`without_loop_annotations`)."""
-    return without_loop_annotations(with_macro_conditions(data))
+    return without_type_annotations(without_loop_annotations(with_macro_conditions(data)))
+
+
+# a name right before ``struct``/``union``/``enum``: in C only a macro's use can stand there
+_BEFORE_TAG = re.compile(rb"(?<![\w#$])([A-Za-z_]\w*)[ \t\r\n]+(?=(?:struct|union|enum)(?![\w$]))")
+
+
+def without_type_annotations(data: bytes) -> bytes:
+    """``data`` with each name written right before ``struct``, ``union`` or ``enum`` blanked,
+    keeping every position: ``static CACHE_ALIGNED union u { ... } a[] = { ... };`` reads as
+    ``static union u ...``.  No C declaration or expression puts a name (other than a keyword)
+    before these keywords, so the name is a macro of a header not read, an attribute or
+    qualifier in a build; tree-sitter would read it as a type, the tag's braces as a nested
+    function's body and its members as the function's locals, or lose the function.  Names with
+    two leading underscores are the compilers' own (``__extension__``) and stay.  ``data`` itself
+    when nothing changes."""
+    if b"struct" not in data and b"union" not in data and b"enum" not in data:
+        return data
+    out: bytearray | None = None
+    for m in _BEFORE_TAG.finditer(data):
+        name = m.group(1)
+        if name.decode() in C_KEYWORDS or name.startswith(b"__") or not _in_code(data, m.start()):
+            continue
+        if _on_directive(data, m.start()):
+            continue  # a macro's body (``#define DECL(t) t struct``)
+        if out is None:
+            out = bytearray(data)
+        _blank(out, m.start(1), m.end(1))
+    return bytes(out) if out is not None else data
 
 
 # ``if``/``while``/``for``/``switch`` and the parenthesis opening its condition
@@ -900,6 +928,20 @@ def _in_code(data: bytes, at: int) -> bool:
     if _DIRECTIVE_LINE.match(data, line_start, at):
         return False
     return not (len(_QUOTE.findall(data, line_start, at)) % 2 or _in_comment(data, line_start, at))
+
+
+def _on_directive(data: bytes, at: int) -> bool:
+    """Whether ``data[at]`` is on a directive's logical line (its first, or one a backslash
+    continues)."""
+    start = data.rfind(b"\n", 0, at) + 1
+    while start > 0:
+        j = start - 2  # the last byte of the line before (its newline is at start - 1)
+        if j >= 0 and data[j] == 0x0D:
+            j -= 1
+        if j < 0 or data[j] != 0x5C:
+            break
+        start = data.rfind(b"\n", 0, start - 1) + 1
+    return data[start:at].lstrip(b" \t").startswith(b"#")
 
 
 def _in_comment(data: bytes, line_start: int, at: int) -> bool:

@@ -6,7 +6,7 @@ arm looked overwritten by the next arm's.  The front end reads such a condition 
 
 from __future__ import annotations
 
-from extractors.preprocessor import with_macro_conditions, without_loop_annotations
+from extractors.preprocessor import with_macro_conditions, without_loop_annotations, without_type_annotations
 from tests.extractors.helpers import check_src, line_of, of_rule
 
 RUN = r"""
@@ -93,3 +93,35 @@ def test_a_loop_contract_between_condition_and_block_is_blanked_in_place() -> No
         b"#if defined(A) X(1) {\n",
     ):
         assert without_loop_annotations(same) is same
+
+
+def test_a_macro_before_a_tag_is_blanked_in_place() -> None:
+    text = b"    static CACHE_ALIGNED union u { int m; } a[] = { {1} };\n"
+    assert without_type_annotations(text) == text.replace(b"CACHE_ALIGNED", b" " * 13)
+    text = b"EXPORT struct s *make(void);\ntypedef PACKED enum e { A } e_t;\n"
+    assert without_type_annotations(text) == text.replace(b"EXPORT", b" " * 6).replace(b"PACKED", b" " * 6)
+    for same in (
+        b"static const struct s x;\n",  # keywords stay
+        b"typedef struct s s_t;\n",
+        b"__extension__ union { int a; } u;\n",  # the compilers' own
+        b"sizeof(struct s) + n_struct;\n",
+        b'p("EXPORT struct s");\n',
+        b"/* X struct */\n",
+        b"#define DECL(t) t struct\n",
+        b"#define DECL(t) \\\r\n    static t struct\n",  # a directive's continued line
+        b"int x;\n",
+    ):
+        assert without_type_annotations(same) is same
+
+
+def test_members_of_a_local_tag_after_a_macro_are_no_locals() -> None:
+    src = """
+int use(const void *);
+int f(void) {
+    static ALIGNED union u { int m; double d; } a[] = { {1} };
+    int spare;
+    return use(a);
+}
+"""
+    found = of_rule(check_src(src), "unused-variable")
+    assert [(f.location.start_line, f.message.split("'")[1]) for f in found] == [(line_of(src, "int spare"), "spare")]
