@@ -50,6 +50,7 @@ from extractors.queries import (
     file_notes,
     file_preprocessor,
     model_with_key,
+    notes_of,
 )
 from extractors.rules import Rule, catalogue, rules_key
 from extractors.suppress import suppressed
@@ -294,10 +295,13 @@ class Project:
         else:
             self.db.set(FLAGS, path, flags)
 
-    def unmodelled(self, path: str) -> list[Unmodelled]:
-        """The functions of ``path`` that could not be modelled (and so were not checked)."""
+    def unmodelled(self, path: str, names: Collection[str] | None = None) -> list[Unmodelled]:
+        """The functions of ``path`` that could not be modelled (and so were not checked); of those
+        named ``names`` only, when given, without visiting the file's other functions."""
         if path not in self.files:
             return []
+        if names is not None:
+            return list(notes_of(self.db, path, names))
         notes: tuple[Unmodelled, ...] = self.db.get(file_notes, path)
         return list(notes)
 

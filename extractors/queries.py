@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
@@ -710,15 +710,26 @@ def file_ignores(db: Database, path: str) -> dict[int, frozenset[str]]:
 def file_notes(db: Database, path: str) -> tuple[Unmodelled, ...]:
     """The functions of the file that could not be modelled, placed: what a check reports besides
     its findings, without placing every model of the file."""
+    return notes_of(db, path, None)
+
+
+def notes_of(db: Database, path: str, names: Collection[str] | None) -> tuple[Unmodelled, ...]:
+    """:func:`file_notes` of the functions ``names`` only (all when None): those an edit changed
+    are read without visiting the file's other models."""
     notes: list[Unmodelled] = []
     items = db.get(file_items, path)
-    for name, item in items.functions.items():
+    if names is None:
+        wanted: Iterable[tuple[str, FunctionItem]] = items.functions.items()
+    else:
+        wanted = ((n, item) for n in sorted(names) if (item := items.functions.get(n)) is not None)
+    for name, item in wanted:
         got = db.get(function_model, (path, name, item.text))
         if isinstance(got, Unmodelled):
             notes.append(_placed_note(got, item.row))
     for lost in items.unread:  # a definition a syntax error hides: not even an item
-        at = Location(path, lost.row, lost.start_col, lost.row, lost.end_col)
-        notes.append(Unmodelled(lost.name, at, "ctlsp cannot read it past a syntax error around it"))
+        if names is None or lost.name in names:
+            at = Location(path, lost.row, lost.start_col, lost.row, lost.end_col)
+            notes.append(Unmodelled(lost.name, at, "ctlsp cannot read it past a syntax error around it"))
     notes.sort(key=lambda u: (u.location.start_line, u.location.start_col))
     return tuple(notes)
 

@@ -175,9 +175,9 @@ class Analysis:
             return None
         if edited is not None and not early and changed:
             first = self.project.function_findings(path, changed)  # builds the models extents reads
-            extents = self.extents(path)
+            extents = self.extents(path, changed)
             names = sorted(n for n in changed if n in extents)
-            first += [n for n in self.notes(path) if n.function in names]
+            first += [n for n in self.notes(path, changed) if n.function in names]
             edited(path, first, {n: extents[n] for n in names})
         findings = self.project.check(
             paths=[path], partial=partial, partial_every=partial_every, early=(path,) if early else ()
@@ -217,20 +217,22 @@ class Analysis:
         outcome = self.check_paths_sync([path])
         return outcome.findings.get(path, []), text != buffer
 
-    def extents(self, path: str) -> Extents:
+    def extents(self, path: str, names: Collection[str] | None = None) -> Extents:
         """First and last line of each function of ``path`` as the project parsed it, the
         unmodelled ones too (their notes are published as findings are); one the parser could not
-        read past a syntax error has no extent of its own, and stands at its note's lines."""
+        read past a syntax error has no extent of its own, and stands at its note's lines.  With
+        ``names``: at least those functions' (the others' notes are not read)."""
         extents = self.project.function_extents(path)
-        for note in self.project.unmodelled(path):
+        for note in self.project.unmodelled(path, names):
             extents.setdefault(note.function, (note.location.start_line, note.location.end_line))
         return extents
 
-    def notes(self, path: str) -> list[Finding]:
-        """Functions of ``path`` that could not be modelled, as information diagnostics: a quiet
-        editor must mean checked code."""
+    def notes(self, path: str, names: Collection[str] | None = None) -> list[Finding]:
+        """Functions of ``path`` (of ``names`` only, when given) that could not be modelled, as
+        information diagnostics: a quiet editor must mean checked code."""
         return [
-            Finding(NOT_CHECKED, "info", u.message, u.location, u.function) for u in self.project.unmodelled(path)
+            Finding(NOT_CHECKED, "info", u.message, u.location, u.function)
+            for u in self.project.unmodelled(path, names)
         ]
 
 

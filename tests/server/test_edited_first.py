@@ -92,18 +92,14 @@ async def test_the_edited_function_is_published_before_the_callers_it_changed(
     ]
 
 
-# a definition the parser cannot read past a syntax error (the macros are not defined): a note,
-# not a finding, and no extent of its own
+# a definition the parser cannot read past a syntax error (braces that do not match, as while
+# typing an initialiser): a note, not a finding, and no extent of its own
 LOST = """
 static int *slot_of(int n){
-  static ALIGNED union slot {
-     int m;
-     char pad[16];
-  } slots[] = {
-    { .m = INITIAL(2) },
-    { .m = INITIAL(3) },
+  static int slots[] = {
+    [2] = 20 } [3] = { 30
   };
-  return &slots[n - 2].m;
+  return &slots[n - 2];
 }
 """
 
@@ -180,3 +176,26 @@ def test_the_edited_functions_findings_are_the_checks_own(tmp_path: Path) -> Non
     heard.clear()
     analysis.check_file_sync(path, EDITED, lambda: True, edited=lambda *a: heard.append(a))
     assert heard == []  # nothing changed: nothing to show first
+
+
+
+DEEP = "int deep(int x) {\n" + "{" * 3000 + "x = 1;" + "}" * 3000 + "\n    return x;\n}\n"
+
+
+def test_an_edited_function_too_deep_to_model_is_heard_with_its_note(tmp_path: Path) -> None:
+    """The first findings of an edit of a function that cannot be modelled are its note, read
+    without the notes of the file's other functions (the lost definition's among them)."""
+    path = str(tmp_path / "a.c")
+    analysis = Analysis(Config())
+    analysis.check_file_sync(path, TEXT + DEEP + LOST, lambda: True, early=True)
+    heard: list[tuple[str, list[Finding], dict[str, tuple[int, int]]]] = []
+    edited = TEXT + DEEP.replace("x = 1;", "x = 2;") + LOST
+    outcome = analysis.check_file_sync(path, edited, lambda: True, edited=lambda *a: heard.append(a))
+    assert outcome is not None
+    [(_, findings, functions)] = heard
+    assert list(functions) == ["deep"]
+    assert [(f.rule_id, f.function) for f in findings] == [("not-checked", "deep")]
+    assert findings == [f for f in outcome.findings[path] if f.function == "deep"]
+    assert [f.function for f in analysis.notes(path)] == ["deep", "slot_of"]
+    assert analysis.notes(path, ["deep", "user"]) == analysis.notes(path)[:1]
+    assert analysis.notes(path, ["slot_of"]) == analysis.notes(path)[1:]
