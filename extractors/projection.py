@@ -760,9 +760,15 @@ class Projector:
         fns = sc.functions
         named = (sc.allocators, sc.globals, sc.volatiles, sc.nonnull_allocators)
         base = "|".join((*(",".join(sorted(names)) for names in named), self.table_digest)).encode()
-        callees = {i: self.callee_ids(fm, i) for i, fm in fns.items()}
         snap = {i: fm.key for i, fm in fns.items()}
         last = self.store.merkle.get(self.resolution_digest)
+        # a function's callee ids are a function of its id, key and the resolution (callee_ids'
+        # key), so the last walk's stand for those whose key did not change
+        before = last.callees if last is not None else {}
+        was = last.snap if last is not None else {}
+        callees = {
+            i: before[i] if was.get(i) == fm.key and i in before else self.callee_ids(fm, i) for i, fm in fns.items()
+        }
         if last is None or last.base != base or last.callees != callees:
             last = None
             sccs = strongly_connected(sorted(fns), callees.__getitem__)
