@@ -178,7 +178,6 @@ def test_the_edited_functions_findings_are_the_checks_own(tmp_path: Path) -> Non
     assert heard == []  # nothing changed: nothing to show first
 
 
-
 DEEP = "int deep(int x) {\n" + "{" * 3000 + "x = 1;" + "}" * 3000 + "\n    return x;\n}\n"
 
 
