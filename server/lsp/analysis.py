@@ -175,15 +175,15 @@ class Analysis:
             return None
         if edited is not None and not early and changed:
             first = self.project.function_findings(path, changed)  # builds the models extents reads
-            extents = self.extents(path, changed)
+            notes, extents = self.notes_and_extents(path, changed)
             names = sorted(n for n in changed if n in extents)
-            first += [n for n in self.notes(path, changed) if n.function in names]
-            edited(path, first, {n: extents[n] for n in names})
+            edited(path, first + notes, {n: extents[n] for n in names})
         findings = self.project.check(
             paths=[path], partial=partial, partial_every=partial_every, early=(path,) if early else ()
         )
-        result = {path: list(findings.get(path, [])) + self.notes(path)}
-        return CheckOutcome(result, _delta(before, self.counters()), changed, {path: self.extents(path)})
+        notes, extents = self.notes_and_extents(path)
+        result = {path: list(findings.get(path, [])) + notes}
+        return CheckOutcome(result, _delta(before, self.counters()), changed, {path: extents})
 
     def check_paths_sync(
         self,
@@ -198,8 +198,9 @@ class Analysis:
         findings = self.project.check(
             paths=list(paths), interprocedural=True, partial=partial, partial_every=partial_every, early=early
         )
-        result = {p: list(findings.get(p, [])) + self.notes(p) for p in paths}
-        return CheckOutcome(result, _delta(before, self.counters()), extents={p: self.extents(p) for p in paths})
+        shown = {p: self.notes_and_extents(p) for p in paths}
+        result = {p: list(findings.get(p, [])) + shown[p][0] for p in paths}
+        return CheckOutcome(result, _delta(before, self.counters()), extents={p: shown[p][1] for p in paths})
 
     def check_disk_text_sync(
         self, path: str, buffer: str, keep: bool, still_wanted: Callable[[], bool]
@@ -217,23 +218,19 @@ class Analysis:
         outcome = self.check_paths_sync([path])
         return outcome.findings.get(path, []), text != buffer
 
-    def extents(self, path: str, names: Collection[str] | None = None) -> Extents:
-        """First and last line of each function of ``path`` as the project parsed it, the
-        unmodelled ones too (their notes are published as findings are); one the parser could not
-        read past a syntax error has no extent of its own, and stands at its note's lines.  With
-        ``names``: at least those functions' (the others' notes are not read)."""
+    def notes_and_extents(self, path: str, names: Collection[str] | None = None) -> tuple[list[Finding], Extents]:
+        """The functions of ``path`` (of ``names`` only, when given) that could not be modelled, as
+        information diagnostics (a quiet editor must mean checked code), and the first and last
+        line of each function as the project parsed it, the unmodelled ones too (their notes are
+        published as findings are): one the parser could not read past a syntax error has no
+        extent of its own and stands at its note's lines, so with ``names`` the extents of those
+        functions at least (the others' notes are not read)."""
+        unmodelled = self.project.unmodelled(path, names)
         extents = self.project.function_extents(path)
-        for note in self.project.unmodelled(path, names):
+        for note in unmodelled:
             extents.setdefault(note.function, (note.location.start_line, note.location.end_line))
-        return extents
-
-    def notes(self, path: str, names: Collection[str] | None = None) -> list[Finding]:
-        """Functions of ``path`` (of ``names`` only, when given) that could not be modelled, as
-        information diagnostics: a quiet editor must mean checked code."""
-        return [
-            Finding(NOT_CHECKED, "info", u.message, u.location, u.function)
-            for u in self.project.unmodelled(path, names)
-        ]
+        notes = [Finding(NOT_CHECKED, "info", u.message, u.location, u.function) for u in unmodelled]
+        return notes, extents
 
 
 def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:

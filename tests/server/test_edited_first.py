@@ -168,7 +168,7 @@ def test_the_edited_functions_findings_are_the_checks_own(tmp_path: Path) -> Non
     assert outcome is not None
     [(heard_path, findings, functions)] = heard
     assert heard_path == path and list(functions) == ["release"]
-    assert functions["release"] == analysis.extents(path)["release"]
+    assert functions["release"] == analysis.notes_and_extents(path)[1]["release"]
     assert [f.rule_id for f in findings] == ["double-free"]
     assert findings == [f for f in outcome.findings[path] if f.function == "release"]
     assert any(f.function == "other" for f in outcome.findings[path])
@@ -195,6 +195,7 @@ def test_an_edited_function_too_deep_to_model_is_heard_with_its_note(tmp_path: P
     assert list(functions) == ["deep"]
     assert [(f.rule_id, f.function) for f in findings] == [("not-checked", "deep")]
     assert findings == [f for f in outcome.findings[path] if f.function == "deep"]
-    assert [f.function for f in analysis.notes(path)] == ["deep", "slot_of"]
-    assert analysis.notes(path, ["deep", "user"]) == analysis.notes(path)[:1]
-    assert analysis.notes(path, ["slot_of"]) == analysis.notes(path)[1:]
+    notes = analysis.notes_and_extents(path)[0]
+    assert [f.function for f in notes] == ["deep", "slot_of"]
+    assert analysis.notes_and_extents(path, ["deep", "user"])[0] == notes[:1]
+    assert analysis.notes_and_extents(path, ["slot_of"])[0] == notes[1:]
