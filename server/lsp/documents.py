@@ -1,35 +1,29 @@
-"""Open C documents kept as UTF-8 bytes plus an incrementally maintained tree-sitter tree.
+"""Open C documents kept as UTF-8 bytes with their line table, edited in place.
 
-The server applies each LSP content change itself (rather than re-parsing the whole text) so that a
-keystroke in a 50k-line file costs a tree edit and an incremental re-parse; the byte ranges that changed
-are mapped to the top-level functions they touch so the log can say what was rebuilt and why.
+The server applies each LSP content change itself so that a keystroke in a 50k-line file costs a
+splice of the bytes and a patch of the line table, not a re-read of the text.  The server parses
+nothing: what an edit changed (which functions) is the front end's to say, in the checker process
+(``CheckOutcome.changed_functions``); an incremental re-parse of the whole text here cost more than
+the check of the edited function on a 270k-line file, on the thread that answers requests.
 
-Lines are LSP's (``\\n``, ``\\r\\n`` or a lone ``\\r`` ends one); the tree is a parse of the text the
+Lines are LSP's (``\\n``, ``\\r\\n`` or a lone ``\\r`` ends one); ``checked_text`` is the text the
 front end reads, where each lone ``\\r`` is ``\\n`` (see ``line_ends``), so that its rows are those lines.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import tree_sitter
 from lsprotocol import types
 
-from extractors.api import function_name, top_level_functions
-from extractors.parse import LANGUAGE
 from server.line_ends import LINE_END, checked_bytes, line_starts
 from server.lsp.positions import UTF16, Columns
 
 _ENCODING_ERRORS = "surrogatepass"
 
 Point = tuple[int, int]
-
-
-def new_parser() -> tree_sitter.Parser:
-    """A tree-sitter-C parser; one per document so that parses in different threads never share one."""
-    return tree_sitter.Parser(LANGUAGE)
 
 
 def encode(text: str) -> bytes:
@@ -43,24 +37,12 @@ def decode(data: bytes) -> str:
 _line_starts = line_starts
 
 
-@dataclass(frozen=True)
-class ByteEdit:
-    """One applied change, in the terms ``tree_sitter.Tree.edit`` wants."""
-
-    start_byte: int
-    old_end_byte: int
-    new_end_byte: int
-    start_point: Point
-    old_end_point: Point
-    new_end_point: Point
-
-
 @dataclass
 class Document:
-    """One open C file: its text (bytes), version and current syntax tree.
+    """One open C file: its text (bytes), version and line table.
 
     ``source`` is the editor's text; ``checked`` the same bytes with each lone ``\\r`` made ``\\n``,
-    which is what ``tree`` parses and ``checked_text`` hands to the checks.
+    which ``checked_text`` hands to the checks.
     """
 
     uri: str
@@ -68,16 +50,13 @@ class Document:
     version: int
     source: bytes
     columns: Columns = field(default=UTF16, repr=False)
-    parser: tree_sitter.Parser = field(default_factory=new_parser, repr=False)
     checked: bytes = field(init=False, repr=False)
-    tree: tree_sitter.Tree = field(init=False, repr=False)
     line_starts: list[int] = field(init=False, repr=False)
     _text: str | None = field(default=None, init=False, repr=False)
     _checked_text: str | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.checked = checked_bytes(self.source)
-        self.tree = self.parser.parse(self.checked)
         self.line_starts = line_starts(self.source)
 
     @classmethod
@@ -93,17 +72,12 @@ class Document:
 
     @property
     def checked_text(self) -> str:
-        """The text the checks read (with ``tree``): lone ``\\r`` made ``\\n``, rows are LSP lines."""
+        """The text the checks read: lone ``\\r`` made ``\\n``, rows are LSP lines."""
         if self.checked is self.source:
             return self.text
         if self._checked_text is None:
             self._checked_text = decode(self.checked)
         return self._checked_text
-
-    def point(self, offset: int) -> Point:
-        """tree-sitter point (line, byte column) of a byte offset."""
-        line = bisect.bisect_right(self.line_starts, offset) - 1
-        return line, offset - self.line_starts[line]
 
     def line_text(self, line: int) -> str:
         """Text of ``line`` without its line break ('' past the end)."""
@@ -129,7 +103,7 @@ class Document:
         return "\n"
 
     def locate(self, position: types.Position) -> tuple[int, Point]:
-        """Byte offset and tree-sitter point of an LSP position, clamped into the document."""
+        """Byte offset and (line, byte column) of an LSP position, clamped into the document."""
         if position.line >= len(self.line_starts):
             end = len(self.source)
             last = len(self.line_starts) - 1
@@ -140,49 +114,20 @@ class Document:
         byte_column = len(encode(text[:column]))
         return self.line_starts[line] + byte_column, (line, byte_column)
 
-    def apply_changes(
-        self, changes: Sequence[types.TextDocumentContentChangeEvent], version: int
-    ) -> list[tuple[int, int]]:
-        """Apply LSP changes in order and re-parse once; return changed byte ranges in the new text.
-
-        The previous tree is copied before being edited because a background check may still be
-        reading it.
-        """
-        old_tree = self.tree.copy()
-        ranges: list[tuple[int, int]] = []
-        full_reparse = False
+    def apply_changes(self, changes: Sequence[types.TextDocumentContentChangeEvent], version: int) -> None:
+        """Apply LSP changes in order."""
         for change in changes:
             if isinstance(change, types.TextDocumentContentChangeWholeDocument):
                 self.source = encode(change.text)
                 self.checked = checked_bytes(self.source)
                 self.line_starts = line_starts(self.source)
-                full_reparse = True
-                ranges = [(0, len(self.source))]
-                continue
-            edit = self._apply_one(change)
-            if not full_reparse:
-                old_tree.edit(
-                    edit.start_byte,
-                    edit.old_end_byte,
-                    edit.new_end_byte,
-                    edit.start_point,
-                    edit.old_end_point,
-                    edit.new_end_point,
-                )
-            ranges = [_shift(r, edit) for r in ranges]
-            ranges.append((edit.start_byte, edit.new_end_byte))
+            else:
+                self._apply_one(change)
         self.version = version
         self._text = None
         self._checked_text = None
-        if full_reparse:
-            self.tree = self.parser.parse(self.checked)
-            return [(0, len(self.source))]
-        new_tree = self.parser.parse(self.checked, old_tree)
-        ranges.extend((r.start_byte, r.end_byte) for r in old_tree.changed_ranges(new_tree))
-        self.tree = new_tree
-        return ranges
 
-    def _apply_one(self, change: types.TextDocumentContentChangePartial) -> ByteEdit:
+    def _apply_one(self, change: types.TextDocumentContentChangePartial) -> None:
         start, _ = self.locate(change.range.start)
         old_end, _ = self.locate(change.range.end)
         start, old_end = min(start, old_end), max(start, old_end)
@@ -193,7 +138,6 @@ class Document:
             # text change with the edit, so the edit starts at it.
             start -= 1
             inserted = b"\r" + inserted
-        start_point, old_end_point = self.point(start), self.point(old_end)
         new_end = start + len(inserted)
         no_lone_cr = self.checked is self.source
         self.source = self.source[:start] + inserted + self.source[old_end:]
@@ -206,7 +150,6 @@ class Document:
             if self.checked == self.source:  # the last lone \r went: share the bytes again
                 self.checked = self.source
         self._update_line_starts(start, old_end, new_end)
-        return ByteEdit(start, old_end, new_end, start_point, old_end_point, self.point(new_end))
 
     def _update_line_starts(self, start: int, old_end: int, new_end: int) -> None:
         """Patch the line table around an edit (``self.source`` is already the new text) instead of
@@ -226,29 +169,3 @@ class Document:
         ends = (m.end() for m in LINE_END.finditer(self.source, first - 1, new_end + 1))
         new = [s for s in ends if s <= new_end]
         self.line_starts = starts[:keep] + new + [x + delta for x in starts[after:]]
-
-    def functions_in(self, ranges: Iterable[tuple[int, int]]) -> set[str]:
-        """Names of the top-level function definitions overlapping any of the byte ranges."""
-        spans = sorted(ranges)
-        if not spans:
-            return set()
-        names: set[str] = set()
-        for node in top_level_functions(self.tree.root_node):
-            if any(s <= node.end_byte and e >= node.start_byte for s, e in spans):
-                name = function_name(node)
-                if name:
-                    names.add(name)
-        return names
-
-
-def _shift(span: tuple[int, int], edit: ByteEdit) -> tuple[int, int]:
-    """Move a range computed before ``edit`` into the coordinates after it."""
-
-    def move(offset: int) -> int:
-        if offset <= edit.start_byte:
-            return offset
-        if offset >= edit.old_end_byte:
-            return offset + edit.new_end_byte - edit.old_end_byte
-        return edit.new_end_byte
-
-    return move(span[0]), move(span[1])

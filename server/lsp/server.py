@@ -76,7 +76,6 @@ class CtlspServer(LanguageServer):
         self._checked: dict[str, int] = {}
         self._first: dict[str, tuple[int, str | None]] = {}  # uri -> version, result id of its first publish
         self._whole_checked: dict[str, int] = {}
-        self._edited: dict[str, set[str]] = {}
         self._disk: dict[str, tuple[float, list[str]]] = {}
         self._full_task: asyncio.Task[None] | None = None
         self._full_again = False
@@ -241,9 +240,6 @@ class CtlspServer(LanguageServer):
         self.log(f"ctlsp: configuration reloaded ({reason})")
         self.request_full_check(f"configuration changed ({reason})")
 
-    def note_edited(self, uri: str, functions: set[str]) -> None:
-        self._edited.setdefault(uri, set()).update(functions)
-
     def note_changes(self, uri: str, changes: Sequence[types.TextDocumentContentChangeEvent]) -> None:
         """Log an open document's content changes, so that the findings published before them can be
         moved to where their lines are now (see ``steady``)."""
@@ -255,7 +251,6 @@ class CtlspServer(LanguageServer):
         """Drop a closed document and any check still pending for it. What was checked of it is
         forgotten too (a reopened document starts again at version 1), and pulls waiting for its
         check answer now."""
-        self._edited.pop(uri, None)
         self._sent.pop(uri, None)
         self._shown.pop(uri, None)
         self._shifts.pop(uri, None)
@@ -347,14 +342,13 @@ class CtlspServer(LanguageServer):
                 del self._checking[uri]
         if outcome is None or not current():
             return
-        edited = sorted(self._edited.pop(uri, set()))
         if self._whole_checked.get(uri) != version:  # else the workspace check covered it, across files
             self.publish(path, outcome.findings.get(path, []), outcome.extents.get(path, {}))
             self.mark_checked(uri, version)
         first = self._first.pop(uri, None)
         if first is not None and first[0] == version and first[1] != self.result_ids.get(uri):
             self.refresh_pulled_diagnostics()  # a pull may hold the first publish: it is not the last
-        self.report_counters(f"{Path(path).name} v{version}", outcome, edited)
+        self.report_counters(f"{Path(path).name} v{version}", outcome)
         self.tidy_memory()
 
     def tidy_memory(self) -> None:
@@ -415,12 +409,11 @@ class CtlspServer(LanguageServer):
         self._first[doc.uri] = (doc.version, self.result_ids.get(doc.uri))
         self._resolve_waiters(doc.uri, doc.version, first=True)
 
-    def report_counters(self, what: str, outcome: CheckOutcome, edited: list[str] | None = None) -> None:
-        """One log line per check: what the edit touched, what was rebuilt, and the work counters."""
+    def report_counters(self, what: str, outcome: CheckOutcome) -> None:
+        """One log line per check: the functions whose text changed, and the work counters."""
         changed = ", ".join(outcome.changed_functions[:20]) or "none"
-        touched = f"edited functions (syntax tree): {', '.join(edited[:20]) or 'none'}; " if edited else ""
         self.log(
-            f"ctlsp: checked {what}: {touched}changed functions: {changed}; "
+            f"ctlsp: checked {what}: changed functions: {changed}; "
             f"counters {json.dumps(outcome.counters_delta, sort_keys=True)}"
         )
 

@@ -1,6 +1,6 @@
 """Text synchronisation: open, change, save and close of documents.
 
-Only C files become :class:`Document` s (bytes plus an incrementally re-parsed tree); an edit is
+Only C files become :class:`Document` s (bytes and a line table); an edit is
 applied at once and its check is debounced, a save re-checks the whole workspace (where calls into
 other files are followed), and closing hands the file on disk back to the project and re-checks it,
 so that the findings shown for a closed file are those of its text on disk, as for every file nobody
@@ -47,9 +47,8 @@ def did_change(ls: CtlspServer, params: types.DidChangeTextDocumentParams) -> No
     doc = ls.docs.get(params.text_document.uri)
     if doc is None:
         return
-    changed = doc.apply_changes(params.content_changes, params.text_document.version)
+    doc.apply_changes(params.content_changes, params.text_document.version)
     ls.note_changes(doc.uri, params.content_changes)
-    ls.note_edited(doc.uri, doc.functions_in(changed))
     ls.schedule_check(doc.uri, ls.settings_for(doc.path).debounce_ms / 1000, edited=True)
 
 
