@@ -66,18 +66,33 @@ def _clean(text: str) -> str:
     return _COMMENT.sub(" ", text.replace("\\\n", " "))
 
 
+DefineBodies = tuple[tuple[str, frozenset[str]], ...]  # per #define of a text: its name, its body's words
+
+
+def define_bodies(text: str) -> DefineBodies:
+    """Every ``#define`` of ``text`` with the words of its body (what :func:`markers` reads)."""
+    if "define" not in text:
+        return ()
+    return tuple((m.group(1), frozenset(_WORD.findall(m.group(3)))) for m in _DEFINE.finditer(_clean(text)))
+
+
 def markers(text: str, known: frozenset[str] = frozenset(), words: frozenset[str] = ATTRIBUTES) -> frozenset[str]:
     """The macros ``text`` defines to spell one of the attribute ``words`` (directly or through
     other markers, those of ``known`` included), plus ``known`` and ``words`` themselves."""
     found = set(known) | words
     if not any(w in text for w in found):
         return frozenset(found)
-    bodies = [(m.group(1), set(_WORD.findall(m.group(3)))) for m in _DEFINE.finditer(_clean(text))]
+    return markers_of(define_bodies(text), known, words)
+
+
+def markers_of(bodies: DefineBodies, known: frozenset[str], words: frozenset[str]) -> frozenset[str]:
+    """:func:`markers` of a text whose defines are ``bodies``."""
+    found = set(known) | words
     changed = True
     while changed:
         changed = False
         for name, body in bodies:
-            if name not in found and body & found:
+            if name not in found and not body.isdisjoint(found):
                 found.add(name)
                 changed = True
     return frozenset(found)

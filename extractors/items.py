@@ -350,6 +350,18 @@ SEGMENT = 16
 (a function of each piece's own text) the same segments wherever an edit moved them."""
 
 
+def segments_of(pieces: tuple[Piece, ...]) -> list[tuple[Piece, ...]]:
+    """The file's pieces in segments (see :data:`SEGMENT`): the grain of whole-file scans, which
+    then cost an edit the segment it touches and a pass over the segments."""
+    out: list[tuple[Piece, ...]] = []
+    begin = 0
+    for end, piece in enumerate(pieces, 1):
+        if len(piece.text) % SEGMENT == 0 or end == len(pieces):
+            out.append(pieces[begin:end])
+            begin = end
+    return out
+
+
 @derived("segment_items")
 def segment_items(db: Database, pieces: tuple[Piece, ...]) -> Part:
     """The part of a run of pieces, read from theirs: what :func:`file_items` reads, so that an
@@ -513,12 +525,7 @@ def file_items(db: Database, path: str) -> FileItems:
     front = db if isinstance(db, FrontDb) else None
     if front is not None:
         front.fresh = {}
-    segments: list[Part] = []
-    begin = 0
-    for end, piece in enumerate(pieces, 1):
-        if len(piece.text) % SEGMENT == 0 or end == len(pieces):
-            segments.append(db.get(segment_items, pieces[begin:end]))
-            begin = end
+    segments: list[Part] = [db.get(segment_items, segment) for segment in segments_of(pieces)]
     if front is not None:
         front.parsed[path] = front.fresh
         front.fresh = {}

@@ -56,7 +56,7 @@ from tree_sitter import Node as TSNode
 
 from checker.querydb import Database, derived
 from extractors.array_types import LIBRARY_ARRAY_TYPES, array_typedefs
-from extractors.attributes import KINDS, declared_with, markers
+from extractors.attributes import KINDS, DefineBodies, declared_with, define_bodies, markers, markers_of
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg
 from extractors.compile_flags import NO_FLAGS
@@ -95,10 +95,20 @@ from extractors.includes import (
     search_path,
 )
 from extractors.inputs import FLAGS, HEADER, PROJECT_FILES, SETTINGS, SOURCE, FrontDb, Settings
-from extractors.items import Exits, FileItems, FileScope, FunctionItem, file_items, file_pieces, piece_items
+from extractors.items import (
+    Exits,
+    FileItems,
+    FileScope,
+    FunctionItem,
+    file_items,
+    file_pieces,
+    piece_items,
+    segments_of,
+)
 from extractors.items import project_stops as stops_of
 from extractors.macro_calls import Rename, macro_call_names, renames, resolved
 from extractors.parse import parse_c
+from extractors.pieces import Piece
 from extractors.preprocessor import (
     NO_DEFINES,
     Defines,
@@ -355,17 +365,42 @@ def file_declared(db: Database, key: tuple[str, str]) -> frozenset[str]:
     """Functions the file or the headers it reads declare with an attribute of ``kind``
     (``must_check``: ``warn_unused_result`` / ``[[nodiscard]]``; ``noreturn``), also through
     the markers of all of them (:mod:`extractors.attributes`); backdated when equal, so an edit
-    inside a body rebuilds nothing through it."""
+    inside a body rebuilds nothing through it.  The file is read by segments of its pieces, whose
+    scans are kept: an edit rescans the segment it touches, not the whole text."""
     path, kind = key
     headers = db.get(file_preprocessor, path).headers
-    text = db.get(SOURCE, path)
+    segments = segments_of(db.get(file_pieces, path))
     known: frozenset[str] = frozenset().union(*(db.get(header_markers, (h, kind)) for h in headers))
-    marks = markers(text, known, KINDS[kind])
-    names = set(declared_with(text, marks))
+    bodies: list[tuple[str, frozenset[str]]] = []
+    for segment in segments:
+        defined: DefineBodies = db.get(segment_defines, segment)
+        bodies.extend(defined)
+    marks = markers_of(tuple(bodies), known, KINDS[kind])
+    names: set[str] = set()
+    for segment in segments:
+        declared: frozenset[str] = db.get(segment_declared, (segment, marks))
+        names |= declared
     for h in headers:
         found: frozenset[str] = db.get(header_declared, (h, marks))
         names |= found
     return frozenset(names)
+
+
+def _segment_text(segment: tuple[Piece, ...]) -> str:
+    return b"".join(piece.text for piece in segment).decode("utf-8", "surrogatepass")
+
+
+@derived("segment_defines")
+def segment_defines(db: Database, segment: tuple[Piece, ...]) -> DefineBodies:
+    """The ``#define`` lines of a run of a file's pieces, with their bodies' words."""
+    return define_bodies(_segment_text(segment))
+
+
+@derived("segment_declared")
+def segment_declared(db: Database, key: tuple[tuple[Piece, ...], frozenset[str]]) -> frozenset[str]:
+    """The functions a run of a file's pieces declares with one of the markers ``marks``."""
+    segment, marks = key
+    return declared_with(_segment_text(segment), marks)
 
 
 @dataclass(frozen=True)
