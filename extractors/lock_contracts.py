@@ -40,6 +40,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from checker.querydb import Content
+from extractors.calls import CallSpec
 from extractors.facts import root_of
 from extractors.functions import FunctionModel
 from extractors.projection import Projector, function_id
@@ -276,24 +278,84 @@ def _as_held(fm: FunctionModel, v: str, globals_: frozenset[str]) -> Held | None
     return None
 
 
+@dataclass(frozen=True)
+class _Run:
+    """One run of :func:`lock_contracts`, for the next one over the same functions: what it read
+    of each function (its key, and its callees where any function locks), which functions it
+    read beyond that (``read``), and what it found."""
+
+    table: dict[str, CallSpec]
+    globals: frozenset[str]
+    keys: dict[str, str]  # function id -> its model's key
+    callees: dict[str, tuple[str, ...]] | None  # None: no function locks, so none was read
+    read: frozenset[str]
+    contracts: LockContracts
+
+
+_RUNS = Content[frozenset[str], _Run]("lock_contract_runs", weight=lambda r: 1 + len(r.keys) // 4)
+
+
 def lock_contracts(proj: Projector) -> LockContracts:
-    """The facts of the module's note over the functions of ``proj``'s scope."""
-    functions = proj.scope.functions
+    """The facts of the module's note over the functions of ``proj``'s scope.
+
+    The last run over the same functions is kept: an edit of a function the run did not read
+    (it locks nothing, calls what it called, is neither called with a lock held nor calls a
+    function that is, nor reaches a lock) changes none of the facts, since every fact comes from
+    a walk of a function it did read, so only the edited functions are looked at again."""
+    runs = proj.store.db.content(_RUNS)
+    scope = proj.scope
+    ids = frozenset(scope.functions)
+    keys = {ident: fm.key for ident, fm in scope.functions.items()}
+    before = runs.get(ids)
+    locking = _locking(proj)
+    if (
+        before is not None
+        and before.table == scope.table
+        and before.globals == scope.globals
+        and all(_unread(proj, i, before, locking) for i, key in keys.items() if before.keys.get(i) != key)
+    ):
+        runs[ids] = _Run(before.table, before.globals, keys, before.callees, before.read, before.contracts)
+        return before.contracts
+    callees, read, contracts = _contracts(proj, locking)
+    runs[ids] = _Run(scope.table, scope.globals, keys, callees, read, contracts)
+    return contracts
+
+
+def _locking(proj: Projector) -> frozenset[str]:
+    """The names the call table says lock or unlock."""
     table = proj.scope.table
-    locking = frozenset(name for name, spec in table.items() if any(atom in LOCK_ATOMS for _, atom in spec.args))
+    return frozenset(name for name, spec in table.items() if any(atom in LOCK_ATOMS for _, atom in spec.args))
+
+
+def _calls_lock(proj: Projector, fm: FunctionModel, locking: frozenset[str]) -> bool:
+    """Whether ``fm`` calls a library lock function itself (kept by its text key)."""
     known = proj.store.lock_callers
-    lockers = []
-    for ident, fm in functions.items():
-        calls = known.get(fm.key)
-        if calls is None:
-            calls = known[fm.key] = any(c.name in locking for n in fm.cfg.nodes for c in n.calls)
-        if calls:
-            lockers.append(ident)
+    calls = known.get(fm.key)
+    if calls is None:
+        calls = known[fm.key] = any(c.name in locking for n in fm.cfg.nodes for c in n.calls)
+    return calls
+
+
+def _unread(proj: Projector, ident: str, run: _Run, locking: frozenset[str]) -> bool:
+    """Whether edited function ``ident`` is one ``run`` did not read and still need not read."""
+    fm = proj.scope.functions[ident]
+    if ident in run.read or _calls_lock(proj, fm, locking):
+        return False
+    return run.callees is None or proj.callee_ids(fm, ident) == run.callees.get(ident)
+
+
+def _contracts(
+    proj: Projector, locking: frozenset[str]
+) -> tuple[dict[str, tuple[str, ...]] | None, frozenset[str], LockContracts]:
+    """The facts, with the callees of every function and the functions read (see :class:`_Run`)."""
+    functions = proj.scope.functions
+    lockers = [ident for ident, fm in functions.items() if _calls_lock(proj, fm, locking)]
     if not lockers:
-        return NO_CONTRACTS  # every fact starts at a library lock call: none, none held or admitted
+        return None, frozenset(), NO_CONTRACTS  # every fact starts at a library lock call: none
+    callees = {ident: proj.callee_ids(fm, ident) for ident, fm in functions.items()}
     callers: dict[str, set[str]] = {}
-    for ident, fm in functions.items():
-        for g in proj.callee_ids(fm, ident):
+    for ident, called in callees.items():
+        for g in called:
             callers.setdefault(g, set()).add(ident)
     relevant = set(lockers)  # and every function that calls one of them, at any depth
     todo = list(lockers)
@@ -340,4 +402,5 @@ def lock_contracts(proj: Projector) -> LockContracts:
                         found.add(v)
         if found:
             admitted[ident] = frozenset(found)
-    return LockContracts({g: frozenset(hs) for g, hs in held.items()}, admitted)
+    read = frozenset(relevant | held.keys() | calling_held)
+    return callees, read, LockContracts({g: frozenset(hs) for g, hs in held.items()}, admitted)

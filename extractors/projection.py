@@ -231,7 +231,9 @@ def make_scope(
 ) -> Scope:
     functions = {function_id(fm): fm for fm in models}
     scope = Scope(functions, table, frozenset(), globals_, volatiles=volatiles)
-    scope.allocators = infer_allocators(scope, store.returned_calls if store is not None else None)
+    scope.allocators = infer_allocators(
+        scope, store.returned_calls if store is not None else None, store.inferences if store is not None else None
+    )
     scope.nonnull_allocators = never_null_allocators(scope)
     return scope
 
@@ -276,21 +278,66 @@ def _returns_argument(fm: FunctionModel) -> bool:
     return False
 
 
-def infer_allocators(scope: Scope, memo: ContentMemos[str, frozenset[str]] | None = None) -> frozenset[str]:
+def infer_allocators(
+    scope: Scope,
+    memo: ContentMemos[str, frozenset[str]] | None = None,
+    last: ContentMemos[frozenset[str], _Inference] | None = None,
+) -> frozenset[str]:
     """Project functions that return a fresh allocation (directly or from another such function).
 
-    ``memo`` keeps each function's returned calls by its text key across scopes: a scope is made
-    after every edit, and rescanning every function of a large file was a large part of one."""
+    ``memo`` keeps each function's returned calls by its text key across scopes, and ``last`` the
+    last inference over the same functions: a scope is made after every edit, and an edit of a
+    function that returns no allocation, and calls none it could return, cannot change the answer
+    (see :func:`_stays_out`), so only the edited functions are read again."""
+    ids = frozenset(scope.functions)
+    before = last.get(ids) if last is not None else None
+    if before is not None and before.table != scope.table:
+        before = None
     facts: dict[str, frozenset[str]] = {}
-    resolved: dict[str, set[str]] = {}
+    edited: list[str] = []
     for ident, fm in scope.functions.items():
+        if before is not None and before.keys.get(ident) == fm.key:
+            facts[ident] = before.facts[ident]
+            continue
         names = memo.get(fm.key) if memo is not None else None
         if names is None:
             names = returned_calls(fm)
             if memo is not None:
                 memo[fm.key] = names
         facts[ident] = names
-        resolved[ident] = {function_id(g) for c in names if (g := scope.resolve(fm, c)) is not None}
+        edited.append(ident)
+    if before is not None and all(_stays_out(scope, i, facts[i], before.found) for i in edited):
+        found = before.found
+    else:
+        found = _allocators(scope, facts)
+    if last is not None:
+        keys = {ident: fm.key for ident, fm in scope.functions.items()}
+        last[ids] = _Inference(scope.table, keys, facts, found)
+    return found
+
+
+def _stays_out(scope: Scope, ident: str, names: frozenset[str], found: frozenset[str]) -> bool:
+    """Whether function ``ident``, edited since the inference that gave ``found``, leaves it as it
+    is: it was no allocator there and cannot become one, as what it returns comes from no library
+    allocator nor from a function of ``found``.  Then every step of the inference's fixpoint runs
+    as it did (a function's step reads its own model, the call table and which functions are
+    allocators so far, always a part of ``found``), and ends in ``found`` again."""
+    if ident in found:
+        return False
+    fm = scope.functions[ident]
+    if fm.name in scope.table or RETURNS_ARGUMENT in names:
+        return True  # never one: its step skips it
+    if any(scope.table.get(c, CallSpec()).returns == "alloc" for c in names):
+        return False
+    return not any((g := scope.resolve(fm, c)) is not None and function_id(g) in found for c in names)
+
+
+def _allocators(scope: Scope, facts: dict[str, frozenset[str]]) -> frozenset[str]:
+    """The fixpoint of :func:`infer_allocators` over every function's returned calls (``facts``)."""
+    resolved = {
+        ident: {function_id(g) for c in names if (g := scope.resolve(scope.functions[ident], c)) is not None}
+        for ident, names in facts.items()
+    }
     alloc: set[str] = set()
 
     def allocating(fm: FunctionModel, c: Call) -> bool:
@@ -465,6 +512,16 @@ class _Stored:
 
 
 @dataclass(frozen=True)
+class _Inference:
+    """One run of :func:`infer_allocators`, for the next one over the same functions."""
+
+    table: dict[str, CallSpec]
+    keys: dict[str, str]  # function id -> its model's key
+    facts: dict[str, frozenset[str]]  # function id -> its returned calls
+    found: frozenset[str]
+
+
+@dataclass(frozen=True)
 class _Merkle:
     """One walk of :attr:`Projector._merkle`, for the next one over the same functions."""
 
@@ -496,6 +553,7 @@ _CALLEES = Content[tuple[str, str, str], tuple[str, ...]]("callee_ids")
 _LOCK_CALLERS = Content[str, bool]("lock_callers")  # by model key: calls a library lock function
 _STORE_KEYS = Content[tuple[str, str, str, str], tuple[str, str, str, str]]("store_key")
 _MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) // 4)
+_INFERENCES = Content[frozenset[str], _Inference]("allocator_inference", weight=lambda i: 1 + len(i.keys) // 4)
 _MENTIONS = Content[str, frozenset[str]]("mentions")
 _VALUES = Content[tuple[str, str], tuple[str, ...]]("values")
 _LOCKED = Content[tuple[str, str], tuple[tuple[int, str], ...]]("locked_paths")
@@ -569,6 +627,7 @@ class ProjectionStore:
         self.lock_callers = d.content(_LOCK_CALLERS)  # extractors.lock_contracts
         self.store_keys = d.content(_STORE_KEYS)
         self.merkle = d.content(_MERKLE)  # by resolution digest
+        self.inferences = d.content(_INFERENCES)  # by the scope's function ids: infer_allocators
         self.mentions = d.content(_MENTIONS)  # by Merkle digest
         self.values = d.content(_VALUES)  # by text key and scope
         self.locked = d.content(_LOCKED)  # by text key and scope

@@ -4,7 +4,11 @@ the helper, in an unlock wrapper, or in a function whose own callers hold the lo
 
 from __future__ import annotations
 
+from checker.querydb import Database
 from extractors.api import Project
+from extractors.calls import BUILTIN
+from extractors.lock_contracts import LockContracts, lock_contracts
+from extractors.projection import ProjectionStore, Projector, make_scope
 
 from .helpers import check_src, line_of, of_rule
 
@@ -173,3 +177,40 @@ void done(void) {
 """
     )
     assert unlock_findings(src) == [("done", line_of(src, "/*BAD*/"))]
+
+
+# ----- the last run is reused only where an edit cannot change the facts ---------------------------
+
+PLAIN = "int plain(int n) { return n + 1; }\n"
+DONE = "void done(void) { jobs++; finish_locked(); }\n"
+
+
+def contracts(src: str, store: ProjectionStore) -> LockContracts:
+    p = Project()
+    p.update_file("t.c", src)
+    model = p.files["t.c"].model
+    scope = make_scope(list(model.functions.values()), BUILTIN, model.globals, store)
+    return lock_contracts(Projector(scope, store=store))
+
+
+def test_an_edit_of_a_function_the_facts_never_read_reuses_them() -> None:
+    store = ProjectionStore(Database(10**6))
+    first = contracts(HEADER + FINISH + DONE + PLAIN, store)
+    assert first.admitted_of("t.c:done") == {"mu"}
+    again = contracts(HEADER + FINISH + DONE + "int plain(int n) { n *= 2; return n; }\n", store)
+    assert again is first
+
+
+def test_edits_that_change_the_facts_are_walked_again() -> None:
+    edits = [
+        DONE.replace("jobs++;", "pthread_mutex_lock(&mu);") + PLAIN,  # a function the facts read
+        DONE + PLAIN.replace("return n + 1;", "finish_locked(); return n;"),  # new callees
+        DONE + PLAIN.replace("return n + 1;", "pthread_mutex_lock(&mu); done(); return n;"),  # a locker
+    ]
+    for edit in edits:
+        store = ProjectionStore(Database(10**6))
+        before = contracts(HEADER + FINISH + DONE + PLAIN, store)
+        src = HEADER + FINISH + edit
+        got = contracts(src, store)
+        assert got == contracts(src, ProjectionStore(Database(10**6))), edit
+        assert got != before, edit
