@@ -42,6 +42,7 @@ class Analysis:
         self.files: set[str] = set()
         self.disk_stamps: dict[str, tuple[int, int]] = {}  # path -> (mtime_ns, size) when last read
         self.header_stamps: dict[str, tuple[int, int] | None] = {}  # the same, of included headers
+        self.announced: dict[str, str] = {}  # path -> the editor's text last announced
 
     def announce(self, path: str, text: str) -> None:
         """From a thread other than the check thread: a file's new text, handed to the project at once
@@ -49,8 +50,17 @@ class Analysis:
         waits until that check has stopped. The check of this text comes as a request and finds it
         set. Only files the project has: a new one is added by the check thread, which owns the set of
         files."""
+        self.announced[path] = text
         if path in self.files:
             self.project.set_file(path, text)
+
+    def announced_text(self, path: str) -> str:
+        """The text :meth:`announce` was last handed for ``path`` (a check of an older one is
+        withdrawn by that announcement, so it publishes nothing whichever text it reads)."""
+        text = self.announced.get(path)
+        if text is None:
+            raise ValueError(f"no text of {path} was announced to check")
+        return text
 
     def counters(self) -> dict[str, int]:
         return dict(self.project.counters)
@@ -108,6 +118,7 @@ class Analysis:
 
     def remove_sync(self, path: str) -> None:
         self.disk_stamps.pop(path, None)
+        self.announced.pop(path, None)
         if path in self.files:
             self.files.discard(path)
             self.project.remove_file(path)

@@ -248,9 +248,11 @@ def check_file(worker: Worker, request: CheckFile, ticket: Ticket) -> object:
         def edited(path: str, findings: list[Finding], functions: Extents) -> None:
             worker.send(Partial(request.id, path, findings, functions))
 
-    return _analysis(worker, request).check_file_sync(
+    analysis = _analysis(worker, request)
+    text = request.text if request.text is not None else analysis.announced_text(request.path)
+    return analysis.check_file_sync(
         request.path,
-        request.text,
+        text,
         lambda: ticket.wanted,
         _partial(worker, request),
         request.partial_every,

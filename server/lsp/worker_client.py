@@ -184,6 +184,7 @@ class WorkerClient:
         self._ids = itertools.count(1)
         self._folders: dict[int, FolderAnalysis] = {}
         self._early_deaths = 0
+        self.generation = 0  # processes started so far: what one was handed, the next has not
         self.down = False  # checking is off: processes died too often
         self.stopped = False
 
@@ -265,6 +266,7 @@ class WorkerClient:
             log.error("cannot start the checker process:\n%s", traceback.format_exc())
             self.down = True
             return
+        self.generation += 1
         for folder, analysis in self._folders.items():
             self._process.outbox.put(OpenFolder(folder, analysis.config))
         log.info("checker process %s started", self._process.pid)
@@ -350,6 +352,8 @@ class FolderAnalysis:
         self.rules: list[Rule] = list(catalogue(config))
         self.compile_commands_error: str | None = None  # as of the last sync of the project
         self.closed = False
+        # path -> (process generation, text) last announced: its check need not send the text again
+        self._announced: dict[str, tuple[int, str]] = {}
         self.id = client.open_folder(self)
 
     def announce(self, path: str, text: str) -> None:
@@ -358,6 +362,7 @@ class FolderAnalysis:
         None); the check of this text is requested as usual."""
         if not self.closed:
             self.client.send(Announce(self.id, path, text))
+            self._announced[path] = (self.client.generation, text)
 
     async def check_file(
         self,
@@ -369,7 +374,10 @@ class FolderAnalysis:
     ) -> CheckOutcome | None:
         """``Analysis.check_file_sync`` in the process; None if outdated (a newer text of the file,
         or a newer check of it, was sent meanwhile)."""
-        request = CheckFile(self._id(), self.id, path, text, partial is not None, partial_every, early)
+        last = self._announced.pop(path, None)
+        known = last is not None and last[0] == self.client.generation and last[1] is text
+        sent = None if known else text  # else it crossed the pipe with the announcement
+        request = CheckFile(self._id(), self.id, path, sent, partial is not None, partial_every, early)
         return await self.client.call(request, partial)
 
     async def check_paths(

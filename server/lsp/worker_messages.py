@@ -131,10 +131,12 @@ class FolderRequest(Request[R]):
 @dataclass(frozen=True)
 class CheckFile(FolderRequest[CheckOutcome | None]):
     """``Analysis.check_file_sync``: refresh one file's text and check it against the folder's
-    project; None if withdrawn. ``partial``: send :class:`Partial` findings of a long check."""
+    project; None if withdrawn. ``partial``: send :class:`Partial` findings of a long check.
+    ``text`` None: the text the last :class:`Announce` of the file carried (a large file's text
+    crosses the pipe once per edit)."""
 
     path: str
-    text: str
+    text: str | None
     partial: bool = True
     partial_every: float = PARTIAL_EVERY
     early: bool = False

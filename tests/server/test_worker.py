@@ -82,6 +82,26 @@ def test_a_newer_text_of_the_file_makes_a_queued_check_outdated(pipe: tuple[Work
     assert isinstance(other, Reply) and other.value is not None
 
 
+def test_a_check_without_a_text_checks_the_text_last_announced(pipe: tuple[Worker, Connection]) -> None:
+    """An edit's text crosses the pipe once, with its announcement; its check names none. A check
+    that a newer announcement withdrew answers None, and the next one checks the newest text."""
+    worker, server = pipe
+    receive(worker, CheckFile(10, 1, PATH, LEAK, partial=False))
+    run_queued(worker)
+    receive(worker, Announce(1, PATH, FIXED))
+    receive(worker, CheckFile(11, 1, PATH, None, partial=False))
+    receive(worker, Announce(1, PATH, LEAK.replace("p[0] = 1;", "p[0] = 2;")))
+    receive(worker, CheckFile(12, 1, PATH, None, partial=False))
+    receive(worker, CheckFile(13, 1, "/w/never.c", None, partial=False))
+    run_queued(worker)
+    first, outdated, newest, unknown = answers(server)
+    assert rules(first) == ["memory-leak"]
+    assert outdated == Reply(11, None)
+    assert rules(newest) == ["memory-leak"]
+    assert isinstance(newest, Reply) and isinstance(newest.value, CheckOutcome) and newest.value.changed_functions
+    assert isinstance(unknown, Failure) and unknown.kind == "error" and "no text of /w/never.c" in unknown.detail
+
+
 def test_a_newer_text_withdraws_a_queued_chunk_that_reads_the_file(pipe: tuple[Worker, Connection]) -> None:
     """A chunk of the workspace check that has not started fails ``cancelled``, as it would had it
     been running (the server runs it again after the edit's check); one without the file runs."""
