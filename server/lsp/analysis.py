@@ -48,8 +48,8 @@ class Analysis:
         """From a thread other than the check thread: a file's new text, handed to the project at once
         so that a check of an older text stops (it raises ``Cancelled`` and publishes nothing); this
         waits until that check has stopped. The check of this text comes as a request and finds it
-        set. Only files the project has: a new one is added by the check thread, which owns the set of
-        files."""
+        set (a request naming no text checks this one). Only files the project has are set: a new
+        one is added by the check thread, which owns the set of files."""
         self.announced[path] = text
         if path in self.files:
             self.project.set_file(path, text)

@@ -2,9 +2,9 @@
 
 The server applies each LSP content change itself so that a keystroke in a 50k-line file costs a
 splice of the bytes and a patch of the line table, not a re-read of the text.  The server parses
-nothing: what an edit changed (which functions) is the front end's to say, in the checker process
-(``CheckOutcome.changed_functions``); an incremental re-parse of the whole text here cost more than
-the check of the edited function on a 270k-line file, on the thread that answers requests.
+no C: which functions an edit changed is the front end's answer, in the checker process
+(``CheckOutcome.changed_functions``), so the thread that answers requests never holds a parse of
+a 270k-line file.
 
 Lines are LSP's (``\\n``, ``\\r\\n`` or a lone ``\\r`` ends one); ``checked_text`` is the text the
 front end reads, where each lone ``\\r`` is ``\\n`` (see ``line_ends``), so that its rows are those lines.
