@@ -350,16 +350,18 @@ SEGMENT = 16
 (a function of each piece's own text) the same segments wherever an edit moved them."""
 
 
-def segments_of(pieces: tuple[Piece, ...]) -> list[tuple[Piece, ...]]:
+@derived("file_segments")
+def file_segments(db: Database, path: str) -> tuple[tuple[Piece, ...], ...]:
     """The file's pieces in segments (see :data:`SEGMENT`): the grain of whole-file scans, which
     then cost an edit the segment it touches and a pass over the segments."""
+    pieces = db.get(file_pieces, path)
     out: list[tuple[Piece, ...]] = []
     begin = 0
     for end, piece in enumerate(pieces, 1):
         if len(piece.text) % SEGMENT == 0 or end == len(pieces):
             out.append(pieces[begin:end])
             begin = end
-    return out
+    return tuple(out)
 
 
 @derived("segment_items")
@@ -521,11 +523,11 @@ _KEYWORDS = frozenset({b"if", b"while", b"for", b"switch", b"return", b"sizeof",
 @derived("file_items")
 def file_items(db: Database, path: str) -> FileItems:
     """The file's items in file order, from its segments' (the first definition of a name counts)."""
-    pieces = db.get(file_pieces, path)
+    runs: tuple[tuple[Piece, ...], ...] = db.get(file_segments, path)
     front = db if isinstance(db, FrontDb) else None
     if front is not None:
         front.fresh = {}
-    segments: list[Part] = [db.get(segment_items, segment) for segment in segments_of(pieces)]
+    segments: list[Part] = [db.get(segment_items, run) for run in runs]
     if front is not None:
         front.parsed[path] = front.fresh
         front.fresh = {}

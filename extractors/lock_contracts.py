@@ -305,7 +305,7 @@ def lock_contracts(proj: Projector) -> LockContracts:
     runs = proj.store.db.content(_RUNS)
     scope = proj.scope
     ids = frozenset(scope.functions)
-    keys = {ident: fm.key for ident, fm in scope.functions.items()}
+    keys = scope.keys
     before = runs.get(ids)
     locking = _locking(proj)
     if (

@@ -934,12 +934,7 @@ def _on_directive(data: bytes, at: int) -> bool:
     """Whether ``data[at]`` is on a directive's logical line (its first, or one a backslash
     continues)."""
     start = data.rfind(b"\n", 0, at) + 1
-    while start > 0:
-        j = start - 2  # the last byte of the line before (its newline is at start - 1)
-        if j >= 0 and data[j] == 0x0D:
-            j -= 1
-        if j < 0 or data[j] != 0x5C:
-            break
+    while continues_previous(data, start):
         start = data.rfind(b"\n", 0, start - 1) + 1
     return data[start:at].lstrip(b" \t").startswith(b"#")
 

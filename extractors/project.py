@@ -30,7 +30,7 @@ from extractors.config import PARTIAL_EVERY, Config
 from extractors.findings import Finding, Location, Unmodelled
 from extractors.functions import FunctionModel
 from extractors.includes import MAX_DEPTH, Preprocessed
-from extractors.items import file_pieces, piece_items, segment_items
+from extractors.items import file_pieces, file_segments, piece_items, segment_items
 from extractors.lock_contracts import LockContracts
 from extractors.phase_clock import EXTRACTION
 from extractors.projection import Projector
@@ -391,7 +391,7 @@ class Project:
         what it was derived from), for :meth:`adopt` by a project of the same configuration in
         another process (a batch worker), which then parses and builds nothing.  The pieces are
         left out: only an edit reads them again."""
-        return self.db.export(leave_out=(file_pieces, segment_items, piece_items))
+        return self.db.export(leave_out=(file_pieces, file_segments, segment_items, piece_items))
 
     def adopt(self, state: DbState) -> None:
         """Hold the project :meth:`export` gave, in place of this one's files (the configuration

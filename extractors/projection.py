@@ -215,6 +215,12 @@ class Scope:
                 self.by_name.setdefault(fm.name, ident)
                 self.by_file.setdefault(fm.file, {})[fm.name] = ident
 
+    @cached_property
+    def keys(self) -> dict[str, str]:
+        """Per function id, its model's key: what the runs kept for the next scope (allocator
+        inference, lock contracts, the Merkle walk) compare to find the functions an edit changed."""
+        return {ident: fm.key for ident, fm in self.functions.items()}
+
     def resolve(self, caller: FunctionModel, name: str | None) -> FunctionModel | None:
         if name is None:
             return None
@@ -311,8 +317,7 @@ def infer_allocators(
     else:
         found = _allocators(scope, facts)
     if last is not None:
-        keys = {ident: fm.key for ident, fm in scope.functions.items()}
-        last[ids] = _Inference(scope.table, keys, facts, found)
+        last[ids] = _Inference(scope.table, scope.keys, facts, found)
     return found
 
 
@@ -819,7 +824,7 @@ class Projector:
         fns = sc.functions
         named = (sc.allocators, sc.globals, sc.volatiles, sc.nonnull_allocators)
         base = "|".join((*(",".join(sorted(names)) for names in named), self.table_digest)).encode()
-        snap = {i: fm.key for i, fm in fns.items()}
+        snap = sc.keys
         last = self.store.merkle.get(self.resolution_digest)
         # a function's callee ids are a function of its id, key and the resolution (callee_ids'
         # key), so the last walk's stand for those whose key did not change

@@ -9,6 +9,7 @@ Derived, each a pure function of what it reads:
 
     file_pieces(path)            the file cut into pieces that parse alone (extractors.pieces)
     piece_items(piece)           what one piece holds, keyed by its text (extractors.items)
+    file_segments(path)          the pieces in runs of about 16, the grain of whole-file scans
     segment_items(pieces)        what a run of about 16 pieces holds, read from theirs
     file_items(path)             top-level items with positions: the source map of the file
     file_scope(path)             constants, globals, noreturn functions, preprocessor directives
@@ -102,8 +103,8 @@ from extractors.items import (
     FunctionItem,
     file_items,
     file_pieces,
+    file_segments,
     piece_items,
-    segments_of,
 )
 from extractors.items import project_stops as stops_of
 from extractors.macro_calls import Rename, macro_call_names, renames, resolved
@@ -369,7 +370,7 @@ def file_declared(db: Database, key: tuple[str, str]) -> frozenset[str]:
     scans are kept: an edit rescans the segment it touches, not the whole text."""
     path, kind = key
     headers = db.get(file_preprocessor, path).headers
-    segments = segments_of(db.get(file_pieces, path))
+    segments: tuple[tuple[Piece, ...], ...] = db.get(file_segments, path)
     known: frozenset[str] = frozenset().union(*(db.get(header_markers, (h, kind)) for h in headers))
     bodies: list[tuple[str, frozenset[str]]] = []
     for segment in segments:
