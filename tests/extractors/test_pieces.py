@@ -90,6 +90,44 @@ def test_typing_in_one_function_reads_one_piece_again() -> None:
     assert p.db.get(file_items, "big.c").functions["f150"].row == 150 * 5 + 1
 
 
+def test_a_brace_left_open_spoils_one_piece() -> None:
+    """Typing a new function (or a block in one) leaves a brace open until its ``}`` is typed: the
+    next definition's header at column 0 still starts a piece, so the rest of the file is read
+    as it was, and re-cutting each state of the typing is cutting it afresh."""
+    before, after = _functions(300), _functions(3).replace("int f", "static int g")
+    p = Project()
+    p.update_file("t.c", before + after)
+    pieces = cut((before + after).encode())
+    old = (before + after).encode()
+    header = "static int zz(void) {\n"
+    for typed in (header, header + "  return 0;\n", header + "  if (x) {\n"):
+        # (zz itself is read as well as its piece allows: two braces left open, not at all)
+        new = (before + typed + after).encode()
+        again = recut(new, old, pieces)
+        assert again == cut(new)
+        assert again[-3:] == pieces[-3:]  # the g functions' pieces as they were
+        p.db.reset_counters()
+        p.update_file("t.c", new.decode())
+        assert _executed(p, piece_items) <= 2
+        functions = p.db.get(file_items, "t.c").functions
+        assert {"g0", "g1", "g2"} <= set(functions) and functions["g2"].text.endswith(b"return x + 2;\n}")
+        old, pieces = new, again
+    gnu = (before + "static int zz(void) {\nstatic int\ng9(int x)\n{\n  return x;\n}\n").encode()
+    assert cut(gnu)[-1].text == b"static int\ng9(int x)\n{\n  return x;\n}\n"  # with its specifiers' line
+    assert recut(gnu.replace(b"g9(int x)", b"g9(int y)"), gnu, cut(gnu)) == cut(gnu.replace(b"g9(int x)", b"g9(int y)"))
+    # what decides a cut lies after it: an edit past a long parameter list can undo the cut
+    params = ", ".join(f"int a{i}" for i in range(300))
+    long = (before + f"static int zz(void) {{\nstatic int g9({params})\n{{\n  return 0;\n}}\n").encode()
+    declared = long.replace(b")\n{\n  return 0;", b");\n{\n  return 0;")
+    assert len(cut(declared)) < len(cut(long))
+    assert recut(declared, long, cut(long)) == cut(declared)
+
+
+def test_definitions_inside_extern_c_are_no_brace_left_open() -> None:
+    src = '#ifdef __cplusplus\nextern "C" {\n#endif\n' + _functions(3) + "#ifdef __cplusplus\n}\n#endif\n"
+    assert b"int f2" in cut(src.encode())[0].text  # read whole, as tree-sitter reads the linkage block
+
+
 _ATOMS = [
     "int f(void) {\n  return 0;\n}\n",
     "struct s { int a; };\n",
@@ -111,6 +149,9 @@ _ATOMS = [
     "extern \"C\" {\n",
     "x = 1; \\\n",
     "\n",
+    "static int h(int a)\n",  # a definition's header (a brace left open before it cuts before it)
+    "int\n",  # a line of specifiers, GNU style
+    "g(void) {\n",
 ]
 
 
