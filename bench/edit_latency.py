@@ -39,6 +39,12 @@ and for each big input one more line:
                      read once the server logged that version checked), to see whether memory stays flat
   edits 1..N         p50/p95 of all N edits (the edit line above uses the first ones only)
 
+and, with ``--typing N``, one more line per input:
+  typing a block     after the edits, N times: a new line ``if (x) {`` after a statement of a
+                     function, then ``x++;`` in it, then its ``}``, each a didChange of its own, as
+                     typing makes them (two of the three leave a brace open); p50/p95 of didChange ->
+                     first publishDiagnostics, and p95 of didChange -> the last one (settled)
+
 sqlite3.c's first full check has taken the server 2-4 minutes (~110-250 s); the waits allow an
 hour.  Not run in CI (timings are machine-dependent).
 """
@@ -231,9 +237,7 @@ async def start_client(root: Path, recorder: Recorder) -> LanguageClient:
     await client.start_io(*SERVER_COMMAND, cwd=str(REPO))
     await client.initialize_session(
         types.InitializeParams(
-            capabilities=types.ClientCapabilities(
-                workspace=types.WorkspaceClientCapabilities(configuration=True)
-            ),
+            capabilities=types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(configuration=True)),
             root_uri=root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="bench")],
         )
@@ -368,6 +372,7 @@ async def measure(
     *,
     big: bool = False,
     memory_edits: int = 0,
+    typing: int = 0,
 ) -> dict[str, float]:
     """The numbers of one input (see the module docstring).  ``big`` adds the hover loop during the
     first check and RSS after open, and runs max(edits, memory_edits) edits with RSS at N/2 and N;
@@ -387,9 +392,7 @@ async def measure(
         hovers: asyncio.Task[list[float]] | None = None
         try:
             started = time.perf_counter()
-            client.text_document_did_open(
-                types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "c", 1, text))
-            )
+            client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "c", 1, text)))
             hovers = (
                 asyncio.create_task(
                     hover_until_logged(
@@ -437,6 +440,42 @@ async def measure(
                 settled.append(recorder.last[(uri, version)] - sent)
                 if done in checkpoints:
                     extra[checkpoints[done]] = rss_mib(pid)
+            typed: list[float] = []
+            typed_settled: list[float] = []
+            version = total + 1
+            statements = [c for c in candidates if lines[c].rstrip().endswith(";")] or candidates
+            inserted: list[int] = []  # the lines earlier episodes typed after (original numbering)
+            for episode in range(typing):
+                at = rng.choice(statements)
+                row = at + 3 * sum(1 for i in inserted if i < at)  # that line in today's text
+                inserted.append(at)
+                indent = lines[row][: len(lines[row]) - len(lines[row].lstrip())]
+                for step, typed_line in enumerate(
+                    (f"{indent}if (bench_t{episode}) {{", f"{indent}  bench_t{episode}++;", f"{indent}}}")
+                ):
+                    version += 1
+                    end = row + step  # the line the new one goes after
+                    change = types.TextDocumentContentChangePartial(
+                        range=types.Range(types.Position(end, len(lines[end])), types.Position(end, len(lines[end]))),
+                        text="\n" + typed_line,
+                    )
+                    lines.insert(end + 1, typed_line)
+                    sent = time.perf_counter()
+                    client.text_document_did_change(
+                        types.DidChangeTextDocumentParams(
+                            types.VersionedTextDocumentIdentifier(version=version, uri=uri), [change]
+                        )
+                    )
+                    typed.append(await wait_published(recorder, uri, version) - sent)
+                    await wait_logged(client, checked_needle(path, version))
+                    typed_settled.append(recorder.last[(uri, version)] - sent)
+            if typed:
+                extra.update(
+                    typing_n=len(typed),
+                    typing_p50=percentile(typed, 0.5),
+                    typing_p95=percentile(typed, 0.95),
+                    typing_settled_p95=percentile(typed_settled, 0.95),
+                )
         finally:
             if hovers is not None and not hovers.done():  # the open timed out: stop hovering first
                 hovers.cancel()
@@ -471,6 +510,11 @@ def report(name: str, r: dict[str, float]) -> None:
         f"full re-check {full:8.1f} ms (x{full / p50:.0f} p50, x{full / p95:.0f} p95)  "
         f"didOpen->first diagnostics {r['cold_open'] * 1000:8.1f} ms, all {r['cold_complete'] * 1000:8.1f} ms"
     )
+    if "typing_n" in r:
+        print(
+            f"{name:>10}: typing a block (n={int(r['typing_n'])}) p50 {r['typing_p50'] * 1000:7.1f} ms  "
+            f"p95 {r['typing_p95'] * 1000:7.1f} ms  settled p95 {r['typing_settled_p95'] * 1000:7.1f} ms"
+        )
     if "hover_n" not in r:
         return
     line = (
@@ -490,18 +534,30 @@ def report(name: str, r: dict[str, float]) -> None:
 async def main_async(args: argparse.Namespace) -> None:
     reals = [Path(r) for r in args.real] if args.real else default_reals(args.work, args.lua)
     sqlite = fetch_sqlite(args.work, args.sqlite_version) if args.sqlite else None
-    report("generated", await measure("generated", generated(), args.edits))
+    typing = args.typing
+    report("generated", await measure("generated", generated(), args.edits, typing=typing))
     for real in reals:
         print(f"real file: {real}")
-        report(real.stem[:10], await measure("real", real.read_text(encoding="utf-8", errors="replace"), args.edits))
+        report(
+            real.stem[:10],
+            await measure("real", real.read_text(encoding="utf-8", errors="replace"), args.edits, typing=typing),
+        )
     big_edits = max(10, args.edits // 5)
     if args.big_lines:
         functions = max(1, args.big_lines // 25)
-        report("big", await measure("big", generated(functions), big_edits, big=True, memory_edits=args.memory_edits))
+        report(
+            "big",
+            await measure(
+                "big", generated(functions), big_edits, big=True, memory_edits=args.memory_edits, typing=typing
+            ),
+        )
     if sqlite is not None:
         print(f"big real file: {sqlite}")
         text = sqlite.read_text(encoding="utf-8", errors="replace")
-        report("sqlite3", await measure("sqlite3", text, big_edits, big=True, memory_edits=args.memory_edits))
+        report(
+            "sqlite3",
+            await measure("sqlite3", text, big_edits, big=True, memory_edits=args.memory_edits, typing=typing),
+        )
 
 
 def default_reals(work: Path, lua: bool) -> list[Path]:
@@ -513,13 +569,9 @@ def default_reals(work: Path, lua: bool) -> list[Path]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--edits", type=int, default=100)
-    parser.add_argument(
-        "--real", action="append", help="a real C file to edit (repeatable; default: see above)"
-    )
+    parser.add_argument("--real", action="append", help="a real C file to edit (repeatable; default: see above)")
     parser.add_argument("--big-lines", type=int, default=50_000, help="also a file this long (0: skip)")
     parser.add_argument("--no-lua", dest="lua", action="store_false", help="without --real: no Lua files")
     parser.add_argument(
@@ -531,6 +583,12 @@ def main() -> None:
         type=int,
         default=1000,
         help="edits on each big input, RSS read after half and after all of them (0: RSS after open only)",
+    )
+    parser.add_argument(
+        "--typing",
+        type=int,
+        default=3,
+        help="on each input, type this many blocks after the edits, a line at a time (0: none)",
     )
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "ctlsp-c-bench")
     asyncio.run(main_async(parser.parse_args()))
