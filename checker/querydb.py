@@ -76,7 +76,9 @@ from __future__ import annotations
 
 import builtins
 import operator
+import os
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, MutableMapping
 from contextlib import contextmanager
@@ -465,6 +467,20 @@ class Database:
         self._pending = 0
         self._bumped = False
         self._unwinding = False
+        _LIVE.add(self)
+
+    def _forked(self) -> None:
+        """In a forked child, where only the thread that forked lives on: a lock another thread
+        held at the fork would never be released, and a reader, writer or waiting writer that was
+        another thread is gone. What that thread held is the forking thread's to read (it held the
+        database for reading over the fork; see ``server.parallel_extraction``)."""
+        me = threading.get_ident()
+        self._cond = threading.Condition()
+        self._pending = 0
+        if self._writer != me:
+            self._writer = None
+        if self._reader != me:
+            self._reader, self._read_depth = None, 0
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -1108,3 +1124,15 @@ class Database:
         if self._lru.pop(memo.slot, None) is not None:
             self._weight -= memo.weight
             memo.weight = 0
+
+
+_LIVE: weakref.WeakSet[Database] = weakref.WeakSet()  # every database of this process
+
+
+def _after_fork_in_child() -> None:
+    for db in list(_LIVE):
+        db._forked()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -19,9 +19,12 @@ import heapq
 import multiprocessing
 import pickle
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import Any
 
 from extractors.api import ModelKey, Project
 
@@ -29,6 +32,8 @@ MIN_FUNCTIONS = 400
 """Below this many functions, a fork and the models' round trip cost more than building them."""
 
 _PROJECT: Project | None = None  # what forked children build from
+_STOP: Any = None  # a multiprocessing Event: set, children stop building and send what they built
+_BATCH = 16  # models a child builds between looks at _STOP
 
 
 def fork_workers() -> bool:
@@ -50,7 +55,12 @@ def deal(keys: Sequence[ModelKey], shares: int) -> list[list[ModelKey]]:
 
 def _build_share(keys: list[ModelKey]) -> bytes:
     assert _PROJECT is not None, "forked without a project"
-    return pickle.dumps(_PROJECT.build_models(keys), protocol=pickle.HIGHEST_PROTOCOL)
+    built = []
+    for at in range(0, len(keys), _BATCH):
+        if _STOP is not None and _STOP.is_set():
+            break
+        built.extend(_PROJECT.build_models(keys[at : at + _BATCH]))
+    return pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def take_models(project: Project, data: bytes) -> None:
@@ -67,22 +77,53 @@ def take_models(project: Project, data: bytes) -> None:
     project.hand_models(built)
 
 
-def extract_in_parallel(project: Project, workers: int) -> list[str]:
-    """Build every model of ``project`` with ``workers`` processes (this one included; forked
-    children, so only where forking is safe).  Returns the problems met, which never lose a
-    model: what a child did not send back is built in this process when asked for."""
-    keys = project.model_keys()
+@contextmanager
+def _children_allowed() -> Iterator[None]:
+    """multiprocessing refuses children to a daemonic process, and the language server's checker
+    process is one (it must end with the server). The builders end with their pool, inside
+    :func:`extract_in_parallel`, so they never outlive it: the refusal is lifted while they fork."""
+    config = multiprocessing.current_process()._config  # type: ignore[attr-defined]
+    daemon = config.pop("daemon", None)
+    try:
+        yield
+    finally:
+        if daemon is not None:
+            config["daemon"] = daemon
+
+
+def extract_in_parallel(project: Project, workers: int, keys: Sequence[ModelKey] | None = None) -> list[str]:
+    """Build the models of ``keys`` (default: every model of ``project``) with ``workers``
+    processes (this one included; forked children, so only where forking is safe).  Returns the
+    problems met, which never lose a model: what a child did not send back is built in this
+    process when asked for.
+
+    The project's database is held for reading while children fork, so that no other thread of
+    this process (the language server's checker process has several) is writing it then: each
+    child starts from a whole database.  A write that comes meanwhile cancels this process's own
+    share at its next query (:class:`~checker.querydb.Cancelled` propagates); the children then
+    stop within a few models and their work is dropped."""
+    keys = project.model_keys() if keys is None else list(keys)
     if workers < 2 or len(keys) < MIN_FUNCTIONS or not fork_workers():
         return []
     shares = deal(keys, workers)
-    global _PROJECT
-    _PROJECT = project
+    global _PROJECT, _STOP
+    context = multiprocessing.get_context("fork")
+    _PROJECT, _STOP = project, context.Event()
     problems: list[str] = []
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers - 1, mp_context=context) as pool:
-            futures: list[Future[bytes]] = [pool.submit(_build_share, share) for share in shares[1:]]
-            project.build_models(shares[0])
+        with (
+            warnings.catch_warnings(),  # Python 3.12+ warns of forking a threaded process: see above
+            project.db.snapshot(),
+            ProcessPoolExecutor(max_workers=workers - 1, mp_context=context) as pool,
+        ):
+            warnings.filterwarnings("ignore", "This process .* is multi-threaded", DeprecationWarning)
+            with _children_allowed():  # the pool forks every child at the first submit
+                futures: list[Future[bytes]] = [pool.submit(_build_share, share) for share in shares[1:]]
+            try:
+                project.build_models(shares[0])
+            except BaseException:
+                _STOP.set()
+                raise
             for future in futures:
                 try:
                     take_models(project, future.result())
@@ -91,5 +132,5 @@ def extract_in_parallel(project: Project, workers: int) -> list[str]:
     except (BrokenProcessPool, OSError) as e:
         problems.append(f"parallel extraction: no process pool ({e}); built here")
     finally:
-        _PROJECT = None
+        _PROJECT, _STOP = None, None
     return problems

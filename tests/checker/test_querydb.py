@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -984,3 +985,42 @@ def test_a_query_is_found_by_its_name_unless_two_share_it() -> None:
         named("shared_name")
     with pytest.raises(LookupError, match="no query is named"):
         named("never_made")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+def test_a_forked_child_reads_while_another_thread_held_the_lock() -> None:
+    """A child forked while another thread holds the database's lock (a writer handing over)
+    has only the forking thread, so the lock would never be released there: the child gets a
+    new one and reads (what ``server.parallel_extraction``'s children do)."""
+    text = Input[str, int]("fork_text")
+    doubled = Derived("fork_doubled", lambda db, k: db.get(text, k) * 2)
+    db = Database()
+    db.set(text, "a", 21)
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with db._cond:
+            held.set()
+            release.wait(HANG_GUARD)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(HANG_GUARD)
+    pid = os.fork()
+    if pid == 0:  # the child: exits 0 when it read the value
+        code = 1
+        try:
+            code = 0 if db.get(doubled, "a") == 42 else 1
+        finally:
+            os._exit(code)
+    release.set()
+    holder.join()
+    deadline = time.monotonic() + HANG_GUARD
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if done[0] == 0:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung on the lock another thread held")
+    assert os.waitstatus_to_exitcode(done[1]) == 0
+    assert db.get(doubled, "a") == 42  # the parent's database is as it was

@@ -4,10 +4,14 @@ in one process; a model built in another context is never taken."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from checker.querydb import Cancelled
 from extractors.api import Config, Finding, Project
 from server import parallel_extraction
 from server.parallel_extraction import deal, extract_in_parallel, fork_workers
@@ -74,3 +78,52 @@ def test_a_model_built_in_another_context_is_not_taken(tree: Path) -> None:
     assert len(here.db.handed) == len(built)  # none taken
     assert graph == _project(tree).call_graph()
     assert here.check() == _project(tree).check()
+
+
+@pytest.mark.skipif(not fork_workers(), reason="parallel extraction forks")
+def test_a_write_cancels_the_build_here_and_nothing_is_handed(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that comes while the models are built (an edit in the language server) cancels this
+    process's share at its next query: the cancellation reaches the caller, the children are told
+    to stop, none of their models is handed in, and the project checks as before."""
+    monkeypatch.setattr(parallel_extraction, "MIN_FUNCTIONS", 1)
+    project = _project(tree)
+    parent, real = os.getpid(), project.build_models
+
+    def build(keys: Any) -> Any:
+        if os.getpid() == parent:
+            raise Cancelled("a write is pending")
+        return real(keys)
+
+    monkeypatch.setattr(project, "build_models", build)
+    with pytest.raises(Cancelled):
+        extract_in_parallel(project, 2)
+    assert parallel_extraction._STOP is None and parallel_extraction._PROJECT is None
+    assert not project.db.handed
+    monkeypatch.undo()
+    assert project.check() == _project(tree).check()
+
+
+def _build_in_a_daemon(root: str, conn: Any) -> None:
+    parallel_extraction.MIN_FUNCTIONS = 1  # a forked copy of the test process: its own module
+    try:
+        project = _project(Path(root))
+        problems = extract_in_parallel(project, 2)
+        conn.send((problems, len(project.db.handed)))
+    except BaseException as e:  # said, so that the test fails at once with the reason
+        conn.send(([repr(e)], 0))
+
+
+@pytest.mark.skipif(not fork_workers(), reason="parallel extraction forks")
+def test_a_daemonic_process_builds_on_several_cores_too(tree: Path) -> None:
+    """The language server's checker process is daemonic (it ends with the server), which
+    multiprocessing refuses children to: the builders fork all the same."""
+    context = multiprocessing.get_context("fork")
+    here, there = context.Pipe()
+    process = context.Process(target=_build_in_a_daemon, args=(str(tree), there), daemon=True)
+    process.start()
+    try:
+        assert here.poll(120), "the daemonic process answered nothing"
+        problems, handed = here.recv()
+    finally:
+        process.join(30)
+    assert problems == [] and handed > 0
