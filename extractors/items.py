@@ -20,6 +20,7 @@ whole was before it was cut: the items' texts stay the file's own.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from itertools import chain
@@ -395,7 +396,7 @@ def piece_items(db: Database, piece: Piece) -> Part:
     array_types: set[str] = set()
     noreturn: set[str] = set()
     ends_in: list[_EndsIn] = []
-    defines: list[bytes] = []
+    defines: list[tuple[int, bytes]] = []  # where each starts, and its text
     written: set[str] = set()
     taken = 0  # the defines' texts so far end here: each byte of the piece is in at most one of them
     fresh = db.fresh if isinstance(db, FrontDb) else {}
@@ -441,13 +442,13 @@ def piece_items(db: Database, piece: Piece) -> Part:
                     fresh[(name, padded)] = n
             if define_at.within(start, end) and taken < end:
                 # a #define inside a body still defines for the file
-                defines.append(data[max(start, taken) : end])
+                defines.append((max(start, taken), data[max(start, taken) : end]))
                 taken = end
             continue
         if define_at.within(start, end) and taken < end:
             # an item inside the run-on span of the one before is that definition's text: taken once
             begin, taken = max(start, taken), _define_span(data, start, end)
-            defines.append(data[begin:taken])
+            defines.append((begin, data[begin:taken]))
         if n.type in _SCOPE_ITEMS:
             item_consts, item_globals = file_constants([n])
             consts.extend(item_consts.items())
@@ -455,6 +456,12 @@ def piece_items(db: Database, piece: Piece) -> Part:
             volatiles |= volatile_globals(n)
         if n.type == "type_definition":
             array_types |= array_typedefs(data[start:end])
+    if not original:
+        outside = _defines_outside(data, define_at.offsets, found, taken)
+        for _, define in outside:  # and the constants they define, as their items would give
+            consts.extend(file_constants(top_level_items(parse_c(define).root_node))[0].items())
+        defines.extend(outside)
+        defines.sort()
     return Part(
         text.count(b"\n"),
         tuple(functions),
@@ -467,10 +474,10 @@ def piece_items(db: Database, piece: Piece) -> Part:
         frozenset(volatiles),
         frozenset(noreturn),
         tuple(ends_in),
-        tuple(defines),
-        macro_names(defines),
-        returning_macros(defines),
-        _exiting_macros(defines),
+        tuple(d for _, d in defines),
+        macro_names([d for _, d in defines]),
+        returning_macros([d for _, d in defines]),
+        _exiting_macros([d for _, d in defines]),
         frozenset(written),
         directives(text),
         tuple(u for u in unread if u.name not in {name for name, _, _ in functions}),
@@ -680,6 +687,24 @@ def _find_all(data: bytes, word: bytes) -> Iterator[int]:
     while at >= 0:
         yield at
         at = data.find(word, at + len(word))
+
+
+def _defines_outside(data: bytes, offsets: list[int], found: list[TSNode], taken: int) -> list[tuple[int, bytes]]:
+    """The ``#define`` lines (at ``offsets``) of a piece read in its least broken form that no item
+    found spans, each with where it starts: the form blanked them with the code around them (an
+    unclosed block being typed), but the preprocessor defines them all the same, for the whole
+    file; dropping one would change every function's context."""
+    spans = sorted((n.start_byte, n.end_byte) for n in found)
+    starts = [a for a, _ in spans]
+    out: list[tuple[int, bytes]] = []
+    for at in offsets:
+        k = bisect_right(starts, at) - 1
+        if (k >= 0 and at < spans[k][1]) or at < taken:
+            continue
+        line = data.rfind(b"\n", 0, at) + 1
+        end = _logical_line_end(data, line)
+        out.append((line, data[line : end + (data[end : end + 1] == b"\n")]))
+    return out
 
 
 def _starts_define(data: bytes, at: int) -> bool:

@@ -11,6 +11,7 @@ from extractors.api import Project
 from extractors.items import file_items, piece_items, segment_items
 from extractors.parse import parse_c
 from extractors.pieces import Piece, cut, readable, recut
+from extractors.queries import function_model
 
 
 def _executed(p: Project, query: object) -> int:
@@ -174,3 +175,31 @@ def test_cutting_an_edited_text_again_is_cutting_it_afresh(old: bytes, at: int, 
 def test_cut_keeps_every_byte_of_an_empty_or_uncut_text() -> None:
     assert cut(b"") == (Piece((), b""),)
     assert cut(b"int x;\n") == (Piece((), b"int x;\n"),)
+
+
+def test_a_brace_left_open_keeps_the_defines_in_its_body() -> None:
+    """A block being typed in a function whose body opens a block in each branch of a conditional
+    (sqlite3.c's sqlite3_str_vappendf): the piece is read in its least broken form, which blanks
+    the ``#define`` lines before the function with the code around them, but the preprocessor
+    defines them all the same: the file's constants stay, and so does every other function's
+    context (no model of another function is built again)."""
+    defines = (
+        "#ifdef PLIMIT\n# if PLIMIT<100\n#   define LIMIT PLIMIT\n# else\n#   define LIMIT 100\n# endif\n"
+        "#else\n# define LIMIT 100\n#endif\n\n"
+    )
+    g = (
+        "int g(int c)\n{\n  int idx;\n  for(idx=0; idx<LIMIT; idx++){\n#if defined(WIDE)\n    if( c==idx ){\n"
+        "#else\n    if( c==idx+1 ){\n#endif\n      c++;\n    }\n  }\n  return c;\n}\n\n"
+    )
+    src = _functions(20) + defines + g + _functions(3).replace("int f", "int h")
+    p = Project()
+    p.update_file("d.c", src)
+    before = p.db.get(file_items, "d.c")
+    assert dict(before.scope.consts)["LIMIT"] == 100
+    p.call_graph()  # every model built
+    p.db.reset_counters()
+    p.update_file("d.c", src.replace("  int idx;\n", "  int idx;\n  if (bench) {\n"))
+    after = p.db.get(file_items, "d.c")
+    assert after.scope.consts == before.scope.consts
+    p.call_graph()
+    assert _executed(p, function_model) <= 1  # g's own, if it is read at all
