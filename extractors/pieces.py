@@ -16,8 +16,9 @@ balances make pieces bigger, never wrong: a piece is always a run of whole lines
 A cut also goes before a function definition's header at column 0 met while a brace pair opened
 at file scope (not ``extern "C" {``) is still open, and closes that pair: C has no nested
 functions, so the pair was left open (a ``{`` just typed, a ``};`` deleted), and the brace spoils
-one piece instead of every item after it.  Balanced code never has such a line (no cut of the
-1,774 C files of the detection projects and sqlite3.c moves with this rule).
+one piece instead of every item after it.  Balanced code has no such line, unless a macro
+call written at column 0 inside a body opens a block (``FOREACH(x) {``): that body is then cut
+in two, as a syntax error in it would cut it.
 
 Most code of a big file sits inside some conditional (``#ifndef SQLITE_OMIT_AUTOVACUUM``, an
 include guard), so cuts fall inside them: a piece carries the directive lines of the conditionals
