@@ -462,6 +462,7 @@ def piece_items(db: Database, piece: Piece) -> Part:
             consts.extend(file_constants(top_level_items(parse_c(define).root_node))[0].items())
         defines.extend(outside)
         defines.sort()
+    define_texts = [d for _, d in defines]
     return Part(
         text.count(b"\n"),
         tuple(functions),
@@ -474,10 +475,10 @@ def piece_items(db: Database, piece: Piece) -> Part:
         frozenset(volatiles),
         frozenset(noreturn),
         tuple(ends_in),
-        tuple(d for _, d in defines),
-        macro_names([d for _, d in defines]),
-        returning_macros([d for _, d in defines]),
-        _exiting_macros([d for _, d in defines]),
+        tuple(define_texts),
+        macro_names(define_texts),
+        returning_macros(define_texts),
+        _exiting_macros(define_texts),
         frozenset(written),
         directives(text),
         tuple(u for u in unread if u.name not in {name for name, _, _ in functions}),

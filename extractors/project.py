@@ -355,12 +355,13 @@ class Project:
         yield lock_contracts, everything
 
     # ----- building models elsewhere -----------------------------------------------------------
-    def model_keys(self) -> list[ModelKey]:
-        """Every function definition of the project's files, as the keys of their models (path,
-        name, text), in file order: what a check builds first."""
+    def model_keys(self, paths: Iterable[str] | None = None) -> list[ModelKey]:
+        """Every function definition of the project's files (or of those of ``paths`` it holds),
+        as the keys of their models (path, name, text), in file order: what a check builds first."""
+        chosen = self.files if paths is None else self.files.keys() & set(paths)
         return [
             (path, name, item.text)
-            for path in sorted(self.files)
+            for path in sorted(chosen)
             for name, item in self.db.get(file_items, path).functions.items()
         ]
 

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import Any
+from multiprocessing.synchronize import Event
 
 from extractors.api import ModelKey, Project
 
@@ -32,7 +32,7 @@ MIN_FUNCTIONS = 400
 """Below this many functions, a fork and the models' round trip cost more than building them."""
 
 _PROJECT: Project | None = None  # what forked children build from
-_STOP: Any = None  # a multiprocessing Event: set, children stop building and send what they built
+_STOP: Event | None = None  # set: children stop building and send what they built
 _BATCH = 16  # models a child builds between looks at _STOP
 
 

@@ -27,7 +27,7 @@ from extractors.api import NOT_CHECKED, PARTIAL_EVERY, Config, Finding, Project,
 from server.check_runner import default_jobs
 from server.lsp.folders import belongs
 from server.lsp.worker_messages import CheckOutcome, Extents, Synced
-from server.parallel_extraction import MIN_FUNCTIONS, extract_in_parallel
+from server.parallel_extraction import extract_in_parallel
 from server.workspace import C_SUFFIXES, header_stamp, read_header, read_source, scan_c_files
 
 log = logging.getLogger(__name__)
@@ -190,7 +190,7 @@ class Analysis:
         changed = self.update_sync(path, text)
         if not still_wanted():
             return None
-        if early and len(changed) >= MIN_FUNCTIONS:
+        if early:
             self._build_on_every_core(path, changed)
         if edited is not None and not early and changed:
             first = self.project.function_findings(path, changed)  # builds the models extents reads
@@ -208,9 +208,10 @@ class Analysis:
         """The models of a file's functions ``names`` built by forked copies of this process as
         well, before its first check: the first findings of a file wait for every model of it
         (sqlite3.c: 4,803 functions, about 20 s on one core). The check takes them as if it had
-        built them (``server.parallel_extraction``); a copy that fails costs only time."""
+        built them (``server.parallel_extraction``, which leaves a few to this process alone); a
+        copy that fails costs only time."""
         wanted = set(names)
-        keys = [k for k in self.project.model_keys() if k[0] == path and k[1] in wanted]
+        keys = [k for k in self.project.model_keys([path]) if k[1] in wanted]
         for problem in extract_in_parallel(self.project, min(MAX_BUILDERS, default_jobs()), keys):
             log.warning("%s", problem)
 

@@ -38,7 +38,6 @@ def test_a_file_shown_first_is_modelled_on_every_core_with_the_same_findings(
     path, text = str(tmp_path / "many.c"), _source(150)
     alone = Analysis(Config())
     expected = alone.check_file_sync(path, text, lambda: True, early=True)  # 150 < MIN_FUNCTIONS: one process
-    monkeypatch.setattr(analysis_module, "MIN_FUNCTIONS", 50)
     monkeypatch.setattr(parallel_extraction, "MIN_FUNCTIONS", 50)
     monkeypatch.setattr(analysis_module, "default_jobs", lambda: 2)
     handed: list[int] = []
