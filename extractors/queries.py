@@ -28,7 +28,6 @@ Derived, each a pure function of what it reads:
     file_facts(path)             what the file adds to the project's facts (project_facts.py)
     project_facts(())            constant globals and helper results of the whole project
     file_view(path)              the project's constants the file's functions can name
-    function_facts(path, name, text)  the pairs of its file's view the function's text mentions
     function_model(path, name, text)  a definition's CFG and facts from its text (padded to its
                                  first column), rows counted from its first line (0)
     file_ignores(path)           its suppression comments
@@ -51,11 +50,11 @@ import hashlib
 import os
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from tree_sitter import Node as TSNode
 
-from checker.querydb import Database, derived
+from checker.querydb import Content, Database, derived
 from extractors.array_types import LIBRARY_ARRAY_TYPES, array_typedefs
 from extractors.attributes import KINDS, DefineBodies, declared_with, define_bodies, markers, markers_of
 from extractors.calls import CallSpec
@@ -487,11 +486,11 @@ def project_stops(db: Database, key: tuple[()]) -> frozenset[str]:
     return stops_of(db.get(file_exits, p) for p in sorted(paths))
 
 
-@derived("function_stops")
 def function_stops(db: Database, key: tuple[str, str, bytes]) -> frozenset[str]:
     """Those of :func:`file_stops` the function's text names, itself or through the bodies of the
     file's macros it calls (``CHECK(x)`` expanding to ``fatal(...)``): whether a helper it never
-    calls returns never rebuilds it (``luaM_toobig`` starting to return rebuilds its callers only)."""
+    calls returns never rebuilds it (``luaM_toobig`` starting to return rebuilds its callers only).
+    Read inside :func:`function_model`, so its dependencies are the model's."""
     stops = db.get(file_stops, key[0])
     if not stops:
         return frozenset()
@@ -545,9 +544,9 @@ def file_view(db: Database, path: str) -> frozenset[tuple[str, int]]:
     return frozenset(alone.own.get(path, frozenset()))
 
 
-@derived("function_facts")
 def function_facts(db: Database, key: tuple[str, str, bytes]) -> frozenset[tuple[str, int]]:
-    """Only what the function's text names: a fact it does not mention never rebuilds it."""
+    """Only what the function's text names: a fact it does not mention never rebuilds it. Read
+    inside :func:`function_model`, so its dependencies are the model's."""
     return mentioned(db.get(file_view, key[0]), key[2])
 
 
@@ -588,10 +587,10 @@ def _model_context(db: Database, key: tuple[str, str, bytes]) -> tuple[Context, 
     and of that context, which is all a model is made of."""
     path, _, text = key
     context = db.get(function_context, path)
-    known = db.get(function_facts, key)
+    known = function_facts(db, key)
     if known:
         context = _with_facts(context, known)
-    stops = db.get(function_stops, key)
+    stops = function_stops(db, key)
     if stops:
         context = _with_stops(context, stops)
     return context, function_key(hashlib.sha256(text).hexdigest(), context.digest)
@@ -605,14 +604,39 @@ def model_with_key(
     return _model_context(db, key)[1], db.get(function_model, key)
 
 
+# a function's model under its path, name and model key (a digest of its text and context, which
+# is all a model is made of): what a run of ``function_model`` whose key came out the same returns
+_BUILT = Content[tuple[str, str, str], "FunctionModel | Unmodelled | None"]("built_model")
+_UNBUILT = object()
+
+
 @derived("function_model", eq=_same_model)
 def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel | Unmodelled | None:
     """The model of function ``name`` of ``path`` whose text (padded to its first column) is
     ``text``, with rows counted from its first line, or the note saying why there is none; None
     for a declaration without a body.  Keyed by the text itself: an edit elsewhere in the file
-    leaves the key, and the memo is verified by its context alone."""
+    leaves the key, and the memo is verified by its file's context, view and stops alone (each
+    one memo of the file, so verifying all of a file's models after an edit is one look per dep).
+    Those change for every function of the file at once; a function whose model key they leave
+    as it was gets the model it had from ``_BUILT`` instead of building it again."""
     path, name, text = key
     context, model_key = _model_context(db, key)
+    log = db if isinstance(db, FrontDb) else None
+    built = db.content(_BUILT)
+    kept = built.get((path, name, model_key), _UNBUILT)
+    if kept is not _UNBUILT:
+        if log is not None:
+            log.take_parsed(path, name, text)
+        return cast("FunctionModel | Unmodelled | None", kept)
+    model = _build_model(db, key, context, model_key)
+    built[(path, name, model_key)] = model
+    return model
+
+
+def _build_model(
+    db: Database, key: tuple[str, str, bytes], context: Context, model_key: str
+) -> FunctionModel | Unmodelled | None:
+    path, name, text = key
     log = db if isinstance(db, FrontDb) else None
     if log is not None and (handed := log.take_handed(path, name, model_key)) is not None:
         log.take_parsed(path, name, text)

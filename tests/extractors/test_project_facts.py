@@ -234,7 +234,7 @@ def test_typing_in_an_unrelated_body_recomputes_no_other_function() -> None:
     p.update_file("b.c", OTHER + "int g(int y)\n{\n    return y + 1;\n}\n")
     p.check()
     f3 = p.db.get(file_items, "a.c").functions["f3"]
-    assert p.db.get(function_facts, ("a.c", "f3", f3.text)) == frozenset({("use_cache", 0)})
+    assert function_facts(p.db, ("a.c", "f3", f3.text)) == frozenset({("use_cache", 0)})
     p.db.reset_counters()
     p.update_file("b.c", OTHER + "int g(int y)\n{\n    return y + 2;\n}\n")
     p.check()
@@ -261,3 +261,20 @@ def test_a_write_in_another_file_brings_the_finding_back_as_a_fresh_project_find
     p.remove_file("other.c")  # the definition went with its file: unknown again
     assert _found(p)["main.c"] == [("memory-leak", 4)]
     assert p.db.get(file_view, "main.c") == frozenset()
+
+
+def test_a_changed_fact_rebuilds_only_the_functions_that_name_it() -> None:
+    unrelated = "".join(f"int u{i}(int x)\n{{\n    return x + {i};\n}}\n" for i in range(6))
+    p = Project()
+    p.update_file("main.c", LEAK_ON_FLAG + unrelated)
+    p.update_file("other.c", OTHER)
+    assert _found(p)["main.c"] == []
+    built = p.counters["functions_extracted"]
+    p.db.reset_counters()
+    p.update_file("other.c", OTHER + SETS)
+    assert _found(p)["main.c"] == [("memory-leak", 4)]
+    # main.c's view changed, so each of its models is looked at again (fill and the six u), but
+    # only fill names the fact: the others keep their model key and model; other.c's other and
+    # enable_cache (new) are the other two built
+    assert _executed(p, function_model) >= 7
+    assert p.counters["functions_extracted"] - built == 3
