@@ -76,12 +76,14 @@ def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
     log = db if isinstance(db, FrontDb) else None
     for p in paths:
         items = db.get(file_items, p)
-        for name, item in items.functions.items():  # in file order: partial results follow the file
-            before = (log.built + log.failed) if log is not None else 0
-            key = (p, name, item.text)
-            fm = db.get(function_model, key)
-            if log is not None and log.built + log.failed == before and not log.take_ahead(key):
-                log.reused += 1
+        # in file order: partial results follow the file
+        keys = [(p, name, item.text) for name, item in items.functions.items()]
+        before = (log.built + log.failed) if log is not None else 0
+        found = db.get_all(function_model, keys)
+        if log is not None:  # found current, not built now nor ahead of this run
+            ahead = sum(1 for key in keys if log.take_ahead(key)) if log.ahead else 0
+            log.reused += max(0, len(keys) - (log.built + log.failed - before) - ahead)
+        for (_, name, _), fm in zip(keys, found, strict=True):
             if isinstance(fm, FunctionModel):
                 parts.append(f"{p}|{name}|{fm.key}")
                 models.append(fm)
