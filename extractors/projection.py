@@ -12,10 +12,11 @@ and callees that cannot touch ``v`` stay plain nodes, which keeps the models sma
 from __future__ import annotations
 
 import hashlib
+import heapq
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from itertools import compress
 from typing import NamedTuple
@@ -533,10 +534,13 @@ class _Merkle:
     base: bytes
     callees: dict[str, tuple[str, ...]]
     snap: dict[str, str]  # function id -> its model's key
-    sccs: list[list[str]]
+    sccs: list[list[str]]  # callees' parts first
     recursive: set[str]
     deep: dict[str, str]  # with the recursive functions
     positional: dict[str, str]
+    callers: dict[str, list[str]]  # the reverse of ``callees``
+    part_of: dict[str, int]  # function id -> the index of its part in ``sccs``
+    exported: dict[str, str]  # ``deep`` without the recursive functions
 
 
 def _stored_weight(stored: _Stored) -> int:
@@ -819,13 +823,67 @@ class Projector:
         """Both keys in one walk over the call graph, bottom-up (callees first): on a file of
         thousands of functions each walk is milliseconds of every edit. So the last walk over the
         same functions is kept: when no call changed, its strongly connected parts are reused and
-        only those whose members or callees changed are hashed again."""
+        only those whose members or callees changed are hashed again, found from the functions
+        whose key changed through the callers (:meth:`_merkle_again`), without visiting the rest."""
         sc = self.scope
-        fns = sc.functions
         named = (sc.allocators, sc.globals, sc.volatiles, sc.nonnull_allocators)
         base = "|".join((*(",".join(sorted(names)) for names in named), self.table_digest)).encode()
         snap = sc.keys
         last = self.store.merkle.get(self.resolution_digest)
+        walk = self._merkle_again(last, base, snap) if last is not None else None
+        if walk is None:
+            walk = self._merkle_walk(last, base, snap)
+        self.store.merkle[self.resolution_digest] = walk
+        return walk.exported, walk.positional, walk.deep
+
+    def _merkle_again(self, last: _Merkle, base: bytes, snap: dict[str, str]) -> _Merkle | None:
+        """The last walk with the parts of the functions whose key changed hashed again, and then
+        those of their callers whose callees' digests changed (the parts come callees first, so in
+        index order each part is hashed after all it calls); None when that walk cannot stand for
+        this one: another base, other functions, or a changed function calls others now."""
+        if last.base != base or len(last.snap) != len(snap):
+            return None
+        fns = self.scope.functions
+        was = last.snap
+        edited = [i for i, k in snap.items() if was.get(i) != k]
+        for i in edited:
+            if i not in was or self.callee_ids(fns[i], i) != last.callees[i]:
+                return None
+        if not edited:
+            return replace(last, snap=snap)
+        callees, sccs, part_of, callers = last.callees, last.sccs, last.part_of, last.callers
+        deep, positional, exported = dict(last.deep), dict(last.positional), dict(last.exported)
+        queued = {part_of[i] for i in edited}
+        todo = sorted(queued)
+        while todo:
+            scc = sccs[heapq.heappop(todo)]
+            members = set(scc)
+            h, hp = hashlib.sha256(), hashlib.sha256(base)
+            for i in scc:
+                g = fns[i]
+                h.update(f"|{i}:{g.key}".encode())
+                hp.update(f"|{i}:{g.key}".encode())
+                for c in callees[i]:
+                    h.update(b"~" if c in members else deep[c].encode())
+                    hp.update(b"~" if c in members else positional[c].encode())
+            digest, pdigest = h.hexdigest()[:32], hp.hexdigest()
+            for i in scc:
+                if deep[i] == digest and positional[i] == f"{pdigest}|{i}":
+                    continue
+                deep[i] = digest
+                positional[i] = f"{pdigest}|{i}"
+                if i not in last.recursive:
+                    exported[i] = digest
+                for caller in callers.get(i, ()):
+                    part = part_of[caller]
+                    if part not in queued:
+                        queued.add(part)
+                        heapq.heappush(todo, part)
+        return replace(last, snap=snap, deep=deep, positional=positional, exported=exported)
+
+    def _merkle_walk(self, last: _Merkle | None, base: bytes, snap: dict[str, str]) -> _Merkle:
+        """The walk over every part, reusing the last one's parts where no call changed."""
+        fns = self.scope.functions
         # a function's callee ids are a function of its id, key and the resolution (callee_ids'
         # key), so the last walk's stand for those whose key did not change
         before = last.callees if last is not None else {}
@@ -864,8 +922,13 @@ class Projector:
                 positional[i] = f"{pdigest}|{i}"  # the members of a cycle share a digest, not findings
                 if last is None or last.deep[i] != digest or last.positional[i] != positional[i]:
                     changed.add(i)
-        self.store.merkle[self.resolution_digest] = _Merkle(base, callees, snap, sccs, recursive, deep, positional)
-        return {i: k for i, k in deep.items() if i not in recursive}, positional, deep
+        callers: dict[str, list[str]] = {}
+        for i, cs in callees.items():
+            for c in cs:
+                callers.setdefault(c, []).append(i)
+        part_of = {i: n for n, scc in enumerate(sccs) for i in scc}
+        exported = {i: k for i, k in deep.items() if i not in recursive}
+        return _Merkle(base, callees, snap, sccs, recursive, deep, positional, callers, part_of, exported)
 
     def index(self, fm: FunctionModel) -> dict[str, list[int]]:
         """CFG nodes by the root variable of every path they mention."""

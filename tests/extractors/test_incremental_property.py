@@ -276,3 +276,33 @@ def test_a_callee_seen_only_in_part_before_an_edit_is_read_whole_after_it() -> N
         fresh.update_file("t.c", text(f0, f2))
         assert snapshot(edited) == snapshot(fresh)
     assert any(f[0] == "use-after-free" for f in snapshot(edited))
+
+
+def test_an_edit_that_keeps_every_call_hashes_again_only_what_reaches_the_edited_function(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from extractors.projection import Projector
+
+    chain = [["p = malloc(8);", "f1(p, n);"], ["f2(p, n);"], ["p[0] = 1;"], ["n = n + 1;"]]
+    incremental = Project()
+    incremental.update_file("t.c", render(chain))
+    snapshot(incremental)
+    full_walks: list[int] = []
+    walk = Projector._merkle_walk
+
+    def counted(self: Projector, *args: Any) -> Any:
+        full_walks.append(1)
+        return walk(self, *args)
+
+    monkeypatch.setattr(Projector, "_merkle_walk", counted)
+    for body in (["p[0] = 1;", "(void)0;"], ["free(p);"], ["p[0] = 1;"]):
+        chain[2] = body  # f2, which f1 and so f0 call; f3 is reached by none of them
+        text = render(chain)
+        incremental.update_file("t.c", text)
+        fresh = Project()
+        fresh.update_file("t.c", text)
+        assert snapshot(incremental) == snapshot(fresh)
+        inc_proj = incremental._projector(incremental.files)
+        new_proj = fresh._projector(fresh.files)
+        assert (inc_proj.deep_keys, inc_proj.positional_keys) == (new_proj.deep_keys, new_proj.positional_keys)
+    assert len(full_walks) == 3  # the fresh projects' only: each edit kept the calls
