@@ -305,13 +305,15 @@ class Project:
         notes: tuple[Unmodelled, ...] = self.db.get(file_notes, path)
         return list(notes)
 
-    def function_extents(self, path: str) -> dict[str, tuple[int, int]]:
+    def function_extents(self, path: str, names: Collection[str] | None = None) -> dict[str, tuple[int, int]]:
         """First and last row of every function definition of ``path`` as parsed now, modelled or
-        not (an unmodelled one's note belongs to it as a finding does)."""
+        not (an unmodelled one's note belongs to it as a finding does); of those named ``names``
+        only, when given (a file may have thousands)."""
         if path not in self.files:
             return {}
         items = self.db.get(file_items, path).functions
-        return {name: (item.row, item.row + item.text.count(b"\n")) for name, item in items.items()}
+        chosen = items.items() if names is None else ((n, items[n]) for n in names if n in items)
+        return {name: (item.row, item.row + item.text.count(b"\n")) for name, item in chosen}
 
     def function_at(self, path: str, line: int) -> str | None:
         st = self.files.get(path)

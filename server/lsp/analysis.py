@@ -256,7 +256,7 @@ class Analysis:
         extent of its own and stands at its note's lines, so with ``names`` the extents of those
         functions at least (the others' notes are not read)."""
         unmodelled = self.project.unmodelled(path, names)
-        extents = self.project.function_extents(path)
+        extents = self.project.function_extents(path, names)
         for note in unmodelled:
             extents.setdefault(note.function, (note.location.start_line, note.location.end_line))
         notes = [Finding(NOT_CHECKED, "info", u.message, u.location, u.function) for u in unmodelled]
