@@ -253,8 +253,8 @@ class Analysis:
         information diagnostics (a quiet editor must mean checked code), and the first and last
         line of each function as the project parsed it, the unmodelled ones too (their notes are
         published as findings are): one the parser could not read past a syntax error has no
-        extent of its own and stands at its note's lines, so with ``names`` the extents of those
-        functions at least (the others' notes are not read)."""
+        extent of its own and stands at its note's lines.  With ``names`` neither the other
+        functions' notes nor their extents are read: a file may have thousands."""
         unmodelled = self.project.unmodelled(path, names)
         extents = self.project.function_extents(path, names)
         for note in unmodelled:
