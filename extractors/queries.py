@@ -50,6 +50,7 @@ import hashlib
 import os
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import TypeVar, cast
 
 from tree_sitter import Node as TSNode
@@ -371,15 +372,9 @@ def file_declared(db: Database, key: tuple[str, str]) -> frozenset[str]:
     headers = db.get(file_preprocessor, path).headers
     segments: tuple[tuple[Piece, ...], ...] = db.get(file_segments, path)
     known: frozenset[str] = frozenset().union(*(db.get(header_markers, (h, kind)) for h in headers))
-    bodies: list[tuple[str, frozenset[str]]] = []
-    for segment in segments:
-        defined: DefineBodies = db.get(segment_defines, segment)
-        bodies.extend(defined)
-    marks = markers_of(tuple(bodies), known, KINDS[kind])
-    names: set[str] = set()
-    for segment in segments:
-        declared: frozenset[str] = db.get(segment_declared, (segment, marks))
-        names |= declared
+    defined: list[DefineBodies] = db.get_all(segment_defines, segments)
+    marks = markers_of(tuple(chain.from_iterable(defined)), known, KINDS[kind])
+    names: set[str] = set().union(*db.get_all(segment_declared, [(segment, marks) for segment in segments]))
     for h in headers:
         found: frozenset[str] = db.get(header_declared, (h, marks))
         names |= found
