@@ -277,8 +277,18 @@ def mentioned(view: frozenset[tuple[str, int]], text: bytes) -> frozenset[tuple[
     small and comparable, so an unrelated change of the project's facts backdates it."""
     if not view:
         return frozenset()
-    names = identifiers(text)
-    return frozenset((n, v) for n, v in view if n.split("(", 1)[0] in names)
+    by_name = _by_name(view)
+    return frozenset(pair for name in identifiers(text) & by_name.keys() for pair in by_name[name])
+
+
+@lru_cache(maxsize=64)
+def _by_name(view: frozenset[tuple[str, int]]) -> dict[str, tuple[tuple[str, int], ...]]:
+    """The pairs of ``view`` by the name a text mentions them by (``f`` for ``f()``): every
+    function of a file reads the same view, which may hold hundreds of pairs."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for pair in view:
+        out.setdefault(pair[0].split("(", 1)[0], []).append(pair)
+    return {name: tuple(pairs) for name, pairs in out.items()}
 
 
 @lru_cache(maxsize=16_384)

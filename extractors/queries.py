@@ -548,11 +548,19 @@ def function_facts(db: Database, key: tuple[str, str, bytes]) -> frozenset[tuple
 # ----- one function ------------------------------------------------------------------------------
 
 
+def _facts_digest(digest: str, known: frozenset[tuple[str, int]]) -> str:
+    return hashlib.sha256(f"{digest}|{sorted(known)!r}".encode()).hexdigest()[:32]
+
+
+def _stops_digest(digest: str, stops: frozenset[str]) -> str:
+    return hashlib.sha256(f"{digest}|stops:{','.join(sorted(stops))}".encode()).hexdigest()[:32]
+
+
 def _with_facts(context: Context, known: frozenset[tuple[str, int]]) -> Context:
     """The context with the project's constants the function names (the file's own win); its
     digest names them, so the model's key does."""
     facts = dict(sorted(known))
-    digest = hashlib.sha256(f"{context.digest}|{sorted(known)!r}".encode()).hexdigest()[:32]
+    digest = _facts_digest(context.digest, known)
     return replace(context, digest=digest, consts={**facts, **context.consts}, facts=frozenset(facts))
 
 
@@ -563,8 +571,7 @@ def _with_stops(context: Context, stops: frozenset[str]) -> Context:
     for n in sorted(stops):
         if n not in context.known:
             table[n] = replace(table.get(n, CallSpec()), noreturn=True)
-    digest = hashlib.sha256(f"{context.digest}|stops:{','.join(sorted(stops))}".encode()).hexdigest()[:32]
-    return replace(context, digest=digest, table=table)
+    return replace(context, digest=_stops_digest(context.digest, stops), table=table)
 
 
 def _same_model(a: FunctionModel | Unmodelled | None, b: FunctionModel | Unmodelled | None) -> bool:
@@ -577,18 +584,25 @@ def _same_model(a: FunctionModel | Unmodelled | None, b: FunctionModel | Unmodel
 _BUILD_ERRORS = (RecursionError, ValueError, AttributeError, IndexError, KeyError, TypeError)
 
 
-def _model_context(db: Database, key: tuple[str, str, bytes]) -> tuple[Context, str]:
-    """The context function ``key`` is built in, and the key of its model: a digest of its text
-    and of that context, which is all a model is made of."""
+def _model_context(db: Database, key: tuple[str, str, bytes]) -> tuple[Callable[[], Context], str]:
+    """The context function ``key`` is built in (made when called: it copies the file's
+    constants or call table, which a model found under its key never needs), and the key of its
+    model: a digest of its text and of that context, which is all a model is made of."""
     path, _, text = key
     context = db.get(function_context, path)
     known = function_facts(db, key)
-    if known:
-        context = _with_facts(context, known)
     stops = function_stops(db, key)
+    digest = context.digest
+    if known:
+        digest = _facts_digest(digest, known)
     if stops:
-        context = _with_stops(context, stops)
-    return context, function_key(hashlib.sha256(text).hexdigest(), context.digest)
+        digest = _stops_digest(digest, stops)
+
+    def made() -> Context:
+        with_facts = _with_facts(context, known) if known else context
+        return _with_stops(with_facts, stops) if stops else with_facts
+
+    return made, function_key(hashlib.sha256(text).hexdigest(), digest)
 
 
 def model_with_key(
@@ -623,7 +637,7 @@ def function_model(db: Database, key: tuple[str, str, bytes]) -> FunctionModel |
         if log is not None:
             log.take_parsed(path, name, text)
         return cast("FunctionModel | Unmodelled | None", kept)
-    model = _build_model(db, key, context, model_key)
+    model = _build_model(db, key, context(), model_key)
     built[(path, name, model_key)] = model
     return model
 
