@@ -543,6 +543,28 @@ class _Merkle:
     exported: dict[str, str]  # ``deep`` without the recursive functions
 
 
+def _part_digests(
+    scc: list[str],
+    fns: dict[str, FunctionModel],
+    base: bytes,
+    callees: dict[str, tuple[str, ...]],
+    deep: dict[str, str],
+    positional: dict[str, str],
+) -> tuple[str, str]:
+    """The deep and positional digests of one strongly connected part of the call graph, from its
+    members' keys and the digests of the callees outside it (``deep`` and ``positional`` hold
+    those already: parts are hashed callees first)."""
+    members = set(scc)
+    h, hp = hashlib.sha256(), hashlib.sha256(base)
+    for i in scc:
+        h.update(f"|{i}:{fns[i].key}".encode())
+        hp.update(f"|{i}:{fns[i].key}".encode())
+        for c in callees[i]:
+            h.update(b"~" if c in members else deep[c].encode())
+            hp.update(b"~" if c in members else positional[c].encode())
+    return h.hexdigest()[:32], hp.hexdigest()
+
+
 def _stored_weight(stored: _Stored) -> int:
     return 1 + (len(stored.component.nodes) // 8 if stored.component is not None else 0)
 
@@ -857,16 +879,7 @@ class Projector:
         todo = sorted(queued)
         while todo:
             scc = sccs[heapq.heappop(todo)]
-            members = set(scc)
-            h, hp = hashlib.sha256(), hashlib.sha256(base)
-            for i in scc:
-                g = fns[i]
-                h.update(f"|{i}:{g.key}".encode())
-                hp.update(f"|{i}:{g.key}".encode())
-                for c in callees[i]:
-                    h.update(b"~" if c in members else deep[c].encode())
-                    hp.update(b"~" if c in members else positional[c].encode())
-            digest, pdigest = h.hexdigest()[:32], hp.hexdigest()
+            digest, pdigest = _part_digests(scc, fns, base, callees, deep, positional)
             for i in scc:
                 if deep[i] == digest and positional[i] == f"{pdigest}|{i}":
                     continue
@@ -901,22 +914,13 @@ class Projector:
         positional: dict[str, str] = {}
         changed: set[str] = set()
         for scc in sccs:
-            members = set(scc)
             if last is not None and not any(
                 snap[i] != last.snap[i] or any(c in changed for c in callees[i]) for i in scc
             ):
                 for i in scc:
                     deep[i], positional[i] = last.deep[i], last.positional[i]
                 continue
-            h, hp = hashlib.sha256(), hashlib.sha256(base)
-            for i in scc:
-                g = fns[i]
-                h.update(f"|{i}:{g.key}".encode())
-                hp.update(f"|{i}:{g.key}".encode())
-                for c in callees[i]:
-                    h.update(b"~" if c in members else deep[c].encode())
-                    hp.update(b"~" if c in members else positional[c].encode())
-            digest, pdigest = h.hexdigest()[:32], hp.hexdigest()
+            digest, pdigest = _part_digests(scc, fns, base, callees, deep, positional)
             for i in scc:
                 deep[i] = digest
                 positional[i] = f"{pdigest}|{i}"  # the members of a cycle share a digest, not findings

@@ -61,6 +61,18 @@ def snapshot(project: Project) -> list[tuple[object, ...]]:
     return [(f.rule_id, f.location, f.message, tuple((w.location, w.message) for w in f.witness)) for f in found]
 
 
+def same_as_fresh(incremental: Project, text: str) -> tuple[Any, Any]:
+    """Assert that the edited project finds what a fresh one of ``text`` finds, with the same deep
+    and positional keys; the two projectors."""
+    fresh = Project()
+    fresh.update_file("t.c", text)
+    assert snapshot(incremental) == snapshot(fresh)
+    inc_proj = incremental._projector(incremental.files)
+    new_proj = fresh._projector(fresh.files)
+    assert (inc_proj.deep_keys, inc_proj.positional_keys) == (new_proj.deep_keys, new_proj.positional_keys)
+    return inc_proj, new_proj
+
+
 @pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.data())
@@ -74,12 +86,7 @@ def test_edited_project_matches_fresh_project(data: st.DataObject) -> None:
         bodies[k] = data.draw(body_of(k))
         text = render(bodies)
         incremental.update_file("t.c", text)
-        fresh = Project()
-        fresh.update_file("t.c", text)
-        assert snapshot(incremental) == snapshot(fresh)
-        inc_proj = incremental._projector(incremental.files)
-        new_proj = fresh._projector(fresh.files)
-        assert (inc_proj.deep_keys, inc_proj.positional_keys) == (new_proj.deep_keys, new_proj.positional_keys)
+        inc_proj, new_proj = same_as_fresh(incremental, text)
         # the edited project may have projected more (to confirm that values no rule applies to
         # stay so); what both projected must be the same
         both = inc_proj.comps.keys() & new_proj.comps.keys()
@@ -299,10 +306,5 @@ def test_an_edit_that_keeps_every_call_hashes_again_only_what_reaches_the_edited
         chain[2] = body  # f2, which f1 and so f0 call; f3 is reached by none of them
         text = render(chain)
         incremental.update_file("t.c", text)
-        fresh = Project()
-        fresh.update_file("t.c", text)
-        assert snapshot(incremental) == snapshot(fresh)
-        inc_proj = incremental._projector(incremental.files)
-        new_proj = fresh._projector(fresh.files)
-        assert (inc_proj.deep_keys, inc_proj.positional_keys) == (new_proj.deep_keys, new_proj.positional_keys)
+        same_as_fresh(incremental, text)
     assert len(full_walks) == 3  # the fresh projects' only: each edit kept the calls
