@@ -846,7 +846,8 @@ class Projector:
         thousands of functions each walk is milliseconds of every edit. So the last walk over the
         same functions is kept: when no call changed, its strongly connected parts are reused and
         only those whose members or callees changed are hashed again, found from the functions
-        whose key changed through the callers (:meth:`_merkle_again`), without visiting the rest."""
+        whose key changed through the callers (:meth:`_merkle_again`), without visiting the rest;
+        otherwise every part is found and hashed again (:meth:`_merkle_walk`)."""
         sc = self.scope
         named = (sc.allocators, sc.globals, sc.volatiles, sc.nonnull_allocators)
         base = "|".join((*(",".join(sorted(names)) for names in named), self.table_digest)).encode()
@@ -895,7 +896,8 @@ class Projector:
         return replace(last, snap=snap, deep=deep, positional=positional, exported=exported)
 
     def _merkle_walk(self, last: _Merkle | None, base: bytes, snap: dict[str, str]) -> _Merkle:
-        """The walk over every part, reusing the last one's parts where no call changed."""
+        """The walk over every part: the call graph or the base changed (otherwise
+        :meth:`_merkle_again` stands for it), so its parts are found again and all hashed."""
         fns = self.scope.functions
         # a function's callee ids are a function of its id, key and the resolution (callee_ids'
         # key), so the last walk's stand for those whose key did not change
@@ -904,28 +906,15 @@ class Projector:
         callees = {
             i: before[i] if was.get(i) == fm.key and i in before else self.callee_ids(fm, i) for i, fm in fns.items()
         }
-        if last is None or last.base != base or last.callees != callees:
-            last = None
-            sccs = strongly_connected(sorted(fns), callees.__getitem__)
-            recursive = {i for scc in sccs if len(scc) > 1 or scc[0] in callees[scc[0]] for i in scc}
-        else:
-            sccs, recursive = last.sccs, last.recursive
+        sccs = strongly_connected(sorted(fns), callees.__getitem__)
+        recursive = {i for scc in sccs if len(scc) > 1 or scc[0] in callees[scc[0]] for i in scc}
         deep: dict[str, str] = {}
         positional: dict[str, str] = {}
-        changed: set[str] = set()
         for scc in sccs:
-            if last is not None and not any(
-                snap[i] != last.snap[i] or any(c in changed for c in callees[i]) for i in scc
-            ):
-                for i in scc:
-                    deep[i], positional[i] = last.deep[i], last.positional[i]
-                continue
             digest, pdigest = _part_digests(scc, fns, base, callees, deep, positional)
             for i in scc:
                 deep[i] = digest
                 positional[i] = f"{pdigest}|{i}"  # the members of a cycle share a digest, not findings
-                if last is None or last.deep[i] != digest or last.positional[i] != positional[i]:
-                    changed.add(i)
         callers: dict[str, list[str]] = {}
         for i, cs in callees.items():
             for c in cs:
