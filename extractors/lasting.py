@@ -22,10 +22,11 @@ Pure: functions of the model.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from tree_sitter import Node as TSNode
 
-from extractors.cfg import CfgNode
+from extractors.cfg import Cfg, CfgNode
 from extractors.facts import root_of
 from extractors.functions import FunctionModel
 from extractors.parse import text_of
@@ -113,18 +114,22 @@ def volatile_globals(n: TSNode) -> frozenset[str]:
     return frozenset(out)
 
 
-def lasting_nodes(fm: FunctionModel, path: str) -> list[int]:
-    """The CFG nodes a lasting value of ``path`` is labelled at: those naming its root, every
-    call, every dereference, every return and the exit."""
-    cfg, root = fm.cfg, root_of(path)
-    return [
+def lasting_always(cfg: Cfg) -> tuple[int, ...]:
+    """The CFG nodes every lasting value of a function is labelled at: every call, every
+    dereference, every return and the exit (those of :func:`lasting_nodes` whatever the field)."""
+    return tuple(
         n.id
         for n in cfg.nodes
-        if n.calls
-        or n.kind == "return"
-        or n.id == cfg.exit
-        or any(a == "use" or root_of(q) == root for q, a in n.events)
-    ]
+        if n.calls or n.kind == "return" or n.id == cfg.exit or any(a == "use" for _, a in n.events)
+    )
+
+
+def lasting_nodes(fm: FunctionModel, path: str, always: Iterable[int], mentioning: Iterable[int]) -> list[int]:
+    """The CFG nodes a lasting value of ``path`` is labelled at, in order: those naming its root
+    (found among ``mentioning``, a superset of them), and ``always`` (:func:`lasting_always`)."""
+    root, nodes = root_of(path), fm.cfg.nodes
+    own = (c for c in mentioning if any(root_of(q) == root for q, _ in nodes[c].events))
+    return sorted(set(always).union(own))
 
 
 def _plain(fm: FunctionModel, path: str) -> bool:
@@ -138,6 +143,9 @@ def _plain(fm: FunctionModel, path: str) -> bool:
         if any(a == path for c in n.calls for a, _ in c.args):
             return False
     return True
+
+
+LASTING_LABELS = frozenset({"write", "read"})  # all lasting_labels can give
 
 
 def lasting_labels(fm: FunctionModel, node: CfgNode, p: str, path: str) -> frozenset[str]:

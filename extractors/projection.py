@@ -32,7 +32,14 @@ from extractors.contents import contents_labels, contents_of, contents_values, f
 from extractors.facts import RETURNED, Call, root_of
 from extractors.functions import FunctionModel
 from extractors.kept_graph import Base, base_of, contract
-from extractors.lasting import lasting_labels, lasting_nodes, lasting_of, lasting_values
+from extractors.lasting import (
+    LASTING_LABELS,
+    lasting_always,
+    lasting_labels,
+    lasting_nodes,
+    lasting_of,
+    lasting_values,
+)
 from extractors.null_returns import NEVER, RAISED, returns_null
 from extractors.out_params import Summary, labels_after, out_summary
 from extractors.parking import MARK as PARKED
@@ -146,6 +153,7 @@ class _Naming(NamedTuple):
 
     named: dict[str, list[int]]
     through: dict[str, list[int]]
+    lasting: tuple[int, ...]  # where every lasting value is labelled (lasting_always)
 
 
 def _naming(cfg: Cfg) -> _Naming:
@@ -157,7 +165,7 @@ def _naming(cfg: Cfg) -> _Naming:
             named.setdefault(p, []).append(cid)
         for p in passing:
             through.setdefault(p, []).append(cid)
-    return _Naming(named, through)
+    return _Naming(named, through, lasting_always(cfg))
 
 
 def _paths_named_by(node: CfgNode) -> tuple[frozenset[str], frozenset[str]]:
@@ -788,6 +796,7 @@ class Projector:
     _relevants: dict[tuple[str, str], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
     _own_bounds: dict[tuple[str, str], _OwnBound] = field(default_factory=dict)  # when not in the store
     _returning: dict[str, bool] = field(default_factory=dict)  # per function id: has a return statement
+    _summarised: dict[tuple[str, str], bool] = field(default_factory=dict)  # addresses_summarised
     # one object per distinct node, and per distinct edge or box end, among the projections built
     # here: kept nodes are named by rank, so a function's projections on different values repeat
     # most of them (a huge function's thousand values hold ten times fewer distinct ones)
@@ -1438,6 +1447,13 @@ class Projector:
         summary of that parameter is known, at a node that does nothing else to ``v``: then what
         the calls do to ``v`` is all in ``v``'s own projection (:meth:`after_call`), and the rules
         about locals whose address is never taken apply to it too."""
+        key = (function_id(fm), v)
+        got = self._summarised.get(key)
+        if got is None:
+            got = self._summarised[key] = self._addresses_summarised(fm, v)
+        return got
+
+    def _addresses_summarised(self, fm: FunctionModel, v: str) -> bool:
         taken = re.compile(rf"(?<!&)&\s*\(?\s*{re.escape(v)}\b")
         table, summarised = self.scope.table, False
         for n in fm.cfg.nodes:
@@ -1745,9 +1761,14 @@ class Projector:
         if contents_of(v) is not None:
             labels |= _left_filled(False)  # loops that fill the buffer
         functions = self.scope.functions
+        lasting = lasting_of(v) is not None
         for cid in self._speaking(fm, v, is_global, cids):
             lab, bx = self.labels_at(fm, cid, v, is_global)
             labels |= lab
+            if lasting:
+                if labels >= LASTING_LABELS:
+                    break  # all a lasting value's nodes can say (see own_labels_and_targets)
+                continue
             if self.tests_value(fm, cid, v):
                 labels |= ASSERTED[0] | ASSERTED[1] | TESTED[0] | TESTED[1]
             if self.taken_at(fm, cid, v):
@@ -1760,6 +1781,12 @@ class Projector:
             targets.extend((cf, cp) for cf, cp in bx if cf in functions)  # else no box (see component)
         reads = None if is_global else frozenset({(function_id(fm), v)})
         return _OwnBound(frozenset(labels), reads, tuple(targets))
+
+    def _named_paths(self, fm: FunctionModel) -> _Naming:
+        got = self.store.named_paths.get(fm.key)  # a function of the CFG alone
+        if got is None:
+            got = self.store.named_paths[fm.key] = _naming(fm.cfg)
+        return got
 
     def _speaking(
         self, fm: FunctionModel, v: str, is_global: bool, cids: tuple[int, ...]
@@ -1782,9 +1809,7 @@ class Projector:
             or self.stored_locals(fm, v)
         ):
             return once
-        naming = self.store.named_paths.get(fm.key)  # a function of the CFG alone
-        if naming is None:
-            naming = self.store.named_paths[fm.key] = _naming(fm.cfg)
+        naming = self._named_paths(fm)
         loud = set(self.copies(fm, v))
         loud.update(naming.named.get(v, ()))
         for i in range(1, len(v)):
@@ -1814,9 +1839,16 @@ class Projector:
             labels: set[str] = set()
             targets: set[tuple[str, str]] = set()
             nodes = fm.cfg.nodes
-            for cid in set(cids):
+            lasting = lasting_of(v) is not None
+            for cid in self._speaking(fm, v, False, cids):  # the others have nothing to say of v
                 lab, bx = self.labels_at(fm, cid, v, False)
                 labels |= lab
+                if lasting:
+                    # no box, test, address or call result names a lasting value: its labels are
+                    # lasting_labels' alone, and once it has all of them no node adds one
+                    if labels >= LASTING_LABELS:
+                        break
+                    continue
                 if self._hands_address(fm, cid, v):
                     labels |= {"alloc", "def"}  # after the call: whatever the callee answers after an edit
                 if "maynull" not in lab and self._project_result(fm, cid, v):
@@ -1960,7 +1992,8 @@ class Projector:
         if v.startswith(DISCARD):
             return list(index.get(v, ())), is_global
         if (field := lasting_of(v)) is not None:
-            return lasting_nodes(fm, field[1]), False
+            path = field[1]
+            return lasting_nodes(fm, path, self._named_paths(fm).lasting, self.index(fm).get(root_of(path), ())), False
         root = contents_of(v) or root_of(v[len(ADDRESS) :] if v.startswith(ADDRESS) else v)
         cids = list(index.get(root, ()))
         for name in sorted(frozenset().union(*self.copies(fm, v).values()) | self.stored_locals(fm, v)):

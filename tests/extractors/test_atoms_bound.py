@@ -12,7 +12,10 @@ import pytest
 
 from extractors.api import Project
 from extractors.checking import FunctionChecker
-from extractors.projection import Projector
+from extractors.facts import root_of
+from extractors.lasting import lasting_of
+from extractors.parking import parked_of
+from extractors.projection import EXIT_LABEL, RETURN_LABEL, Projector
 from tests.corpus_test.scoring import discover
 
 
@@ -80,6 +83,73 @@ def test_a_node_the_bound_passes_over_says_nothing_of_the_value(unit: Any, monke
     monkeypatch.setattr(Projector, "_make_own_bound", spy)
     _check(unit)
     assert said == []
+
+
+def _every_node_read(proj: Projector, fm: Any, v: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]] | None:
+    """:meth:`Projector.own_labels_and_targets` read off every node :meth:`Projector._relevant`
+    gives, none skipped (neither the nodes that do not speak for ``v`` nor those after a lasting
+    value has every label it can get): what the method must equal."""
+    cids, is_global = proj._relevant(fm, v)
+    if is_global:
+        return None
+    labels: set[str] = set()
+    targets: set[tuple[str, str]] = set()
+    for cid in set(cids):
+        lab, bx = proj.labels_at(fm, cid, v, False)
+        labels |= lab
+        if proj._hands_address(fm, cid, v):
+            labels |= {"alloc", "def"}
+        if "maynull" not in lab and proj._project_result(fm, cid, v):
+            labels.add("maynull")
+        targets.update(bx)
+        if proj.tests_value(fm, cid, v):
+            labels |= {"isnull", "notnull"}
+        if fm.cfg.nodes[cid].error_test is not None and proj._project_result(fm, cid, v):
+            labels.add("notnull")
+    if any(n.kind == "return" for n in fm.cfg.nodes):
+        labels |= RETURN_LABEL
+    return frozenset(labels | EXIT_LABEL), frozenset(targets)
+
+
+@pytest.mark.parametrize("unit", _units())
+def test_a_value_s_own_labels_are_those_of_every_node_it_mentions(unit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a value's projection can hold by itself (which keeps a value quiet after an edit
+    without projecting it) skips the nodes that do not speak for it and stops early for a lasting
+    value: it must be what reading every node the value mentions gives, for every value of every
+    twin (lasting fields, statics and globals included), and the lasting nodes those of their
+    definition (a node names the root, calls, dereferences or returns, or is the exit)."""
+    differ: list[tuple[str, str, Any, Any]] = []
+    seen: set[str] = set()
+    check_value = FunctionChecker._check_value
+
+    def spy(
+        self: FunctionChecker, proj: Projector, reporter: Any, fm: Any, var: str, rules: Any, held: bool = False
+    ) -> Any:
+        fresh = Projector(proj.scope, signature=proj.signature)
+        for v in fresh.values(fm) if fm.ident not in seen else ():
+            if parked_of(v) is not None:
+                continue
+            got, want = fresh.own_labels_and_targets(fm, v), _every_node_read(fresh, fm, v)
+            if got != want:
+                differ.append((fm.name, v, got, want))
+            if (field := lasting_of(v)) is not None:
+                root, cfg = root_of(field[1]), fm.cfg
+                nodes = [
+                    n.id
+                    for n in cfg.nodes
+                    if n.calls
+                    or n.kind == "return"
+                    or n.id == cfg.exit
+                    or any(a == "use" or root_of(q) == root for q, a in n.events)
+                ]
+                if list(fresh._relevant(fm, v)[0]) != nodes:
+                    differ.append((fm.name, v, "lasting nodes", nodes))
+        seen.add(fm.ident)
+        return check_value(self, proj, reporter, fm, var, rules, held)
+
+    monkeypatch.setattr(FunctionChecker, "_check_value", spy)
+    _check(unit)
+    assert differ == []
 
 
 def test_an_edit_of_a_callee_remakes_only_the_own_bounds_its_answers_change(monkeypatch: pytest.MonkeyPatch) -> None:
