@@ -1993,7 +1993,7 @@ class Projector:
             return list(index.get(v, ())), is_global
         if (field := lasting_of(v)) is not None:
             path = field[1]
-            return lasting_nodes(fm, path, self._named_paths(fm).lasting, self.index(fm).get(root_of(path), ())), False
+            return lasting_nodes(fm, path, self._named_paths(fm).lasting, index.get(root_of(path), ())), False
         root = contents_of(v) or root_of(v[len(ADDRESS) :] if v.startswith(ADDRESS) else v)
         cids = list(index.get(root, ()))
         for name in sorted(frozenset().union(*self.copies(fm, v).values()) | self.stored_locals(fm, v)):

@@ -13,7 +13,7 @@ import pytest
 from extractors.api import Project
 from extractors.checking import FunctionChecker
 from extractors.facts import root_of
-from extractors.lasting import lasting_of
+from extractors.lasting import LASTING_LABELS, lasting_of
 from extractors.parking import parked_of
 from extractors.projection import EXIT_LABEL, RETURN_LABEL, Projector
 from tests.corpus_test.scoring import discover
@@ -117,7 +117,8 @@ def test_a_value_s_own_labels_are_those_of_every_node_it_mentions(unit: Any, mon
     without projecting it) skips the nodes that do not speak for it and stops early for a lasting
     value: it must be what reading every node the value mentions gives, for every value of every
     twin (lasting fields, statics and globals included), and the lasting nodes those of their
-    definition (a node names the root, calls, dereferences or returns, or is the exit)."""
+    definition (a node names the root, calls, dereferences or returns, or is the exit), where
+    nothing but a lasting label is said of them (no box, test, take, call result or address)."""
     differ: list[tuple[str, str, Any, Any]] = []
     seen: set[str] = set()
     check_value = FunctionChecker._check_value
@@ -144,6 +145,20 @@ def test_a_value_s_own_labels_are_those_of_every_node_it_mentions(unit: Any, mon
                 ]
                 if list(fresh._relevant(fm, v)[0]) != nodes:
                     differ.append((fm.name, v, "lasting nodes", nodes))
+                for cid in nodes:  # what lets both own readings stop once both labels are in
+                    said = (
+                        fresh.labels_at(fm, cid, v, False)[1],
+                        fresh.tests_value(fm, cid, v),
+                        fresh.taken_at(fm, cid, v),
+                        fresh._raised_result(fm, cid, v),
+                        fresh.after_call(fm, cid, v),
+                        fresh._hands_address(fm, cid, v),
+                        fresh._project_result(fm, cid, v),
+                    )
+                    if not fresh.labels_at(fm, cid, v, False)[0] <= LASTING_LABELS or said != (
+                        (), False, False, False, None, False, False
+                    ):
+                        differ.append((fm.name, v, cid, said))
         seen.add(fm.ident)
         return check_value(self, proj, reporter, fm, var, rules, held)
 
