@@ -1761,14 +1761,12 @@ class Projector:
         if contents_of(v) is not None:
             labels |= _left_filled(False)  # loops that fill the buffer
         functions = self.scope.functions
-        lasting = lasting_of(v) is not None
+        if lasting_of(v) is not None:
+            labels |= self._lasting_own_labels(fm, v, cids)
+            cids = ()  # nothing else is said of a lasting value
         for cid in self._speaking(fm, v, is_global, cids):
             lab, bx = self.labels_at(fm, cid, v, is_global)
             labels |= lab
-            if lasting:
-                if labels >= LASTING_LABELS:
-                    break  # all a lasting value's nodes can say (see own_labels_and_targets)
-                continue
             if self.tests_value(fm, cid, v):
                 labels |= ASSERTED[0] | ASSERTED[1] | TESTED[0] | TESTED[1]
             if self.taken_at(fm, cid, v):
@@ -1781,6 +1779,17 @@ class Projector:
             targets.extend((cf, cp) for cf, cp in bx if cf in functions)  # else no box (see component)
         reads = None if is_global else frozenset({(function_id(fm), v)})
         return _OwnBound(frozenset(labels), reads, tuple(targets))
+
+    def _lasting_own_labels(self, fm: FunctionModel, v: str, cids: tuple[int, ...]) -> frozenset[str]:
+        """The labels of lasting value ``v`` at its nodes ``cids``: :func:`lasting_labels`' alone (no
+        box, NULL test, take, address or call result names a lasting value), so the reading stops
+        once it has every one they can give."""
+        got: set[str] = set()
+        for cid in cids:
+            got |= self.labels_at(fm, cid, v, False)[0]
+            if got >= LASTING_LABELS:
+                break
+        return frozenset(got)
 
     def _named_paths(self, fm: FunctionModel) -> _Naming:
         got = self.store.named_paths.get(fm.key)  # a function of the CFG alone
@@ -1839,16 +1848,12 @@ class Projector:
             labels: set[str] = set()
             targets: set[tuple[str, str]] = set()
             nodes = fm.cfg.nodes
-            lasting = lasting_of(v) is not None
+            if lasting_of(v) is not None:
+                labels |= self._lasting_own_labels(fm, v, cids)
+                cids = ()  # nothing else is said of a lasting value
             for cid in self._speaking(fm, v, False, cids):  # the others have nothing to say of v
                 lab, bx = self.labels_at(fm, cid, v, False)
                 labels |= lab
-                if lasting:
-                    # no box, test, address or call result names a lasting value: its labels are
-                    # lasting_labels' alone, and once it has all of them no node adds one
-                    if labels >= LASTING_LABELS:
-                        break
-                    continue
                 if self._hands_address(fm, cid, v):
                     labels |= {"alloc", "def"}  # after the call: whatever the callee answers after an edit
                 if "maynull" not in lab and self._project_result(fm, cid, v):
