@@ -60,6 +60,11 @@ class Analysis:
         if path in self.files:
             self.project.set_file(path, text)
 
+    def forget_announced(self, path: str) -> None:
+        """From the edit thread: the editor's text of ``path`` is not known here any more (an edit
+        of it could not be applied), so a check of the announced text fails until the next one."""
+        self.announced.pop(path, None)
+
     def announced_text(self, path: str) -> str:
         """The text :meth:`announce` was last handed for ``path`` (a check of an older one is
         withdrawn by that announcement, so it publishes nothing whichever text it reads)."""

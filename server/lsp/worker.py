@@ -40,8 +40,10 @@ from extractors.api import Cancelled, Finding
 from server import collector
 from server.lsp.analysis import Analysis
 from server.lsp.memory import MemoryPolicy
+from server.lsp.text_splice import splice
 from server.lsp.worker_messages import (
     Announce,
+    AnnounceEdit,
     CheckDiskText,
     CheckFile,
     CheckPaths,
@@ -103,6 +105,11 @@ class Worker:
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="ctlsp-edit")
     )
     last_edit: Future[None] | None = None  # reader thread only
+    # (folder, path) -> the text the last announcement of the file gave: what the next
+    # :class:`AnnounceEdit` of it edits (reader thread only)
+    texts: dict[tuple[int, str], str] = field(default_factory=dict)
+    # folder -> set once its project is made (reader thread: an entry per open folder)
+    opened: dict[int, threading.Event] = field(default_factory=dict)
 
     def send(self, message: FromWorker) -> None:
         with self.send_lock:
@@ -155,14 +162,19 @@ def receive(worker: Worker, message: Any) -> None:
     if isinstance(message, Withdraw):
         worker.withdraw(lambda r: r.id != message.request)
         return
+    if isinstance(message, AnnounceEdit) and (message := _edited(worker, message)) is None:
+        return
     if isinstance(message, Announce):
         worker.withdraw(lambda r: not r.outdated_by(message.folder, message.path))
-        analysis = worker.folders.get(message.folder)
-        if analysis is not None:
-            done = worker.edits.submit(analysis.announce, message.path, message.text)
-            done.add_done_callback(_log_failure)
-            worker.last_edit = done
+        worker.texts[(message.folder, message.path)] = message.text
+        _hand_over(worker, message.folder, message.path, message.text)
         return
+    if isinstance(message, OpenFolder):
+        worker.opened[message.folder] = threading.Event()  # set once the check thread made it
+    if isinstance(message, CloseFolder):
+        worker.opened.pop(message.folder, None)
+        for key in [key for key in worker.texts if key[0] == message.folder]:
+            del worker.texts[key]
     ticket: Ticket | None = None
     if isinstance(message, Request):
         if (about := message.about) is not None:
@@ -171,6 +183,49 @@ def receive(worker: Worker, message: Any) -> None:
         with worker.tickets_lock:
             worker.tickets[message.id] = ticket
     worker.work.put(Queued(message, worker.last_edit, ticket))
+
+
+def _edited(worker: Worker, message: AnnounceEdit) -> Announce | None:
+    """The announcement an edit stands for. An edit of a text this process does not hold (which the
+    server's bookkeeping rules out) withdraws what would read the file and forgets its announced
+    text, so that the check of it fails instead of checking a wrong text; the server then sends the
+    whole text again."""
+    key = (message.folder, message.path)
+    base = worker.texts.pop(key, None)
+    try:
+        if base is None:
+            raise ValueError("no text of it was announced before")
+        return Announce(message.folder, message.path, splice(base, message.change))
+    except ValueError as e:
+        log.error("an edit of %s cannot be applied: %s", message.path, e)
+    worker.withdraw(lambda r: not r.outdated_by(message.folder, message.path))
+    _hand_over(worker, message.folder, message.path, None)
+    return None
+
+
+def _hand_over(worker: Worker, folder: int, path: str, text: str | None) -> None:
+    """Reader thread: hand a file's announced text (None: forget it) to its folder's project on the
+    edit thread (see the module's doc), in the order sent."""
+    opened = worker.opened.get(folder)
+    if opened is None:
+        return  # the folder is closed, or was never opened
+    done = worker.edits.submit(_set_text, worker, opened, folder, path, text)
+    done.add_done_callback(_log_failure)
+    worker.last_edit = done
+
+
+def _set_text(worker: Worker, opened: threading.Event, folder: int, path: str, text: str | None) -> None:
+    """Edit thread: the folder's project is made on the check thread, where its :class:`OpenFolder`
+    was queued before this announcement, so it is waited for; nothing the check thread runs before
+    it waits on this edit, so the wait ends."""
+    opened.wait()
+    analysis = worker.folders.get(folder)
+    if analysis is None:
+        return
+    if text is None:
+        analysis.forget_announced(path)
+    else:
+        analysis.announce(path, text)
 
 
 def _log_failure(done: Future[None]) -> None:
@@ -228,7 +283,11 @@ def _partial(worker: Worker, request: CheckFile | CheckPaths) -> Callable[[str, 
 
 
 def open_folder(worker: Worker, message: OpenFolder) -> None:
-    worker.folders[message.folder] = Analysis(message.config)
+    try:
+        worker.folders[message.folder] = Analysis(message.config)
+    finally:
+        if (opened := worker.opened.get(message.folder)) is not None:
+            opened.set()
 
 
 def close_folder(worker: Worker, message: CloseFolder) -> None:

@@ -37,8 +37,10 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from extractors.api import PARTIAL_EVERY, Cancelled, Config, Finding, Rule, catalogue
+from server.lsp.text_splice import changed_span
 from server.lsp.worker_messages import (
     Announce,
+    AnnounceEdit,
     CheckDiskText,
     CheckFile,
     CheckOutcome,
@@ -354,15 +356,30 @@ class FolderAnalysis:
         self.closed = False
         # path -> (process generation, text) last announced: its check need not send the text again
         self._announced: dict[str, tuple[int, str]] = {}
+        # path -> (process generation, text) the process holds from the file's last announcement:
+        # what a later one sends as an edit of (kept while the file is open in the editor)
+        self._held: dict[str, tuple[int, str]] = {}
         self.id = client.open_folder(self)
 
     def announce(self, path: str, text: str) -> None:
         """A file's new text, handed to the project at once so that a check of an older text stops
         (it raises ``Cancelled``) and a check of it that has not started is skipped (it answers
-        None); the check of this text is requested as usual."""
-        if not self.closed:
+        None); the check of this text is requested as usual. A file announced before to the same
+        process is sent as the span that changed."""
+        if self.closed:
+            return
+        self.client.start()  # the process the message goes to, so that its generation is known
+        generation = self.client.generation
+        held = self._held.get(path)
+        if held is not None and held[0] == generation:
+            self.client.send(AnnounceEdit(self.id, path, changed_span(held[1], text)))
+        else:
             self.client.send(Announce(self.id, path, text))
-            self._announced[path] = (self.client.generation, text)
+        self._held[path] = self._announced[path] = (generation, text)
+
+    def forget_text(self, path: str) -> None:
+        """The file was closed in the editor: its next announcement sends the whole text."""
+        self._held.pop(path, None)
 
     async def check_file(
         self,
@@ -378,7 +395,11 @@ class FolderAnalysis:
         known = last is not None and last[0] == self.client.generation and last[1] is text
         sent = None if known else text  # else it crossed the pipe with the announcement
         request = CheckFile(self._id(), self.id, path, sent, partial is not None, partial_every, early)
-        return await self.client.call(request, partial)
+        try:
+            return await self.client.call(request, partial)
+        except WorkerError:
+            self.forget_text(path)  # the process may have lost the text (worker._edited): send it all
+            raise
 
     async def check_paths(
         self,

@@ -5,8 +5,8 @@ pickled by ``multiprocessing.connection``; no callable crosses the pipe. The ser
 kinds, and the worker treats them differently so that nothing the server says waits behind a
 running check:
 
-- *control* (:class:`Announce`, :class:`Withdraw`, :class:`Stop`): acted on by the worker's reader
-  thread the moment they arrive, while the check thread is busy;
+- *control* (:class:`Announce`, :class:`AnnounceEdit`, :class:`Withdraw`, :class:`Stop`): acted on
+  by the worker's reader thread the moment they arrive, while the check thread is busy;
 - *commands* (:class:`OpenFolder`, :class:`CloseFolder`, :class:`Tidy`): run on the check thread in
   the order sent, unanswered;
 - *requests* (:class:`Request` subclasses, each with an ``id`` unique in the server's session): run
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
 from extractors.api import PARTIAL_EVERY, Config, Finding
+from server.lsp.text_splice import Splice
 
 R = TypeVar("R")
 
@@ -68,6 +69,17 @@ class Announce:
     folder: int
     path: str
     text: str
+
+
+@dataclass(frozen=True)
+class AnnounceEdit:
+    """An :class:`Announce` of the text made by ``change`` of the text the last announcement of the
+    file gave in this process: what the server sends for a file it announced before, so that a
+    keystroke crosses the pipe as the span it changed (``text_splice``)."""
+
+    folder: int
+    path: str
+    change: Splice
 
 
 @dataclass(frozen=True)
@@ -240,5 +252,5 @@ class Failure:
     detail: str = ""
 
 
-ToWorker = Announce | Withdraw | Stop | OpenFolder | CloseFolder | Tidy | Request[Any]
+ToWorker = Announce | AnnounceEdit | Withdraw | Stop | OpenFolder | CloseFolder | Tidy | Request[Any]
 FromWorker = Ready | Partial | Reply | Failure

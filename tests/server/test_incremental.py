@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from extractors.api import Project
+from extractors.api import NOT_CHECKED, Project
 from tests.server.lsp_helpers import checker_pids, codes, diagnostics, edit, line_of, open_doc, start, until
 
 PAIRS = 100  # 200 functions: helper_k frees its argument, user_k allocates and calls helper_k
@@ -155,3 +156,51 @@ async def test_quick_edits_one_after_another_are_each_checked(client: LanguageCl
         lines[line] = f"        p[0] = {version};" if version % 2 else "        (void)0;"
         edit(client, uri, version, (line, 0, line, len(old)), lines[line])
         await until(lambda v=version: counters_for(client, v), f"the counters of version {version}", timeout=60)
+
+
+def random_edit(rng: random.Random, text: str) -> tuple[tuple[int, int, int, int], str, str]:
+    """An edit as an editor sends it: a range of up to three lines replaced by a snippet (non-ASCII
+    text among them, whose code points are UTF-16 units too), and the text it makes."""
+    lines = text.split("\n")
+    sl = rng.randrange(len(lines))
+    el = min(len(lines) - 1, sl + rng.choice([0, 0, 0, 1, 2]))
+    sc = rng.randint(0, len(lines[sl]))
+    ec = rng.randint(0, len(lines[el])) if el > sl else rng.randint(sc, len(lines[el]))
+    snippet = rng.choice(["", "\n", "/* é */", "    free(p);\n", "    p[0] = 1;\n", "x", "}\n"])
+    start = sum(len(line) + 1 for line in lines[:sl]) + sc
+    end = sum(len(line) + 1 for line in lines[:el]) + ec
+    return (sl, sc, el, ec), snippet, text[:start] + snippet + text[end:]
+
+
+@pytest.mark.slow
+async def test_after_random_edits_the_findings_are_those_of_the_editor_s_text(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """Edits cross the pipe to the checker process as the span they changed (``text_splice``), many
+    of them while the check of the text before still runs: after a random sequence (insertions,
+    deletions across lines, non-ASCII text), the findings published are those a fresh check of the
+    editor's text gives, line for line."""
+    rng = random.Random(34)
+    text = source()
+    path = tmp_path / "big.c"
+    path.write_text(text)
+    await start(client, tmp_path, settings={"debounceMs": 0})
+    uri = open_doc(client, path)
+    await until(lambda: counters_for(client, 1), "the first check's counters")
+    last = 40
+    for version in range(2, last + 1):
+        rng_range, snippet, text = random_edit(rng, text)
+        edit(client, uri, version, rng_range, snippet)
+        if version % 8 == 0:  # now and then the check of a version runs to its end
+            await until(lambda v=version: counters_for(client, v), f"the counters of version {version}")
+    await until(lambda: counters_for(client, last), "the last version's counters")
+    fresh = Project()
+    fresh.update_file(str(path), text)
+    found = fresh.check([str(path)])[str(path)]
+    expected = sorted(
+        [(f.rule_id, f.location.start_line, f.message) for f in found]
+        + [(NOT_CHECKED, u.location.start_line, u.message) for u in fresh.unmodelled(str(path))]
+    )
+    published = sorted((str(d.code), d.range.start.line, d.message) for d in client.diagnostics.get(uri, []))
+    assert published == expected
+    assert len({rule for rule, _, _ in expected}) > 2  # the edits made findings of several kinds

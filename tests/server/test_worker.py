@@ -11,9 +11,11 @@ from multiprocessing.connection import Connection
 import pytest
 
 from extractors.api import Config
+from server.lsp.text_splice import changed_span
 from server.lsp.worker import Worker, receive, run
 from server.lsp.worker_messages import (
     Announce,
+    AnnounceEdit,
     CheckFile,
     CheckOutcome,
     CheckPaths,
@@ -100,6 +102,51 @@ def test_a_check_without_a_text_checks_the_text_last_announced(pipe: tuple[Worke
     assert rules(newest) == ["memory-leak"]
     assert isinstance(newest, Reply) and isinstance(newest.value, CheckOutcome) and newest.value.changed_functions
     assert isinstance(unknown, Failure) and unknown.kind == "error" and "no text of /w/never.c" in unknown.detail
+
+
+def test_an_edit_announced_as_the_span_it_changed_is_the_text_checked(pipe: tuple[Worker, Connection]) -> None:
+    """The server sends a file announced before as the span that changed: the process rebuilds the
+    editor's text from the one it holds, edit after edit, withdraws what would read the old one, and
+    checks the new one."""
+    worker, server = pipe
+    receive(worker, Announce(1, PATH, LEAK))
+    receive(worker, CheckFile(10, 1, PATH, None, partial=False))
+    receive(worker, AnnounceEdit(1, PATH, changed_span(LEAK, FIXED)))
+    receive(worker, CheckFile(11, 1, PATH, None, partial=False))
+    run_queued(worker)
+    outdated, fixed = answers(server)
+    assert outdated == Reply(10, None) and rules(fixed) == []
+    texts = [FIXED, FIXED.replace("free(p);", "/* é */ free(p); free(p);"), LEAK.replace("\n", "\n\n", 3)]
+    for before, after in zip(texts, texts[1:], strict=False):
+        receive(worker, AnnounceEdit(1, PATH, changed_span(before, after)))
+    receive(worker, CheckFile(12, 1, PATH, None, partial=False))
+    run_queued(worker)
+    [newest] = answers(server)
+    assert worker.texts[(1, PATH)] == worker.folders[1].announced_text(PATH) == texts[-1]
+    assert rules(newest) == ["memory-leak"]
+
+
+def test_an_edit_of_a_text_the_process_does_not_hold_fails_its_check(pipe: tuple[Worker, Connection]) -> None:
+    """Never sent by the server (it sends a whole text first to each process); if it came, the check
+    fails rather than checking a wrong text, until a whole text is announced again. A closed folder's
+    texts are forgotten."""
+    worker, server = pipe
+    receive(worker, Announce(1, PATH, LEAK))
+    receive(worker, AnnounceEdit(1, PATH, changed_span(FIXED, LEAK)))  # made from another text
+    receive(worker, CheckFile(10, 1, PATH, None, partial=False))
+    run_queued(worker)
+    receive(worker, AnnounceEdit(1, PATH, changed_span(LEAK, FIXED)))  # nothing held now
+    receive(worker, CheckFile(11, 1, PATH, None, partial=False))
+    run_queued(worker)
+    receive(worker, Announce(1, PATH, FIXED))
+    receive(worker, CheckFile(12, 1, PATH, None, partial=False))
+    run_queued(worker)
+    failed, still, fixed = answers(server)
+    assert isinstance(failed, Failure) and failed.kind == "error" and "no text of /w/a.c" in failed.detail
+    assert isinstance(still, Failure) and still.kind == "error"
+    assert rules(fixed) == []
+    receive(worker, CloseFolder(1))
+    assert worker.texts == {}
 
 
 def test_a_newer_text_withdraws_a_queued_chunk_that_reads_the_file(pipe: tuple[Worker, Connection]) -> None:

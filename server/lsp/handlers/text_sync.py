@@ -67,6 +67,7 @@ def did_close(ls: CtlspServer, params: types.DidCloseTextDocumentParams) -> None
     analysis = ls.analysis_for(doc.path) if doc is not None else None
     if doc is None or analysis is None:
         return
+    analysis.forget_text(doc.path)
     key = path_to_uri(doc.path)
     task = ls.spawn(recheck_from_disk(ls, analysis, doc), f"re-check of {Path(doc.path).name} on close")
     ls.disk_checks[key] = task  # a pull of the closed document waits for it
