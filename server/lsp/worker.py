@@ -15,7 +15,8 @@ threads share the work, and the invariants are:
 - the *edit thread* hands announced texts to their projects (``Analysis.announce``), which stops a
   check of an older text at its next function and waits for it to unwind: a wait the reader must
   not do. A request queued after an announcement waits for it to be in before it runs, so a check
-  never starts on a text older than the one announced before it.
+  never starts on a text older than the one announced before it. An announcement for a folder
+  whose project the check thread has not made yet waits for it there.
 
 The process ends when its pipe closes (the server ended, however it ended) or on :class:`Stop`, at
 once (``os._exit``: a check in a long C call would not stop otherwise).
@@ -108,7 +109,7 @@ class Worker:
     # (folder, path) -> the text the last announcement of the file gave: what the next
     # :class:`AnnounceEdit` of it edits (reader thread only)
     texts: dict[tuple[int, str], str] = field(default_factory=dict)
-    # folder -> set once its project is made (reader thread: an entry per open folder)
+    # folder -> set once its project is made (the reader adds one per folder opened)
     opened: dict[int, threading.Event] = field(default_factory=dict)
 
     def send(self, message: FromWorker) -> None:
@@ -171,8 +172,7 @@ def receive(worker: Worker, message: Any) -> None:
         return
     if isinstance(message, OpenFolder):
         worker.opened[message.folder] = threading.Event()  # set once the check thread made it
-    if isinstance(message, CloseFolder):
-        worker.opened.pop(message.folder, None)
+    if isinstance(message, CloseFolder):  # (its event stays: an edit may be waiting on it)
         for key in [key for key in worker.texts if key[0] == message.folder]:
             del worker.texts[key]
     ticket: Ticket | None = None
@@ -208,7 +208,7 @@ def _hand_over(worker: Worker, folder: int, path: str, text: str | None) -> None
     edit thread (see the module's doc), in the order sent."""
     opened = worker.opened.get(folder)
     if opened is None:
-        return  # the folder is closed, or was never opened
+        return  # the folder was never opened
     done = worker.edits.submit(_set_text, worker, opened, folder, path, text)
     done.add_done_callback(_log_failure)
     worker.last_edit = done

@@ -4,6 +4,7 @@ the pipe. The process itself, under a real server, is in ``test_checker_process.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection
@@ -147,6 +148,25 @@ def test_an_edit_of_a_text_the_process_does_not_hold_fails_its_check(pipe: tuple
     assert rules(fixed) == []
     receive(worker, CloseFolder(1))
     assert worker.texts == {}
+
+
+def test_an_announcement_waits_for_its_folder_to_open(pipe: tuple[Worker, Connection]) -> None:
+    """The check thread makes a folder's project: an announcement that arrives before (as after a
+    restart, when the folders open again) is set once it is made, and one for a folder closed
+    before it opened does not hold up the edits after it."""
+    worker, server = pipe
+    receive(worker, OpenFolder(2, Config()))
+    receive(worker, Announce(2, PATH, LEAK))
+    receive(worker, CloseFolder(2))
+    receive(worker, OpenFolder(3, Config()))
+    receive(worker, Announce(3, PATH, FIXED))
+    receive(worker, CheckFile(10, 3, PATH, None, partial=False))
+    thread = threading.Thread(target=run_queued, args=(worker,), daemon=True)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "an edit waits for a folder that never opens"
+    [fixed] = answers(server)
+    assert rules(fixed) == [] and 2 not in worker.folders
 
 
 def test_a_newer_text_withdraws_a_queued_chunk_that_reads_the_file(pipe: tuple[Worker, Connection]) -> None:
