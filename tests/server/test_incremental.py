@@ -46,6 +46,18 @@ def counters_for(client: LanguageClient, version: int) -> dict[str, int]:
     return {}
 
 
+async def opened_without_debounce(client: LanguageClient, tmp_path: Path) -> tuple[str, Path, str]:
+    """:func:`source` as ``big.c``, opened in a server that checks every edit at once, after its
+    first check: the text, its path and its URI."""
+    text = source()
+    path = tmp_path / "big.c"
+    path.write_text(text)
+    await start(client, tmp_path, settings={"debounceMs": 0})
+    uri = open_doc(client, path)
+    await until(lambda: counters_for(client, 1), "the first check's counters")
+    return text, path, uri
+
+
 async def test_one_line_edit_rechecks_only_the_edited_function_and_its_caller(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -142,12 +154,7 @@ async def test_quick_edits_one_after_another_are_each_checked(client: LanguageCl
     the check of the text before still runs: every version is checked and published. A text set
     again unchanged (the worker hands the project the text the edit thread already set) must not
     wait on the database as a write would."""
-    text = source()
-    path = tmp_path / "big.c"
-    path.write_text(text)
-    await start(client, tmp_path, settings={"debounceMs": 0})
-    uri = open_doc(client, path)
-    await until(lambda: counters_for(client, 1), "the first check's counters")
+    text, path, uri = await opened_without_debounce(client, tmp_path)
     lines = text.split("\n")
     targets = [i for i, line in enumerate(lines) if line.strip() == "p[0] = 0;"]
     for version in range(2, 22):
@@ -181,12 +188,7 @@ async def test_after_random_edits_the_findings_are_those_of_the_editor_s_text(
     deletions across lines, non-ASCII text), the findings published are those a fresh check of the
     editor's text gives, line for line."""
     rng = random.Random(34)
-    text = source()
-    path = tmp_path / "big.c"
-    path.write_text(text)
-    await start(client, tmp_path, settings={"debounceMs": 0})
-    uri = open_doc(client, path)
-    await until(lambda: counters_for(client, 1), "the first check's counters")
+    text, path, uri = await opened_without_debounce(client, tmp_path)
     last = 40
     for version in range(2, last + 1):
         rng_range, snippet, text = random_edit(rng, text)
