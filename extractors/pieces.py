@@ -43,6 +43,8 @@ from collections.abc import Iterable, Iterator
 from itertools import accumulate
 from typing import NamedTuple
 
+from extractors.common_ends import common_prefix, common_suffix
+
 _TOKEN = re.compile(
     rb"/\*.*?(?:\*/|\Z)"  # a block comment, to its end or the text's
     rb"|//(?:\\\r?\n|[^\n])*"  # a line comment, joined to the next line by a backslash-newline
@@ -107,8 +109,8 @@ def recut(data: bytes, old_data: bytes, old: tuple[Piece, ...]) -> tuple[Piece, 
     if not old:
         return cut(data)
     starts = [0, *accumulate(len(p.text) for p in old)]  # starts[k]: where old[k] begins
-    first = _common_prefix(old_data, data)
-    same_tail = _common_suffix(old_data, data, min(len(old_data), len(data)) - first)
+    first = common_prefix(old_data, data)
+    same_tail = common_suffix(old_data, data, min(len(old_data), len(data)) - first)
     # the first piece the change touches, or one whose start a header after it decides
     k = min(bisect_right(starts, max(0, first - _LOOKAHEAD)) - 1, len(old) - 1)
     moved = len(data) - len(old_data)
@@ -131,31 +133,6 @@ def recut(data: bytes, old_data: bytes, old: tuple[Piece, ...]) -> tuple[Piece, 
     if start < len(data) or not out:
         out.append(Piece(opened, data[start:]))
     return tuple(out)
-
-
-_BLOCK = 1 << 16
-
-
-def _common_prefix(a: bytes, b: bytes) -> int:
-    """How many bytes ``a`` and ``b`` begin with alike (compared a block at a time, in C)."""
-    view, n = memoryview(a), min(len(a), len(b))
-    at, step = 0, _BLOCK
-    while step:
-        while at + step <= n and b.startswith(view[at : at + step], at):
-            at += step
-        step //= 2
-    return at
-
-
-def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
-    """How many bytes, at most ``limit``, ``a`` and ``b`` end with alike."""
-    view = memoryview(a)
-    got, step = 0, _BLOCK
-    while step:
-        while got + step <= limit and b.endswith(view[len(a) - got - step : len(a) - got], 0, len(b) - got):
-            got += step
-        step //= 2
-    return got
 
 
 def _pieces(data: bytes, start: int, opened: tuple[bytes, ...], cuts: Iterable[_Cut]) -> tuple[Piece, ...]:

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.lsp.text_splice import _BLOCK, Splice, changed_span, splice
+from extractors.common_ends import BLOCK as _BLOCK
+from server.lsp.text_splice import Splice, changed_span, splice
 
 
 def slow_span(old: str, new: str) -> tuple[int, int]:
