@@ -23,7 +23,7 @@ from extractors.facts import const_value
 from extractors.function_marks import marks_of
 from extractors.marks import Mark
 from extractors.parse import parse_c, text_of
-from extractors.preprocessor import NO_DEFINES, Assumed, Defines, condition_tokens, parts, variants
+from extractors.preprocessor import NO_DEFINES, Assumed, Defines, condition_tokens, variants
 from extractors.prune import Graph, prune
 from extractors.user_atoms import UserAtoms
 
@@ -414,13 +414,14 @@ MAX_SHARED_TESTS = 3  # the tests ``configurations`` decides: at most 2**3 copie
 def configurations(fn: TSNode, defines: Defines) -> list[Assumed | None]:
     """The configurations a parsed function ``fn`` is built in, its CFG the choice of theirs:
     ``[None]`` (one, where each conditional the defines leave open is a choice of its branches)
-    unless a test (:func:`extractors.preprocessor.parts`: ``defined X``, ``X > 1``; ``X`` and
-    ``defined X`` count as one) occurs in the conditions of two conditionals the defines leave
-    open.  Then each way of deciding the first :data:`MAX_SHARED_TESTS` such tests that can be
-    (:meth:`Assumed.part`) is one configuration, so ``#if C`` ... ``#else`` ... ``#endif`` then
-    ``#if C`` takes both first branches or neither on every path, never one of each.  Other conditionals stay choices of
-    their branches in each configuration, and the configurations together run every path a
-    configuration of the defines runs: only paths through contradicting decisions are gone."""
+    unless a test (:meth:`Assumed.leaves`: ``defined X``, ``X > 1``; ``X`` and ``defined X`` count
+    as one, and a name the file defines under a condition it leaves open stands for that condition's
+    tests) occurs in the conditions of two conditionals the defines leave open. Then each way of
+    deciding the first :data:`MAX_SHARED_TESTS` such tests that can be (:meth:`Assumed.part`) is one
+    configuration, so ``#if C`` ... ``#else`` ... ``#endif`` then ``#if C`` takes both first
+    branches or neither on every path, never one of each. Other conditionals stay choices of their
+    branches in each configuration, and the configurations together run every path a configuration
+    of the defines runs: only paths through contradicting decisions are gone."""
     # the conditionals each test occurs in; ``X`` and ``defined X`` are one test here (one name)
     where: dict[tuple[str, ...], set[int]] = {}
     forms: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
@@ -432,7 +433,7 @@ def configurations(fn: TSNode, defines: Defines) -> list[Assumed | None]:
             d = directive(n)
             tokens = condition_tokens(*d) if d is not None else None
             if d is not None and tokens is not None and given.decide(*d) is None:
-                for p in sorted(parts(tokens)):
+                for p in sorted(given.leaves(tokens)):
                     if given.part_open(p):
                         key = p[1:] if len(p) == 2 and p[0] == "defined" else p
                         where.setdefault(key, set()).add(n.start_byte)

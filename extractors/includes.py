@@ -32,7 +32,8 @@ from dataclasses import dataclass
 
 from extractors.compile_flags import FileFlags
 from extractors.count_macros import dropped, function_like
-from extractors.preprocessor import NO_DEFINES, Defines, Directive, condition, value_of
+from extractors.define_guards import Frame, Tokens, name_guard, site_guard
+from extractors.preprocessor import NO_DEFINES, Defines, Directive, Guard, condition, condition_tokens, value_of
 
 MAX_DEPTH = 16  # nested #include levels followed below the file
 MAX_HEADERS = 256  # headers read for one file
@@ -192,14 +193,49 @@ class _Run:
         self.written: dict[str, list[str]] = {}  # every #define of a name met, in any branch
         self.chosen: dict[str, str | None] = {}
         self.unsure: set[str] = set()
+        # the file's own #define lines under conditions the run leaves open: per name, each one's
+        # guard, value and the step its conditions were read at (extractors.define_guards); names
+        # any other line defines or undefines have no guard; ``changed``: the step at which a name
+        # was last (un)defined, a step being one #define or #undef line
+        self.sites: dict[str, list[tuple[Tokens, int | None, int]]] = {}
+        self.unguarded: set[str] = set()
+        self.changed: dict[str, int] = {}
+        self.step = 0
+        self.ruled_out: set[str] = set()  # names the file defines only in branches ruled out
 
     def outcome(self) -> Preprocessed:
+        defined = dict(self.defined)
+        undefined = set(self.undefined)
+        guarded: dict[str, Guard] = {}
+        for name, made in self._guards().items():
+            if made is True:
+                defined[name] = made_value(self.sites[name])
+            elif made is False:
+                undefined.add(name)
+            else:
+                guarded[name] = made
+        undefined |= {n for n in self.ruled_out if n not in self.changed and n not in self.pinned}
         return Preprocessed(
-            Defines(dict(self.defined), frozenset(self.undefined)),
+            Defines(defined, frozenset(undefined), guarded=guarded),
             tuple(sorted(self.consts.items())),
             tuple(self.headers),
             tuple(self.wanted),
         )
+
+    def _guards(self) -> dict[str, Guard | bool]:
+        """What each name the file defines only under undecided conditions is made
+        (:func:`extractors.define_guards.name_guard`), when its guard tells the whole truth."""
+        out: dict[str, Guard | bool] = {}
+        for name, sites in self.sites.items():
+            if name in self.unguarded or name in self.defined or name in self.undefined:
+                continue
+            # a name a guard reads that changes after its conditions were read: they read it before
+            if any(self.changed.get(t, -1) > since for g, _, since in sites for t in g if t != name):
+                continue
+            made = name_guard(name, [(g, v) for g, v, _ in sites])
+            if made is not None:
+                out[name] = made
+        return out
 
     def now(self) -> Defines:
         """The defines so far (a view of the run's own dict: used at once, never kept)."""
@@ -239,6 +275,8 @@ class _Run:
         """Run ``lines``; ``certain``: whether the run surely passes where they are included."""
         # per open conditional: (state before it, a branch was selected, a branch may have been)
         stack: list[tuple[bool | None, bool, bool]] = []
+        frames: list[Frame] = []  # the file's own lines: per open conditional, its branches so far
+        own = depth == 0
         state: bool | None = True if certain else None  # True: passes, None: may pass, False: does not
         guard = guarded and _guard(lines)
         for i, (kind, rest) in enumerate(lines):
@@ -249,6 +287,8 @@ class _Run:
                 c = True if guard and i == 0 else (condition(kind, rest, self.now()) if state is not False else False)
                 stack.append((state, c is True, c is None))
                 state = _within(state, c)
+                if own:
+                    frames.append([(condition_tokens(kind, rest), c, self.step)])
             elif kind in ("elif", "elifdef", "elifndef", "else"):
                 if not stack:
                     continue
@@ -257,16 +297,23 @@ class _Run:
                     c = False
                 else:
                     c = True if kind == "else" else condition(kind, rest, self.now())
-                    c = None if maybe and c is not False else c
+                if own and frames:
+                    frames[-1].append((() if kind == "else" else condition_tokens(kind, rest), c, self.step))
+                if c is not False and maybe:
+                    c = None
                 stack[-1] = (outer, taken or c is True, maybe or c is None)
                 state = _within(outer, c)
             elif kind == "endif":
                 if stack:
                     state = stack.pop()[0]
+                if own and frames:
+                    frames.pop()
             elif state is False:
+                if own and kind == "define" and (m := _DEFINE.match(rest)) is not None:
+                    self.ruled_out.add(m.group(1))
                 continue
             elif kind == "define":
-                self.define(rest, state is True)
+                self.define(rest, state is True, site_guard(frames) if own and state is None else None)
             elif kind == "undef":
                 self.undefine(rest, state is True)
             elif kind == "include" and depth < MAX_DEPTH:
@@ -276,7 +323,9 @@ class _Run:
                     if found is not None:
                         self.header(found[0], found[1], state is True, depth + 1)
 
-    def define(self, rest: str, certain: bool) -> None:
+    def define(self, rest: str, certain: bool, site: tuple[Tokens, int] | None = None) -> None:
+        """A ``#define`` line the run passes for sure (``certain``) or may pass; ``site``: the
+        guard of one of the file's own lines under undecided conditions."""
         m = _DEFINE.match(rest)
         if m is None:
             return
@@ -288,10 +337,16 @@ class _Run:
                 self.chosen[name] = rest
             else:
                 self.unsure.add(name)
+        value = None if m.group(2) else value_of(m.group(3), self.now())
+        self.step += 1
+        self.changed[name] = self.step
+        if site is not None:
+            self.sites.setdefault(name, []).append((site[0], value, site[1]))
+        else:
+            self.unguarded.add(name)
         if not certain:
             self.forget(name)
             return
-        value = None if m.group(2) else value_of(m.group(3), self.now())
         self.defined[name] = value
         self._forget_undefined(name)
         if value is None:
@@ -303,6 +358,9 @@ class _Run:
         m = _DEFINE.match(rest)
         if m is None or m.group(1) in self.pinned:
             return
+        self.unguarded.add(m.group(1))
+        self.step += 1
+        self.changed[m.group(1)] = self.step
         if self.record:
             if certain:
                 self.chosen[m.group(1)] = None
@@ -326,6 +384,12 @@ class _Run:
         if name in self.undefined:
             self.undefined.discard(name)
             self._undefined = None
+
+
+def made_value(sites: list[tuple[Tokens, int | None, int]]) -> int | None:
+    """The value of a name defined at ``sites`` whatever their guards: theirs when they agree."""
+    values = {v for _, v, _ in sites}
+    return values.pop() if len(values) == 1 else None
 
 
 def _within(outer: bool | None, c: bool | None) -> bool | None:

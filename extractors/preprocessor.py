@@ -27,26 +27,35 @@ from dataclasses import dataclass, field
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b", re.MULTILINE)
 _TOKEN = re.compile(
-    r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>|[!~()<>+\-*/%&|^]))"
+    r"\s*(?:(0[xX][0-9a-fA-F]+|\d+|'(?:\\.|[^'\\\n])+')[uUlL]*|([A-Za-z_]\w*)"
+    r"|(&&|\|\||==|!=|<=|>=|<<|>>|[!~()<>+\-*/%&|^]))"
 )
+
+
+Guard = tuple[tuple[str, ...], "int | None"]  # the condition a name is defined under, its value then
 
 
 @dataclass(frozen=True)
 class Defines:
     """What the configuration says of macro names: ``defined`` maps a name to its value (None when
-    it is defined without an integer value), ``undefined`` names those known not to be defined."""
+    it is defined without an integer value), ``undefined`` names those known not to be defined.
+    ``guarded``: names a file defines only under conditions nothing decides, each with that
+    condition (as :func:`condition_tokens` spells it) and its value there; unknown to
+    :func:`condition`, and read through the condition by :class:`Assumed`, so that ``#ifdef A``
+    and ``#ifdef B`` of an ``#if X  #define A  #else  #define B`` pair exclude each other."""
 
     defined: Mapping[str, int | None] = field(default_factory=dict)
     undefined: frozenset[str] = frozenset()
     closed: bool = False  # a name neither defined nor undefined is undefined, not unknown
+    guarded: Mapping[str, Guard] = field(default_factory=dict)
 
     def with_file(self, consts: Mapping[str, int]) -> Defines:
-        """These defines, and a file's own ``#define NAME number`` lines (what these say of a name,
-        defined or undefined, wins)."""
+        """These defines, and a file's own ``#define NAME number`` lines that they leave unknown
+        (what these say of a name, defined, undefined or guarded, wins)."""
         if not consts:
             return self
-        kept = {n: v for n, v in consts.items() if n not in self.undefined}
-        return Defines({**kept, **self.defined}, self.undefined, self.closed)
+        kept = {n: v for n, v in consts.items() if n not in self.undefined and n not in self.guarded}
+        return Defines({**kept, **self.defined}, self.undefined, self.closed, self.guarded)
 
     def overlaid(self, top: Defines) -> Defines:
         """These defines with ``top``'s on top: what ``top`` defines or undefines wins."""
@@ -54,11 +63,13 @@ class Defines:
             return self
         defined = {n: v for n, v in self.defined.items() if n not in top.undefined}
         defined.update(top.defined)
-        return Defines(defined, self.undefined.difference(top.defined) | top.undefined, self.closed)
+        guarded = {n: g for n, g in self.guarded.items() if n not in top.defined and n not in top.undefined}
+        undefined = self.undefined.difference(top.defined) | top.undefined
+        return Defines(defined, undefined, self.closed, guarded)
 
     def key(self) -> str:
         """A stable text naming these defines, for digests."""
-        return repr((sorted(self.defined.items()), sorted(self.undefined), self.closed))
+        return repr((sorted(self.defined.items()), sorted(self.undefined), self.closed, sorted(self.guarded.items())))
 
     def closed_world(self) -> Defines:
         """These defines, on top of what :data:`TARGET` predefines, with every other name undefined."""
@@ -264,6 +275,8 @@ class _Evaluator:
                 raise _Undecided
             d = _defined(name, self.defines)
             return None if d is None else int(d)
+        if t[0] == "'":
+            return _char_value(t)
         if t[0].isdigit():
             try:
                 return int(t, 8) if re.fullmatch(r"0\d+", t) else int(t, 0)
@@ -309,6 +322,29 @@ def _converted(value: int, bits: int, signed: bool) -> int:
     """``value`` converted to an integer type of ``bits`` bits, as C converts (modulo 2**bits)."""
     v = value & ((1 << bits) - 1)
     return v - (1 << bits) if signed and v >> (bits - 1) else v
+
+
+_ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, "'": 39, '"': 34, "?": 63}
+
+
+def _char_value(literal: str) -> int:
+    """The value of a one-character constant (``'A'``, ``'\\n'``, ``'\\301'``, ``'\\x41'``) as gcc
+    reads it in an ``#if`` on x86-64: a plain ``char`` is signed, so ``'\\301'`` is -63.  Anything
+    else (several characters, an unknown escape) is :class:`_Undecided`."""
+    body = literal[1:-1]
+    if len(body) == 1:
+        value = ord(body)
+        if value > 127:
+            raise _Undecided  # a multi-byte character: gcc's value depends on the encoding
+    elif body.startswith("\\x") and re.fullmatch(r"[0-9a-fA-F]{1,2}", body[2:]):
+        value = int(body[2:], 16)
+    elif body.startswith("\\") and re.fullmatch(r"[0-7]{1,3}", body[1:]):
+        value = int(body[1:], 8) & 0xFF
+    elif len(body) == 2 and body[0] == "\\" and body[1] in _ESCAPES:
+        value = _ESCAPES[body[1]]
+    else:
+        raise _Undecided
+    return value - 256 if value > 127 else value
 
 
 _BOOLEANS = {"true": 1, "false": 0}
@@ -618,6 +654,8 @@ class Assumed:
         self.known: dict[_Tokens, bool] = {}
         self.defined: set[str] = set()
         self.undefined: set[str] = set()
+        self.forgotten: set[str] = set()  # names (re)defined in the text: their guards no longer hold
+        self._expanding: set[str] = set()  # guarded names being read through (a guard naming one)
 
     def decide(self, kind: str, rest: str) -> bool | None:
         tokens = condition_tokens(kind, rest)
@@ -629,6 +667,10 @@ class Assumed:
         tokens = condition_tokens(kind, rest)
         if tokens is not None:
             self._assume(tokens, value)
+
+    def decide_tokens(self, tokens: _Tokens) -> bool | None:
+        """:meth:`decide` of a condition given as :func:`condition_tokens` spells it."""
+        return self._decide(tokens)
 
     def part_open(self, tokens: _Tokens) -> bool:
         """Whether nothing assumed (nor the defines) decides ``tokens``."""
@@ -646,12 +688,51 @@ class Assumed:
         """A ``#define``/``#undef`` of ``name``: what was assumed of it no longer holds."""
         self.defined.discard(name)
         self.undefined.discard(name)
+        self.forgotten.add(name)
         self.known = {t: v for t, v in self.known.items() if name not in t}
+
+    def leaves(self, tokens: _Tokens) -> set[_Tokens]:
+        """The :func:`parts` of a condition, a guarded name's test (``defined A``) replaced by the
+        parts of its guard: the tests that decide it, so two conditions over names one ``#if``
+        defines one of share the ``#if``'s test."""
+        out: set[_Tokens] = set()
+        for p in parts(tokens):
+            found = self._guard(p)
+            if found is None:
+                out.add(p)
+                continue
+            self._expanding.add(found[0])
+            try:
+                out |= self.leaves(found[1])
+            finally:
+                self._expanding.discard(found[0])
+        return out
+
+    def _guard(self, tokens: _Tokens) -> tuple[str, _Tokens] | None:
+        """The guarded name ``tokens`` tests (``defined A``, or ``A`` alone when its value is not
+        0) and its guard, when neither the defines nor what is assumed say more of it."""
+        guarded = self.defines.guarded
+        if not guarded or not 1 <= len(tokens) <= 2:
+            return None
+        if len(tokens) == 2:
+            if tokens[0] != "defined":
+                return None
+            name = tokens[1]
+        else:
+            name = tokens[0]
+        g = guarded.get(name)
+        if g is None or (len(tokens) == 1 and not g[1]):
+            return None
+        if name in self.defined or name in self.undefined or name in self.forgotten or name in self._expanding:
+            return None
+        return name, g[0]
 
     def _defines(self) -> Defines:
         if not self.defined and not self.undefined:
             return self.defines
-        return self.defines.overlaid(Defines(dict.fromkeys(self.defined), frozenset(self.undefined)))
+        guarded = self.defines.guarded
+        defined = {n: guarded[n][1] if n in guarded else None for n in self.defined}
+        return self.defines.overlaid(Defines(defined, frozenset(self.undefined)))
 
     def _decide(self, tokens: _Tokens) -> bool | None:
         tokens = _unparen(tokens)
@@ -668,6 +749,13 @@ class Assumed:
         if inner is not None:
             v = self._decide(inner)
             return None if v is None else not v
+        found = self._guard(tokens)
+        if found is not None:
+            self._expanding.add(found[0])
+            try:
+                return self._decide(found[1])
+            finally:
+                self._expanding.discard(found[0])
         try:
             return _Evaluator(" ".join(tokens), self._defines()).run() != 0
         except _Undecided:
@@ -693,7 +781,17 @@ class Assumed:
         inner = _negated(tokens)
         if inner is not None:
             self._assume(inner, not value)
-        elif len(tokens) == 2 and tokens[0] == "defined" and _defined(tokens[1], self.defines) is None:
+            return
+        found = self._guard(tokens)
+        if found is not None:
+            self._expanding.add(found[0])
+            try:
+                self._assume(found[1], value)
+            finally:
+                self._expanding.discard(found[0])
+            if not value:
+                self.undefined.add(found[0])  # a guarded name's value is not 0: false means undefined
+        if len(tokens) == 2 and tokens[0] == "defined" and _defined(tokens[1], self.defines) is None:
             (self.defined if value else self.undefined).add(tokens[1])
         elif (
             len(tokens) == 1

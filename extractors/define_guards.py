@@ -1,0 +1,102 @@
+"""The condition a file defines a name under, when nothing decides it.
+
+``#if defined(__VXWORKS__)  #define HOMEGROWN 1  #endif``: the preprocessor run
+(:mod:`extractors.includes`) cannot tell whether ``HOMEGROWN`` is defined, so the name is unknown
+and a function's ``#ifdef HOMEGROWN`` keeps both branches.  Unknown alone loses what the file says:
+``#if X  #define A 1  #else  #define B 1  #endif`` defines exactly one of ``A`` and ``B``, and a
+function testing ``#ifdef A`` then ``#ifdef B`` runs one of the two blocks, never both nor none.
+So each such name keeps its *guard*, the condition of its ``#define`` lines spelled as
+:func:`extractors.preprocessor.condition_tokens` spells conditions; :class:`Assumed
+<extractors.preprocessor.Assumed>` reads ``defined A`` as the guard, and the two tests become one.
+
+A guard is kept only where it is the whole truth: the name is defined in the file's own lines only,
+each time under conditions the run leaves open, never ``#undef``-ined, and no name the guard reads
+changes after the guard's conditions were read.  So everything inside a ``.c`` file's own include
+guard (``#ifndef X  #define X``) keeps no guard, the guard reading ``X`` as it was before; such a
+name stays unknown to the run, and the file's functions read it as defined when the file gives it
+a number (:meth:`Defines.with_file <extractors.preprocessor.Defines.with_file>`).  A guard that
+holds whatever its tests are (``#ifndef A  #define A``, a name defined in every branch) makes the
+name defined; one that never holds, undefined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+
+from extractors.preprocessor import Assumed, Defines, Guard, parts
+
+Tokens = tuple[str, ...]
+# one open conditional of the run: each branch met so far, with its condition's tokens (() for
+# ``#else``, None when they cannot be read), what the run decided of it on its own, and the run's
+# step (its count of #define and #undef lines) when it did
+Frame = list[tuple["Tokens | None", "bool | None", int]]
+
+MAX_TESTS = 10  # the tests a guard combines that :func:`constant` enumerates
+
+
+def site_guard(frames: Sequence[Frame]) -> tuple[Tokens, int] | None:
+    """The condition under which a line inside the open conditionals ``frames`` runs, from the
+    tests the run left undecided (each earlier branch of a conditional false, the line's own true),
+    and the step of the first of them: a name it reads must not change after that step for the
+    condition to mean, read after the run, what it meant where it stood.  None when one of them
+    cannot be read."""
+    conj: list[Tokens] = []
+    since: int | None = None
+    for frame in frames:
+        *earlier, (tokens, own, step) = frame
+        for t, decided, at in earlier:
+            if decided is None:
+                if t is None:
+                    return None
+                conj.append(("!", "(", *t, ")"))
+                since = at if since is None else min(since, at)
+        if own is None:
+            if not tokens:
+                return None
+            conj.append(("(", *tokens, ")"))
+            since = step if since is None else min(since, step)
+    return (_joined(conj, "&&"), since) if conj and since is not None else None
+
+
+def name_guard(name: str, sites: Sequence[tuple[Tokens, int | None]]) -> Guard | bool | None:
+    """What the ``#define`` lines of ``name`` at ``sites`` (each its guard and value) make of it:
+    a :data:`Guard`, True (defined whatever the tests: the value is the sites' one when they agree),
+    False (never), or None when the guard reads the name itself and does not settle it."""
+    guard = _joined([("(", *g, ")") for g, _ in sites], "||")
+    values = {v for _, v in sites}
+    value = values.pop() if len(values) == 1 else None
+    itself = name in guard
+    if itself:  # ``#ifndef A  #define A 1``: defined before, or defined here
+        guard = ("defined", name, "||", "(", *guard, ")")
+    truth = constant(guard)
+    if truth is not None:
+        return truth
+    return None if itself else (guard, value)
+
+
+def constant(tokens: Tokens) -> bool | None:
+    """True when condition ``tokens`` holds whatever each of its tests is, False when it never
+    does, None otherwise (or when it combines more than :data:`MAX_TESTS` tests).  The tests are
+    taken as free of each other, so a tautology only their meanings make (``X > 2 || X < 3``) is
+    not found: such a guard is kept."""
+    tests = sorted(parts(tokens))
+    if len(tests) > MAX_TESTS:
+        return None
+    seen: set[bool | None] = set()
+    for values in product((False, True), repeat=len(tests)):
+        a = Assumed(Defines())
+        a.known = dict(zip(tests, values, strict=True))
+        seen.add(a.decide_tokens(tokens))
+        if len(seen) > 1:
+            return None
+    return seen.pop() if seen else None
+
+
+def _joined(items: Sequence[Tokens], op: str) -> Tokens:
+    out: list[str] = []
+    for i, t in enumerate(items):
+        if i:
+            out.append(op)
+        out.extend(t)
+    return tuple(out)
