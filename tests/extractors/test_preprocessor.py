@@ -33,6 +33,10 @@ D = Defines({"ON": 1, "LEVEL": 3, "OFF": 0}, frozenset({"GONE"}))
         ("if", "VERSION(2)", None),  # a function-like macro is not expanded
         ("if", "1 / OFF", None),
         ("elif", "LEVEL >= 4", False),
+        ("if", "'A' == '\\301'", False),  # character constants: sqlite's EBCDIC test
+        ("if", "'\\n' == 10 && 'A' == 65 && '\\x41' == 'A'", True),
+        ("if", "'\\377' < 0", True),  # a plain char is signed on x86-64
+        ("if", "'ab' == 1", None),  # a multi-character constant's value is the compiler's
     ],
 )
 def test_a_condition_is_decided_only_by_what_the_defines_say(kind: str, text: str, want: bool | None) -> None:
