@@ -75,6 +75,18 @@ def name_guard(name: str, sites: Sequence[tuple[Tokens, int | None]]) -> Guard |
     return None if itself else (guard, value)
 
 
+def truthy_guard(sites: Sequence[tuple[Tokens, int | None]]) -> Tokens | None:
+    """For a name defined whatever the tests but to different numbers (``#if VX  #define OS_VX 1
+    #else  #define OS_VX 0``): the condition under which its value is not 0, so that ``#if
+    OS_VX`` reads as the test that chose it.  None when a value is not a number, or the condition
+    is settled either way."""
+    if any(v is None for _, v in sites):
+        return None
+    nonzero = [("(", *g, ")") for g, v in sites if v]
+    guard = _joined(nonzero, "||") if nonzero else None
+    return guard if guard is not None and constant(guard) is None else None
+
+
 def constant(tokens: Tokens) -> bool | None:
     """True when condition ``tokens`` holds whatever each of its tests is, False when it never
     does, None otherwise (or when it combines more than :data:`MAX_TESTS` tests).  The tests are

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from extractors.compile_flags import FileFlags
 from extractors.count_macros import dropped, function_like
-from extractors.define_guards import Frame, Tokens, name_guard, site_guard
+from extractors.define_guards import Frame, Tokens, name_guard, site_guard, truthy_guard
 from extractors.preprocessor import NO_DEFINES, Defines, Directive, Guard, condition, condition_tokens, value_of
 
 MAX_DEPTH = 16  # nested #include levels followed below the file
@@ -210,6 +210,9 @@ class _Run:
         for name, made in self._guards().items():
             if made is True:
                 defined[name] = made_value(self.sites[name])
+                truthy = truthy_guard([(g, v) for g, v, _ in self.sites[name]])
+                if defined[name] is None and truthy is not None:
+                    guarded[name] = (truthy, 1)  # its truth, where its values differ
             elif made is False:
                 undefined.add(name)
             else:
@@ -279,12 +282,15 @@ class _Run:
         own = depth == 0
         state: bool | None = True if certain else None  # True: passes, None: may pass, False: does not
         guard = guarded and _guard(lines)
+        first_time = _self_guards(lines)
         for i, (kind, rest) in enumerate(lines):
             c: bool | None
             if self.record and kind == "define" and (m := _DEFINE.match(rest)) is not None:
                 self.written.setdefault(m.group(1), []).append(rest)
             if kind in ("if", "ifdef", "ifndef"):
                 c = True if guard and i == 0 else (condition(kind, rest, self.now()) if state is not False else False)
+                if c is None and i in first_time:
+                    c = True  # ``#ifndef X`` whose block defines X, X unknown: read the first time
                 stack.append((state, c is True, c is None))
                 state = _within(state, c)
                 if own:
@@ -398,6 +404,37 @@ def _within(outer: bool | None, c: bool | None) -> bool | None:
     if outer is None or c is None:
         return None
     return True
+
+
+def _self_guards(lines: Sequence[Directive]) -> set[int]:
+    """The indexes of the ``#ifndef X`` (or ``#if !defined(X)``) lines of ``lines`` whose first
+    branch defines ``X`` itself, at its own level: include guards (``#ifndef SQLITEINT_H  #define
+    SQLITEINT_H`` in an amalgamation, anywhere in a file), and defaults (``#ifndef SQLITE_PRIVATE
+    #define SQLITE_PRIVATE static``).  Such a block is written to run when it is first read, and
+    a name nothing defines before is undefined there: the run passes it for sure, as a compiler
+    told nothing more does, instead of taking every line inside as maybe run."""
+    out: set[int] = set()
+    # per open conditional: its line, and the name it tests while in its first branch
+    open_: list[tuple[int, str | None]] = []
+    for i, (kind, rest) in enumerate(lines):
+        if kind in ("if", "ifdef", "ifndef"):
+            name: str | None = None
+            if kind == "ifndef":
+                name = rest.split()[0] if rest.split() else None
+            elif kind == "if" and (m := _GUARD.fullmatch(rest.strip())) is not None:
+                name = m.group(1)
+            open_.append((i, name))
+        elif kind in ("elif", "elifdef", "elifndef", "else"):
+            if open_:
+                open_[-1] = (open_[-1][0], None)
+        elif kind == "endif":
+            if open_:
+                open_.pop()
+        elif kind == "define" and open_ and open_[-1][1] is not None:
+            m = _DEFINE.match(rest)
+            if m is not None and m.group(1) == open_[-1][1]:
+                out.add(open_[-1][0])
+    return out
 
 
 def _guard(lines: Sequence[Directive]) -> bool:

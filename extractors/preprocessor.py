@@ -42,7 +42,9 @@ class Defines:
     ``guarded``: names a file defines only under conditions nothing decides, each with that
     condition (as :func:`condition_tokens` spells it) and its value there; unknown to
     :func:`condition`, and read through the condition by :class:`Assumed`, so that ``#ifdef A``
-    and ``#ifdef B`` of an ``#if X  #define A  #else  #define B`` pair exclude each other."""
+    and ``#ifdef B`` of an ``#if X  #define A  #else  #define B`` pair exclude each other.  A
+    name also in ``defined`` (defined whatever the tests, to numbers that differ) has the
+    condition under which its value is not 0, for ``#if A`` alone."""
 
     defined: Mapping[str, int | None] = field(default_factory=dict)
     undefined: frozenset[str] = frozenset()
@@ -715,8 +717,8 @@ class Assumed:
         if not guarded or not 1 <= len(tokens) <= 2:
             return None
         if len(tokens) == 2:
-            if tokens[0] != "defined":
-                return None
+            if tokens[0] != "defined" or tokens[1] in self.defines.defined:
+                return None  # defined whatever the tests: guarded for its value's truth only
             name = tokens[1]
         else:
             name = tokens[0]
@@ -789,7 +791,7 @@ class Assumed:
                 self._assume(found[1], value)
             finally:
                 self._expanding.discard(found[0])
-            if not value:
+            if not value and found[0] not in self.defines.defined:
                 self.undefined.add(found[0])  # a guarded name's value is not 0: false means undefined
         if len(tokens) == 2 and tokens[0] == "defined" and _defined(tokens[1], self.defines) is None:
             (self.defined if value else self.undefined).add(tokens[1])

@@ -25,6 +25,10 @@ def _run(text: str, headers: dict[str, str] | None = None) -> Preprocessed:
     return preprocess("/p/a.c", directives(text.encode()), (), SearchPath(), Defines(), lookup)
 
 
+def _none(path: str) -> None:
+    return None
+
+
 PAIR = """
 #if defined(_WIN32)
 #define HEAP_WIN 1
@@ -89,18 +93,16 @@ def test_a_guard_is_kept_only_where_it_is_the_whole_truth() -> None:
 #define HEADER_TOO 1
 #endif
 #include "h.h"
-#ifndef MAIN_C_ONCE
-#define MAIN_C_ONCE
-#ifdef W
+#ifdef M
+#undef M
 #define INSIDE 1
-#endif
 #endif
 """
     d = _run(text, {"/p/h.h": "#ifdef Q\n#define HEADER_TOO 3\n#endif\n"}).defines
     assert d.guarded == {}
     # UNDONE is #undef-ined; EARLY's guard reads B, defined after it; TWICE is defined for sure
-    # before; a header may define HEADER_TOO too; INSIDE's guard reads MAIN_C_ONCE, which the
-    # next line defines
+    # before; a header may define HEADER_TOO too; INSIDE's guard reads M, which the line before
+    # it undefines
     assert "EARLY" not in d.defined and "HEADER_TOO" not in d.defined and "UNDONE" in d.undefined
 
 
@@ -173,3 +175,39 @@ def test_a_guard_is_constant_exactly_when_every_assignment_of_its_tests_agrees(f
     outcomes = {_python(formula, dict(zip(_TESTS, vs, strict=True))) for vs in product((False, True), repeat=3)}
     want = outcomes.pop() if len(outcomes) == 1 else None
     assert constant(tokens) is want
+
+
+VALUES = """
+#if defined(__RTP__) || defined(_WRS_KERNEL)
+#define OS_VX 1
+#define HOMEGROWN 1
+#else
+#define OS_VX 0
+#endif
+#ifndef AMALGAMATION
+#define CORE 1
+#define AMALGAMATION 1
+#ifdef USE_B
+#define B_ON 1
+#endif
+#endif
+"""
+
+
+def test_a_name_defined_to_different_numbers_reads_as_the_test_that_chose_them() -> None:
+    d = _run(VALUES).defines
+    assert d.defined["OS_VX"] is None and "OS_VX" in d.guarded
+    text = b"f() {\n#if OS_VX\n  vx();\n#endif\n#ifndef HOMEGROWN\n  posix();\n#endif\n}\n"
+    kept = sorted((b"vx()" in v, b"posix()" in v) for v in variants(text, d))
+    assert kept == [(False, True), (True, False)]
+
+
+def test_a_block_that_defines_the_name_it_tests_for_runs_when_the_name_is_unknown() -> None:
+    """An amalgamation's ``#ifndef SQLITE_AMALGAMATION  ...  #define SQLITE_AMALGAMATION``: the
+    lines inside run for sure, so what they define is defined and guards inside are kept."""
+    d = _run(VALUES).defines
+    assert d.defined["CORE"] == 1 and d.defined["AMALGAMATION"] == 1
+    assert "B_ON" in d.guarded
+    # told that the name is defined, the block does not run
+    told = preprocess("/p/a.c", directives(VALUES.encode()), (), SearchPath(), Defines({"AMALGAMATION": 1}), _none)
+    assert "CORE" not in told.defines.defined and "B_ON" not in told.defines.guarded
