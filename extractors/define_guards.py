@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import cast
 
-from extractors.preprocessor import Assumed, Defines, Guard, parts
+from extractors.preprocessor import Guard, negated, split, unparen
 
 Tokens = tuple[str, ...]
 # one open conditional of the run: each branch met so far, with its condition's tokens (() for
@@ -67,6 +68,8 @@ def name_guard(name: str, sites: Sequence[tuple[Tokens, int | None]]) -> Guard |
     values = {v for _, v in sites}
     value = values.pop() if len(values) == 1 else None
     itself = name in guard
+    if len(sites) == 1 and not itself:
+        return guard, value  # one branch's tests, each undecided: neither always nor never (but X && !X)
     if itself:  # ``#ifndef A  #define A 1``: defined before, or defined here
         guard = ("defined", name, "||", "(", *guard, ")")
     truth = constant(guard)
@@ -92,17 +95,46 @@ def constant(tokens: Tokens) -> bool | None:
     does, None otherwise (or when it combines more than :data:`MAX_TESTS` tests).  The tests are
     taken as free of each other, so a tautology only their meanings make (``X > 2 || X < 3``) is
     not found: such a guard is kept."""
-    tests = sorted(parts(tokens))
+    tests: dict[Tokens, int] = {}
+    formula = _formula(tokens, tests)
     if len(tests) > MAX_TESTS:
         return None
-    seen: set[bool | None] = set()
+    seen: set[bool] = set()
     for values in product((False, True), repeat=len(tests)):
-        a = Assumed(Defines())
-        a.known = dict(zip(tests, values, strict=True))
-        seen.add(a.decide_tokens(tokens))
+        seen.add(_holds(formula, values))
         if len(seen) > 1:
             return None
-    return seen.pop() if seen else None
+    return seen.pop()
+
+
+# a condition as a tree: ("|", parts), ("&", parts), ("!", part) or ("?", index of its test)
+_Formula = tuple[str, object]
+
+
+def _formula(tokens: Tokens, tests: dict[Tokens, int]) -> _Formula:
+    """``tokens`` as a tree over the tests :func:`extractors.preprocessor.parts` finds, each test
+    numbered in ``tests``."""
+    tokens = unparen(tokens)
+    for op, kind in (("||", "|"), ("&&", "&")):
+        pieces = split(tokens, op)
+        if len(pieces) > 1:
+            return kind, tuple(_formula(p, tests) for p in pieces)
+    inner = negated(tokens)
+    if inner is not None:
+        return "!", _formula(inner, tests)
+    return "?", tests.setdefault(tokens, len(tests))
+
+
+def _holds(formula: _Formula, values: tuple[bool, ...]) -> bool:
+    kind, arg = formula
+    if kind == "?":
+        return values[cast(int, arg)]
+    if kind == "!":
+        return not _holds(cast(_Formula, arg), values)
+    parts_ = cast(tuple[_Formula, ...], arg)
+    if kind == "|":
+        return any(_holds(p, values) for p in parts_)
+    return all(_holds(p, values) for p in parts_)
 
 
 def _joined(items: Sequence[Tokens], op: str) -> Tokens:

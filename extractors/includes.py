@@ -294,7 +294,7 @@ class _Run:
                 stack.append((state, c is True, c is None))
                 state = _within(state, c)
                 if own:
-                    frames.append([(condition_tokens(kind, rest), c, self.step)])
+                    frames.append([(condition_tokens(kind, rest) if c is None else None, c, self.step)])
             elif kind in ("elif", "elifdef", "elifndef", "else"):
                 if not stack:
                     continue
@@ -304,7 +304,8 @@ class _Run:
                 else:
                     c = True if kind == "else" else condition(kind, rest, self.now())
                 if own and frames:
-                    frames[-1].append((() if kind == "else" else condition_tokens(kind, rest), c, self.step))
+                    tokens = () if kind == "else" or c is not None else condition_tokens(kind, rest)
+                    frames[-1].append((tokens, c, self.step))
                 if c is not False and maybe:
                     c = None
                 stack[-1] = (outer, taken or c is True, maybe or c is None)
@@ -343,7 +344,7 @@ class _Run:
                 self.chosen[name] = rest
             else:
                 self.unsure.add(name)
-        value = None if m.group(2) else value_of(m.group(3), self.now())
+        value = None if m.group(2) or not (certain or site) else value_of(m.group(3), self.now())
         self.step += 1
         self.changed[name] = self.step
         if site is not None:

@@ -598,13 +598,14 @@ def _closing(tokens: _Tokens, i: int) -> int:
     return len(tokens)
 
 
-def _unparen(tokens: _Tokens) -> _Tokens:
+def unparen(tokens: _Tokens) -> _Tokens:
+    """``tokens`` without the parentheses around the whole."""
     while len(tokens) > 2 and tokens[0] == "(" and _closing(tokens, 0) == len(tokens) - 1:
         tokens = tokens[1:-1]
     return tokens
 
 
-def _split(tokens: _Tokens, op: str) -> list[_Tokens]:
+def split(tokens: _Tokens, op: str) -> list[_Tokens]:
     """``tokens`` cut at ``op`` outside parentheses."""
     parts: list[_Tokens] = []
     depth = start = 0
@@ -617,7 +618,7 @@ def _split(tokens: _Tokens, op: str) -> list[_Tokens]:
     return parts
 
 
-def _negated(tokens: _Tokens) -> _Tokens | None:
+def negated(tokens: _Tokens) -> _Tokens | None:
     """``X`` when ``tokens`` is ``! X`` with ``X`` one operand (a name, ``defined X``, a group)."""
     if len(tokens) < 2 or tokens[0] != "!":
         return None
@@ -626,7 +627,7 @@ def _negated(tokens: _Tokens) -> _Tokens | None:
         len(rest) == 1
         or (len(rest) == 2 and rest[0] == "defined")
         or (rest[0] == "(" and _closing(rest, 0) == len(rest) - 1)
-        or _negated(rest) is not None
+        or negated(rest) is not None
     )
     return rest if whole else None
 
@@ -634,12 +635,12 @@ def _negated(tokens: _Tokens) -> _Tokens | None:
 def parts(tokens: _Tokens) -> set[_Tokens]:
     """The operands a condition combines with ``||``, ``&&`` and ``!``, parentheses dropped: the
     tests whose truth decides it (``defined X``, ``X > 1``, ``V(3, 10) <= X``)."""
-    tokens = _unparen(tokens)
+    tokens = unparen(tokens)
     for op in ("||", "&&"):
-        pieces = _split(tokens, op)
+        pieces = split(tokens, op)
         if len(pieces) > 1:
             return set().union(*(parts(p) for p in pieces if p))
-    inner = _negated(tokens)
+    inner = negated(tokens)
     return parts(inner) if inner is not None else {tokens}
 
 
@@ -669,10 +670,6 @@ class Assumed:
         tokens = condition_tokens(kind, rest)
         if tokens is not None:
             self._assume(tokens, value)
-
-    def decide_tokens(self, tokens: _Tokens) -> bool | None:
-        """:meth:`decide` of a condition given as :func:`condition_tokens` spells it."""
-        return self._decide(tokens)
 
     def part_open(self, tokens: _Tokens) -> bool:
         """Whether nothing assumed (nor the defines) decides ``tokens``."""
@@ -737,17 +734,17 @@ class Assumed:
         return self.defines.overlaid(Defines(defined, frozenset(self.undefined)))
 
     def _decide(self, tokens: _Tokens) -> bool | None:
-        tokens = _unparen(tokens)
+        tokens = unparen(tokens)
         if tokens in self.known:
             return self.known[tokens]
         for op, decisive in (("||", True), ("&&", False)):
-            parts = _split(tokens, op)
+            parts = split(tokens, op)
             if len(parts) > 1:
                 values = [self._decide(p) if p else None for p in parts]
                 if decisive in values:
                     return decisive
                 return None if None in values else not decisive
-        inner = _negated(tokens)
+        inner = negated(tokens)
         if inner is not None:
             v = self._decide(inner)
             return None if v is None else not v
@@ -764,23 +761,23 @@ class Assumed:
             return None
 
     def _assume(self, tokens: _Tokens, value: bool) -> None:
-        tokens = _unparen(tokens)
+        tokens = unparen(tokens)
         if not tokens:
             return
         self.known[tokens] = value
-        ors = _split(tokens, "||")
+        ors = split(tokens, "||")
         if len(ors) > 1:
             if not value:
                 for p in ors:
                     self._assume(p, False)
             return
-        ands = _split(tokens, "&&")
+        ands = split(tokens, "&&")
         if len(ands) > 1:
             if value:
                 for p in ands:
                     self._assume(p, True)
             return
-        inner = _negated(tokens)
+        inner = negated(tokens)
         if inner is not None:
             self._assume(inner, not value)
             return
