@@ -11,12 +11,13 @@ So each such name keeps its *guard*, the condition of its ``#define`` lines spel
 
 A guard is kept only where it is the whole truth: the name is defined in the file's own lines only,
 each time under conditions the run leaves open, never ``#undef``-ined, and no name the guard reads
-changes after the guard's conditions were read.  So everything inside a ``.c`` file's own include
-guard (``#ifndef X  #define X``) keeps no guard, the guard reading ``X`` as it was before; such a
-name stays unknown to the run, and the file's functions read it as defined when the file gives it
-a number (:meth:`Defines.with_file <extractors.preprocessor.Defines.with_file>`).  A guard that
-holds whatever its tests are (``#ifndef A  #define A``, a name defined in every branch) makes the
-name defined; one that never holds, undefined.
+changes after the guard's conditions were read (``#ifdef M  #undef M  #define A``: A's guard would
+read M as it is after the run, not as it was).  A name that keeps no guard stays unknown to the
+run, and the file's functions read it as defined when the file gives it a number
+(:meth:`Defines.with_file <extractors.preprocessor.Defines.with_file>`).  A guard that holds
+whatever its tests are (``#ifndef A  #define A``, a name defined in every branch) makes the name
+defined; one that never holds, undefined.  (A ``#ifndef X`` whose block defines ``X``, such as a
+``.c`` file's own include guard, is no undecided condition: the run passes it.)
 """
 
 from __future__ import annotations

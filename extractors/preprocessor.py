@@ -644,6 +644,9 @@ def parts(tokens: _Tokens) -> set[_Tokens]:
     return parts(inner) if inner is not None else {tokens}
 
 
+MAX_GUARD_DEPTH = 32  # guarded names read through one another (A's guard reads B, ...), at most
+
+
 class Assumed:
     """What one configuration has assumed of the conditions it decided, on top of ``defines``:
     the truth of each condition and of the parts a truth implies (the conjuncts of a true ``&&``,
@@ -724,6 +727,8 @@ class Assumed:
             return None
         if name in self.defined or name in self.undefined or name in self.forgotten or name in self._expanding:
             return None
+        if len(self._expanding) >= MAX_GUARD_DEPTH:
+            return None  # a chain of guards reading guarded names: left undecided past this depth
         return name, g[0]
 
     def _defines(self) -> Defines:

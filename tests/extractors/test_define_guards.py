@@ -211,3 +211,14 @@ def test_a_block_that_defines_the_name_it_tests_for_runs_when_the_name_is_unknow
     # told that the name is defined, the block does not run
     told = preprocess("/p/a.c", directives(VALUES.encode()), (), SearchPath(), Defines({"AMALGAMATION": 1}), _none)
     assert "CORE" not in told.defines.defined and "B_ON" not in told.defines.guarded
+
+
+def test_a_long_chain_of_guards_is_read_to_a_bounded_depth() -> None:
+    """``#ifdef G0  #define G1  #endif  #ifdef G1  #define G2 ...``: each guard reads the name
+    before; deciding the last one reads through at most MAX_GUARD_DEPTH of them, never overflows."""
+    text = "".join(f"#ifdef G{i}\n#define G{i + 1} 1\n#endif\n" for i in range(3000))
+    d = _run(text).defines
+    assert len(d.guarded) == 3000
+    body = b"f() {\n#ifdef G3000\n  deep();\n#endif\n#ifdef G1\n  near();\n#endif\n}\n"
+    kept = sorted((b"deep()" in v, b"near()" in v) for v in variants(body, d))
+    assert kept == [(False, False), (True, True)]  # both undecided: a choice, picked first or last
