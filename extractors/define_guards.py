@@ -22,7 +22,7 @@ defined; one that never holds, undefined.  (A ``#ifndef X`` whose block defines 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import product
 from typing import cast
 
@@ -66,8 +66,7 @@ def name_guard(name: str, sites: Sequence[tuple[Tokens, int | None]]) -> Guard |
     a :data:`Guard`, True (defined whatever the tests: the value is the sites' one when they agree),
     False (never), or None when the guard reads the name itself and does not settle it."""
     guard = _joined([("(", *g, ")") for g, _ in sites], "||")
-    values = {v for _, v in sites}
-    value = values.pop() if len(values) == 1 else None
+    value = agreed_value(v for _, v in sites)
     itself = name in guard
     if len(sites) == 1 and not itself:
         return guard, value  # one branch's tests, each undecided: neither always nor never (but X && !X)
@@ -77,6 +76,12 @@ def name_guard(name: str, sites: Sequence[tuple[Tokens, int | None]]) -> Guard |
     if truth is not None:
         return truth
     return None if itself else (guard, value)
+
+
+def agreed_value(values: Iterable[int | None]) -> int | None:
+    """The value a name's definitions give it when they all give the same, else None."""
+    distinct = set(values)
+    return distinct.pop() if len(distinct) == 1 else None
 
 
 def truthy_guard(sites: Sequence[tuple[Tokens, int | None]]) -> Tokens | None:

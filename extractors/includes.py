@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from extractors.compile_flags import FileFlags
 from extractors.count_macros import dropped, function_like
-from extractors.define_guards import Frame, Tokens, name_guard, site_guard, truthy_guard
+from extractors.define_guards import Frame, Tokens, agreed_value, name_guard, site_guard, truthy_guard
 from extractors.preprocessor import NO_DEFINES, Defines, Directive, Guard, condition, condition_tokens, value_of
 
 MAX_DEPTH = 16  # nested #include levels followed below the file
@@ -209,7 +209,7 @@ class _Run:
         guarded: dict[str, Guard] = {}
         for name, made in self._guards().items():
             if made is True:
-                defined[name] = made_value(self.sites[name])
+                defined[name] = agreed_value(v for _, v, _ in self.sites[name])
                 truthy = truthy_guard([(g, v) for g, v, _ in self.sites[name]])
                 if defined[name] is None and truthy is not None:
                     guarded[name] = (truthy, 1)  # its truth, where its values differ
@@ -331,8 +331,9 @@ class _Run:
                         self.header(found[0], found[1], state is True, depth + 1)
 
     def define(self, rest: str, certain: bool, site: tuple[Tokens, int] | None = None) -> None:
-        """A ``#define`` line the run passes for sure (``certain``) or may pass; ``site``: the
-        guard of one of the file's own lines under undecided conditions."""
+        """A ``#define`` line the run passes for sure (``certain``) or may pass; ``site``: for
+        one of the file's own lines under undecided conditions, their guard and the step they
+        were read at (:func:`extractors.define_guards.site_guard`)."""
         m = _DEFINE.match(rest)
         if m is None:
             return
@@ -393,12 +394,6 @@ class _Run:
             self._undefined = None
 
 
-def made_value(sites: list[tuple[Tokens, int | None, int]]) -> int | None:
-    """The value of a name defined at ``sites`` whatever their guards: theirs when they agree."""
-    values = {v for _, v, _ in sites}
-    return values.pop() if len(values) == 1 else None
-
-
 def _within(outer: bool | None, c: bool | None) -> bool | None:
     if outer is False or c is False:
         return False
@@ -419,12 +414,7 @@ def _self_guards(lines: Sequence[Directive]) -> set[int]:
     open_: list[tuple[int, str | None]] = []
     for i, (kind, rest) in enumerate(lines):
         if kind in ("if", "ifdef", "ifndef"):
-            name: str | None = None
-            if kind == "ifndef":
-                name = rest.split()[0] if rest.split() else None
-            elif kind == "if" and (m := _GUARD.fullmatch(rest.strip())) is not None:
-                name = m.group(1)
-            open_.append((i, name))
+            open_.append((i, _untested_name(kind, rest)))
         elif kind in ("elif", "elifdef", "elifndef", "else"):
             if open_:
                 open_[-1] = (open_[-1][0], None)
@@ -443,12 +433,16 @@ def _guard(lines: Sequence[Directive]) -> bool:
     ``#define G`` next."""
     if len(lines) < 2 or lines[1][0] != "define":
         return False
-    kind, rest = lines[0]
-    if kind == "ifndef":
-        name = rest.split()[0] if rest.split() else ""
-    elif kind == "if" and (m := _GUARD.fullmatch(rest.strip())) is not None:
-        name = m.group(1)
-    else:
-        return False
+    name = _untested_name(*lines[0])
     defined = lines[1][1].split()
-    return bool(name) and bool(defined) and defined[0] == name
+    return name is not None and bool(defined) and defined[0] == name
+
+
+def _untested_name(kind: str, rest: str) -> str | None:
+    """The name ``#kind rest`` selects its branch for when it is not defined: ``#ifndef G`` or
+    ``#if !defined(G)``; None for another conditional."""
+    if kind == "ifndef":
+        return rest.split()[0] if rest.split() else None
+    if kind == "if" and (m := _GUARD.fullmatch(rest.strip())) is not None:
+        return m.group(1)
+    return None

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b", re.MULTILINE)
@@ -703,12 +704,18 @@ class Assumed:
             if found is None:
                 out.add(p)
                 continue
-            self._expanding.add(found[0])
-            try:
+            with self._reading(found[0]):
                 out |= self.leaves(found[1])
-            finally:
-                self._expanding.discard(found[0])
         return out
+
+    @contextmanager
+    def _reading(self, name: str) -> Iterator[None]:
+        """While a guarded name's guard is read in its place: the guard does not read it again."""
+        self._expanding.add(name)
+        try:
+            yield
+        finally:
+            self._expanding.discard(name)
 
     def _guard(self, tokens: _Tokens) -> tuple[str, _Tokens] | None:
         """The guarded name ``tokens`` tests (``defined A``, or ``A`` alone when its value is not
@@ -755,11 +762,8 @@ class Assumed:
             return None if v is None else not v
         found = self._guard(tokens)
         if found is not None:
-            self._expanding.add(found[0])
-            try:
+            with self._reading(found[0]):
                 return self._decide(found[1])
-            finally:
-                self._expanding.discard(found[0])
         try:
             return _Evaluator(" ".join(tokens), self._defines()).run() != 0
         except _Undecided:
@@ -788,11 +792,8 @@ class Assumed:
             return
         found = self._guard(tokens)
         if found is not None:
-            self._expanding.add(found[0])
-            try:
+            with self._reading(found[0]):
                 self._assume(found[1], value)
-            finally:
-                self._expanding.discard(found[0])
             if not value and found[0] not in self.defines.defined:
                 self.undefined.add(found[0])  # a guarded name's value is not 0: false means undefined
         if len(tokens) == 2 and tokens[0] == "defined" and _defined(tokens[1], self.defines) is None:

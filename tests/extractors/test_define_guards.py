@@ -16,17 +16,13 @@ from extractors.preprocessor import Defines, Directive, condition_tokens, direct
 from tests.extractors.helpers import check_src, line_of, of_rule
 
 
-def _run(text: str, headers: dict[str, str] | None = None) -> Preprocessed:
+def _run(text: str, headers: dict[str, str] | None = None, base: Defines | None = None) -> Preprocessed:
     files = headers or {}
 
     def lookup(path: str) -> tuple[Directive, ...] | None:
         return directives(files[path].encode()) if path in files else None
 
-    return preprocess("/p/a.c", directives(text.encode()), (), SearchPath(), Defines(), lookup)
-
-
-def _none(path: str) -> None:
-    return None
+    return preprocess("/p/a.c", directives(text.encode()), (), SearchPath(), base or Defines(), lookup)
 
 
 PAIR = """
@@ -209,7 +205,7 @@ def test_a_block_that_defines_the_name_it_tests_for_runs_when_the_name_is_unknow
     assert d.defined["CORE"] == 1 and d.defined["AMALGAMATION"] == 1
     assert "B_ON" in d.guarded
     # told that the name is defined, the block does not run
-    told = preprocess("/p/a.c", directives(VALUES.encode()), (), SearchPath(), Defines({"AMALGAMATION": 1}), _none)
+    told = _run(VALUES, base=Defines({"AMALGAMATION": 1}))
     assert "CORE" not in told.defines.defined and "B_ON" not in told.defines.guarded
 
 
