@@ -2,10 +2,14 @@
 
 The session keeps a large, long-lived heap (knowledge base, projections, result cache); CPython's
 full collections walk all of it, and on a 1,000-line file they took up to 100 ms in the middle of a
-check, the largest part of the slowest edits. After each check the young garbage (the checker's
-cyclic instance graphs) is collected and the survivors are frozen, so later collections see only
-what is new. Whatever becomes cyclic garbage after it was frozen is reclaimed by a full collection
-when the server has been idle for a while.
+check, the largest part of the slowest edits. After each check everything it left is frozen, so
+later collections see only what is new; a cycle that is garbage then, or becomes garbage after it
+was frozen, is reclaimed by a full collection when the server has been idle for a while.
+
+The young generations are frozen without being collected first: walking them is a pause of the
+size of everything the check kept (20-150 ms after an edit of sqlite3.c), and the edit that
+follows the check waits for it, while a check of an edit leaves next to no cyclic garbage (none in
+16 of 20 edits of sqlite3.c, at most a few hundred objects in the others).
 """
 
 from __future__ import annotations
@@ -24,8 +28,7 @@ class MemoryPolicy:
         self.full_collections = 0
 
     def after_check(self) -> None:
-        """Collect what the check left behind, then freeze the rest out of later collections."""
-        gc.collect(1)
+        """Freeze what the check left out of later collections (see the module's doc)."""
         gc.freeze()
         self.checks_since_full += 1
 

@@ -241,7 +241,8 @@ class WorkerClient:
             raise
 
     def tidy(self) -> None:
-        """A check's diagnostics are out: the process collects its garbage (``MemoryPolicy``)."""
+        """A check's diagnostics are out: the process forgets what its files no longer need and
+        freezes the rest out of later collections (``MemoryPolicy``)."""
         self.send(Tidy())
 
     async def collect(self) -> int:

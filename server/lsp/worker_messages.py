@@ -111,8 +111,7 @@ class CloseFolder:
 @dataclass(frozen=True)
 class Tidy:
     """A check's diagnostics are out: each project forgets what its files no longer need
-    (``Project.tidy``), then the check's young garbage is collected and the survivors frozen
-    (``MemoryPolicy.after_check``)."""
+    (``Project.tidy``), then what the check left is frozen (``MemoryPolicy.after_check``)."""
 
 
 # ----- requests: run in order on the check thread, each answered once ------------------------------
