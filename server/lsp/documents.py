@@ -12,13 +12,13 @@ front end reads, where each lone ``\\r`` is ``\\n`` (see ``line_ends``), so that
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lsprotocol import types
 
 from server.line_ends import LINE_END, checked_bytes, line_starts
+from server.lsp.line_table import LineTable
 from server.lsp.positions import UTF16, Columns
 
 _ENCODING_ERRORS = "surrogatepass"
@@ -51,13 +51,13 @@ class Document:
     source: bytes
     columns: Columns = field(default=UTF16, repr=False)
     checked: bytes = field(init=False, repr=False)
-    line_starts: list[int] = field(init=False, repr=False)
+    line_starts: LineTable = field(init=False, repr=False)
     _text: str | None = field(default=None, init=False, repr=False)
     _checked_text: str | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.checked = checked_bytes(self.source)
-        self.line_starts = line_starts(self.source)
+        self.line_starts = LineTable(line_starts(self.source))
 
     @classmethod
     def from_text(cls, uri: str, path: str, version: int, text: str, columns: Columns = UTF16) -> Document:
@@ -120,7 +120,7 @@ class Document:
             if isinstance(change, types.TextDocumentContentChangeWholeDocument):
                 self.source = encode(change.text)
                 self.checked = checked_bytes(self.source)
-                self.line_starts = line_starts(self.source)
+                self.line_starts = LineTable(line_starts(self.source))
             else:
                 self._apply_one(change)
         self.version = version
@@ -161,11 +161,11 @@ class Document:
         """
         starts = self.line_starts
         first = max(start, 1)
-        keep = bisect.bisect_left(starts, first)
-        after = bisect.bisect_right(starts, old_end)
+        keep = starts.bisect_left(first)
+        after = starts.bisect_right(old_end)
         delta = new_end - old_end
         # From the byte before ``first`` to the byte after the insertion, which tells a \r\n from a
         # lone \r at its end; a match ending past ``new_end`` starts a line the edit did not change.
         ends = (m.end() for m in LINE_END.finditer(self.source, first - 1, new_end + 1))
         new = [s for s in ends if s <= new_end]
-        self.line_starts = starts[:keep] + new + [x + delta for x in starts[after:]]
+        starts.splice(keep, after, new, delta)
