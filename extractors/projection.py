@@ -564,7 +564,7 @@ def _part_digests(
     those already: parts are hashed callees first)."""
     members = set(scc)
     h, hp = hashlib.sha256(), hashlib.sha256(base)
-    for i in scc:
+    for i in sorted(scc):  # not the walk's order, which depends on where it entered the cycle
         h.update(f"|{i}:{fns[i].key}".encode())
         hp.update(f"|{i}:{fns[i].key}".encode())
         for c in callees[i]:
@@ -872,18 +872,40 @@ class Projector:
         """The last walk with the parts of the functions whose key changed hashed again, and then
         those of their callers whose callees' digests changed (the parts come callees first, so in
         index order each part is hashed after all it calls); None when that walk cannot stand for
-        this one: another base, other functions, or a changed function calls others now."""
+        this one: another base, other functions, or a changed function's calls change the parts.
+
+        A function on no recursive cycle may drop calls, and call functions of parts before its
+        own, and the parts stay what they were: dropping edges out of a function on no cycle
+        splits no cycle, and an edge to an earlier part goes callees-first like every other, so it
+        closes none and the parts stay in an order callees come first in (a part's digest reads
+        its members by id, so where a walk entered a cycle does not matter)."""
         if last.base != base or len(last.snap) != len(snap):
             return None
         fns = self.scope.functions
         was = last.snap
         edited = [i for i, k in snap.items() if was.get(i) != k]
+        callees, sccs, part_of, callers = last.callees, last.sccs, last.part_of, last.callers
+        rewired: dict[str, tuple[str, ...]] = {}
         for i in edited:
-            if i not in was or self.callee_ids(fns[i], i) != last.callees[i]:
+            if i not in was:
                 return None
+            now = self.callee_ids(fns[i], i)
+            if now == callees[i]:
+                continue
+            if i in last.recursive or any(part_of[c] >= part_of[i] for c in set(now) - set(callees[i])):
+                return None
+            rewired[i] = now
         if not edited:
             return replace(last, snap=snap)
-        callees, sccs, part_of, callers = last.callees, last.sccs, last.part_of, last.callers
+        if rewired:
+            callees, callers = dict(callees), dict(callers)
+            for i, now in rewired.items():
+                before, after = set(callees[i]), set(now)
+                for c in before - after:
+                    callers[c] = [k for k in callers[c] if k != i]
+                for c in after - before:
+                    callers[c] = [*callers.get(c, ()), i]
+                callees[i] = now
         deep, positional, exported = dict(last.deep), dict(last.positional), dict(last.exported)
         queued = {part_of[i] for i in edited}
         todo = sorted(queued)
@@ -902,7 +924,9 @@ class Projector:
                     if part not in queued:
                         queued.add(part)
                         heapq.heappush(todo, part)
-        return replace(last, snap=snap, deep=deep, positional=positional, exported=exported)
+        return replace(
+            last, snap=snap, callees=callees, callers=callers, deep=deep, positional=positional, exported=exported
+        )
 
     def _merkle_walk(self, last: _Merkle | None, base: bytes, snap: dict[str, str]) -> _Merkle:
         """The walk over every part: the call graph or the base changed (otherwise

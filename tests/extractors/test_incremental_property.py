@@ -308,3 +308,45 @@ def test_an_edit_that_keeps_every_call_hashes_again_only_what_reaches_the_edited
         incremental.update_file("t.c", text)
         same_as_fresh(incremental, text)
     assert len(full_walks) == 3  # the fresh projects' only: each edit kept the calls
+
+
+def test_an_edit_that_drops_or_adds_a_call_downwards_hashes_again_without_a_full_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """f1 calls f2; f4 and f5 call each other (a cycle f0 reaches): f1 dropping its call, then
+    calling f2 again (a part before its own) keeps the parts; a call of f3, whose part the first
+    walk put after f1's, and f3 calling f0 (a new cycle) need a full walk. Each time the keys and
+    findings are a fresh project's."""
+    from extractors.projection import Projector
+
+    chain = [
+        ["p = malloc(8);", "f1(p, n);", "f4(p, n);"],
+        ["f2(p, n);"],
+        ["p[0] = 1;"],
+        ["n = n + 1;"],
+        ["if (n) f5(p, n - 1);"],
+        ["if (n) f4(p, n - 1);", "free(p);"],
+    ]
+    incremental = Project()
+    incremental.update_file("t.c", render(chain))
+    snapshot(incremental)
+    full_walks: list[int] = []
+    walk = Projector._merkle_walk
+
+    def counted(self: Projector, *args: Any) -> Any:
+        full_walks.append(1)
+        return walk(self, *args)
+
+    monkeypatch.setattr(Projector, "_merkle_walk", counted)
+    # each edit's fresh project walks once; the edited one walks only for the last two
+    for body, walks in ((["(void)0;"], 1), (["f2(p, n);"], 2), (["f3(p, n);", "f2(p, n);"], 4)):
+        chain[1] = body
+        text = render(chain)
+        incremental.update_file("t.c", text)
+        same_as_fresh(incremental, text)
+        assert len(full_walks) == walks
+    chain[3] = ["f0(p, n);"]  # f3 -> f0 -> f1 -> f3: a new cycle
+    text = render(chain)
+    incremental.update_file("t.c", text)
+    same_as_fresh(incremental, text)
+    assert len(full_walks) == 6
