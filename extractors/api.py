@@ -72,7 +72,7 @@ from extractors.phase_clock import PHASES, phases_between
 from extractors.rules import Rule, catalogue
 
 if TYPE_CHECKING:
-    from extractors.project import MAX_WEIGHT, FileUpdate, FunctionNode, ModelKey, Project
+    from extractors.project import MAX_WEIGHT, FileUpdate, FunctionNode, ModelKey, Piece, Project
 
 __all__ = [
     "Cancelled",
@@ -85,6 +85,7 @@ __all__ = [
     "Location",
     "MAX_WEIGHT",
     "ModelKey",
+    "Piece",
     "Project",
     "Rule",
     "Unmodelled",
@@ -99,7 +100,7 @@ __all__ = [
     "top_level_functions",
 ]
 
-_ENGINE = frozenset({"MAX_WEIGHT", "FileUpdate", "FunctionNode", "ModelKey", "Project"})
+_ENGINE = frozenset({"MAX_WEIGHT", "FileUpdate", "FunctionNode", "ModelKey", "Piece", "Project"})
 
 
 def __getattr__(name: str) -> Any:

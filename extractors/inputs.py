@@ -54,8 +54,8 @@ PROJECT_FILES = Input[tuple[()], frozenset[str]]("project_files")
 
 class FrontDb(Database):
     """The database with a log of what extraction did, for the counters users see (``--stats``),
-    written only by executions of ``function_model``, so it counts real rebuilds; and three hints
-    that save work but never change a result:
+    written only by executions of ``function_model``, so it counts real rebuilds; and hints that
+    save work but never change a result:
 
     - ``parsed``: per file, the definitions the last reading of its pieces parsed, by name and
       padded text, for ``function_model`` to build from instead of parsing the text again.  A
@@ -65,7 +65,14 @@ class FrontDb(Database):
       again (:func:`extractors.pieces.recut` gives exactly what cutting from scratch gives).
     - ``handed``: models another process built, by path, name and model key (a digest of the
       text and of the context the model is built in, which is all a model is made of), for
-      ``function_model`` to take when its own key is the same (:meth:`hand`)."""
+      ``function_model`` to take when its own key is the same (:meth:`hand`).
+    - ``handed_parts``: what another process's ``piece_items`` gave for a piece (a piece is its
+      own key: its text and the conditionals open where it starts), and whether it read the
+      settings, for ``piece_items`` to return with the same dependency (:meth:`hand_part`);
+      ``settings_read``, when not None, collects the pieces whose reading read them, for such a
+      process to say so.
+    - ``early_parsed``: per file, the definitions its pieces' reading parsed before the file's
+      items were read (:meth:`Project.read_pieces`), which that reading takes as its own."""
 
     def __init__(self, max_weight: int) -> None:
         super().__init__(max_weight)
@@ -77,6 +84,9 @@ class FrontDb(Database):
         self.fresh: dict[tuple[str, bytes], TSNode] = {}  # what the pieces read now parsed
         self.cuts: dict[str, tuple[bytes, tuple[Piece, ...]]] = {}
         self.handed: dict[tuple[str, str, str], Built] = {}
+        self.handed_parts: dict[Piece, tuple[object, bool]] = {}
+        self.settings_read: set[Piece] | None = None
+        self.early_parsed: dict[str, dict[tuple[str, bytes], TSNode]] = {}
         self.ahead: set[tuple[str, str, bytes]] = set()  # models built ahead of a check, not reused by it
 
     def take_ahead(self, key: tuple[str, str, bytes]) -> bool:
@@ -93,12 +103,20 @@ class FrontDb(Database):
         key = (path, name, model_key)
         return (self.handed.pop(key),) if key in self.handed else None
 
+    def hand_part(self, piece: Piece, part: object, read_settings: bool) -> None:
+        self.handed_parts[piece] = (part, read_settings)
+
+    def take_handed_part(self, piece: Piece) -> tuple[object, bool] | None:
+        """What another process read of ``piece``, once."""
+        return self.handed_parts.pop(piece, None)
+
     def take_parsed(self, path: str, name: str, text: bytes) -> TSNode | None:
         return self.parsed.get(path, {}).pop((name, text), None)
 
     def forget_file(self, path: str) -> None:
         """Drop the hints about a file that left the project (and so its trees)."""
         self.parsed.pop(path, None)
+        self.early_parsed.pop(path, None)
         self.cuts.pop(path, None)
         for k in [k for k in self.handed if k[0] == path]:
             del self.handed[k]

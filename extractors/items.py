@@ -24,7 +24,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from tree_sitter import Node as TSNode
 from tree_sitter import Tree
@@ -376,6 +376,11 @@ def segment_items(db: Database, pieces: tuple[Piece, ...]) -> Part:
 def piece_items(db: Database, piece: Piece) -> Part:
     """The items of a piece's text (with the directive lines of the conditionals open where it
     starts: :func:`extractors.pieces.readable`)."""
+    front = db if isinstance(db, FrontDb) else None
+    if front is not None and (handed := front.take_handed_part(piece)) is not None:
+        if handed[1]:
+            db.get(SETTINGS, ())  # read there: the same dependency here
+        return cast(Part, handed[0])
     opened, text = piece
     data, shift = readable(text, opened)
     tree = parse_c(data)
@@ -383,6 +388,8 @@ def piece_items(db: Database, piece: Piece) -> Part:
     if tree.root_node.has_error:
         # the configuration's defines only: a file's items do not depend on its compile flags, so
         # handing in a compile database (after the files, as the CLI does) parses nothing again
+        if front is not None and front.settings_read is not None:
+            front.settings_read.add(piece)
         settings = db.get(SETTINGS, ())
         found, original = _least_broken(data, tree, settings.defines.overlaid(settings.command))
     functions: list[tuple[str, bytes, int]] = []
@@ -399,7 +406,7 @@ def piece_items(db: Database, piece: Piece) -> Part:
     defines: list[tuple[int, bytes]] = []  # where each starts, and its text
     written: set[str] = set()
     taken = 0  # the defines' texts so far end here: each byte of the piece is in at most one of them
-    fresh = db.fresh if isinstance(db, FrontDb) else {}
+    fresh = front.fresh if front is not None else {}
     # where the rare texts are, found once in the piece rather than once per item
     define_at = _Hits(i for i in _find_all(data, b"define") if _starts_define(data, i))
     noreturn_at = _Hits(_find_all(data, b"oreturn"))  # every spelling :func:`noreturn_names` reads
@@ -534,7 +541,7 @@ def file_items(db: Database, path: str) -> FileItems:
     runs: tuple[tuple[Piece, ...], ...] = db.get(file_segments, path)
     front = db if isinstance(db, FrontDb) else None
     if front is not None:
-        front.fresh = {}
+        front.fresh = front.early_parsed.pop(path, {})
     segments: list[Part] = [db.get(segment_items, run) for run in runs]
     if front is not None:
         front.parsed[path] = front.fresh

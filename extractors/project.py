@@ -30,9 +30,10 @@ from extractors.config import PARTIAL_EVERY, Config
 from extractors.findings import Finding, Location, Unmodelled
 from extractors.functions import FunctionModel
 from extractors.includes import MAX_DEPTH, Preprocessed
-from extractors.items import file_pieces, file_segments, piece_items, segment_items
+from extractors.items import Part, file_pieces, file_segments, piece_items, segment_items
 from extractors.lock_contracts import LockContracts
 from extractors.phase_clock import EXTRACTION
+from extractors.pieces import Piece
 from extractors.projection import Projector
 from extractors.queries import (
     FLAGS,
@@ -99,6 +100,7 @@ class _Files(Mapping[str, FileState]):
 
 ModelKey = tuple[str, str, bytes]  # a function's path, name and text (padded to its first column)
 BuiltModel = tuple[str, str, str, "FunctionModel | Unmodelled | None"]  # path, name, model key, model
+ReadPiece = tuple[Piece, Part, bool]  # a piece, its items, whether reading it read the settings
 
 SWEEP_SLACK = 5_000
 """The fewest memos a project gains before :meth:`Project.tidy` sweeps again (so that a small
@@ -387,6 +389,36 @@ class Project:
         text and context, which is all it is made of), so the results are the same either way."""
         for path, name, key, model in built:
             self.db.hand(path, name, key, model)
+
+    def pieces(self, path: str) -> tuple[Piece, ...]:
+        """The pieces ``path``'s text is read in (each parses alone: :mod:`extractors.pieces`)."""
+        return self.db.get(file_pieces, path) if path in self.files else ()
+
+    def read_pieces(self, path: str, pieces: Iterable[Piece]) -> list[ReadPiece]:
+        """What ``pieces`` of ``path`` hold (their items), read here ahead of the file's items, each
+        with whether its reading read the settings: what :meth:`hand_pieces` of a project of the
+        same inputs (a forked copy of this one) takes instead of reading them.  The definitions
+        parsed on the way are kept for the models of ``path`` as the file's reading would keep
+        them."""
+        db = self.db
+        db.fresh, db.settings_read = db.early_parsed.pop(path, {}), set()
+        try:
+            with db.snapshot():
+                parts = [(piece, db.get(piece_items, piece)) for piece in pieces]
+            return [(piece, part, piece in db.settings_read) for piece, part in parts]
+        finally:
+            db.early_parsed[path], db.fresh, db.settings_read = db.fresh, {}, None
+
+    def hand_pieces(self, read: Iterable[ReadPiece]) -> None:
+        """Take what :meth:`read_pieces` of a project of the same inputs read: a piece is its own
+        key (its text and the conditionals open where it starts), so its items are the same."""
+        for piece, part, read_settings in read:
+            self.db.hand_part(piece, part, read_settings)
+
+    def drop_handed_pieces(self) -> None:
+        """Forget what :meth:`hand_pieces` handed in and no reading took (it was read under this
+        configuration, which may not last)."""
+        self.db.handed_parts.clear()
 
     # ----- the project elsewhere ----------------------------------------------------------------
     def export(self) -> DbState:

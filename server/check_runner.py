@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 from extractors.api import PHASES, Config, Finding, Project, Unmodelled, phases_between
 from server.collector import tune as tune_collector
 from server.disk_cache import DiskCache, Namespaced
-from server.parallel_extraction import extract_in_parallel, fork_workers
+from server.parallel_extraction import extract_in_parallel, fork_workers, read_in_parallel
 from server.progress import Done, Progress, Start
 from server.work_units import Assembly, Unit, plan, target_size
 from server.workspace import load_headers, read_header
@@ -420,11 +420,16 @@ def run_check(
             sources = dict(sources)
             for path, text in list(sources.items()):
                 try:
+                    if jobs > 1:  # a big file's pieces on every core (a small one's: here only)
+                        project.set_file(path, text)
+                        result.problems.extend(read_in_parallel(project, path, jobs))
                     project.update_file(path, text)
                 except Exception as e:  # one bad file must not cost the user the report on all others
                     result.problems.append(_internal(path, "reading", e))
                     project.remove_file(path)
                     del sources[path]
+                finally:
+                    project.drop_handed_pieces()
             texts = hand_in_headers(project, sources)
             if jobs > 1 and _lines(sources, sources) >= pool_min_lines:
                 result.problems.extend(extract_in_parallel(project, jobs))

@@ -1,4 +1,5 @@
-"""Extraction on several cores: the models of a batch check built by forked copies of the project.
+"""Extraction on several cores: the models of a batch check built by forked copies of the project,
+and the pieces of a file shown for the first time read by them.
 
 Why: a batch check builds every function's model before the first unit can run (units need the
 whole project in scope), and building them is a fifth of a cold check of a huge file
@@ -10,26 +11,36 @@ process builds its own share meanwhile, then hands the children's models to its 
 (:meth:`extractors.api.Project.hand_models`), which takes a model only where it would build one
 under the same model key, so the project is the same as if it had built them all.  A child that
 fails costs nothing but time: its share is built here when the check asks for it.
+
+A file's pieces (:mod:`extractors.pieces`) are read the same way before its items are
+(:func:`read_in_parallel`): a piece is its own key, so what a copy read of it is what this process
+would read (:meth:`extractors.api.Project.hand_pieces`).
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import heapq
 import multiprocessing
 import pickle
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing.synchronize import Event
+from typing import Any, TypeVar
 
-from extractors.api import ModelKey, Project
+from extractors.api import ModelKey, Piece, Project
+
+T = TypeVar("T")
 
 MIN_FUNCTIONS = 400
 """Below this many functions, a fork and the models' round trip cost more than building them."""
+MIN_PIECES = 400
+"""Below this many pieces, a fork and the items' round trip cost more than reading them."""
 
 _PROJECT: Project | None = None  # what forked children build from
 _STOP: Event | None = None  # set: children stop building and send what they built
@@ -44,12 +55,17 @@ def fork_workers() -> bool:
 def deal(keys: Sequence[ModelKey], shares: int) -> list[list[ModelKey]]:
     """``keys`` in ``shares`` lists of about equal text, longest first into the lightest share
     (a model's cost grows with its text)."""
-    out: list[list[ModelKey]] = [[] for _ in range(shares)]
+    return _deal(sorted(keys, key=lambda k: (-len(k[2]), k[0], k[1])), shares, lambda k: len(k[2]))
+
+
+def _deal(items: Sequence[T], shares: int, size: Callable[[T], int]) -> list[list[T]]:
+    """``items`` (heaviest first) in ``shares`` lists of about equal size, each into the lightest."""
+    out: list[list[T]] = [[] for _ in range(shares)]
     heap = [(0, k) for k in range(shares)]
-    for key in sorted(keys, key=lambda k: (-len(k[2]), k[0], k[1])):
+    for item in items:
         weight, k = heapq.heappop(heap)
-        out[k].append(key)
-        heapq.heappush(heap, (weight + len(key[2]), k))
+        out[k].append(item)
+        heapq.heappush(heap, (weight + size(item), k))
     return out
 
 
@@ -63,18 +79,32 @@ def _build_share(keys: list[ModelKey]) -> bytes:
     return pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def take_models(project: Project, data: bytes) -> None:
-    """Unpickle a child's share of models and hand them in; the collector stays off meanwhile, as
-    unpickling a few hundred thousand objects otherwise triggers full collections over the whole
-    project (measured: four times slower on sqlite3.c's models)."""
+def _read_share(path: str, pieces: list[Piece]) -> bytes:
+    assert _PROJECT is not None, "forked without a project"
+    read = []
+    for at in range(0, len(pieces), _BATCH):
+        if _STOP is not None and _STOP.is_set():
+            break
+        read.extend(_PROJECT.read_pieces(path, pieces[at : at + _BATCH]))
+    return pickle.dumps(read, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpickled(data: bytes) -> Any:
+    """A child's share unpickled with the collector off, as unpickling a few hundred thousand
+    objects otherwise triggers full collections over the whole project (measured: four times
+    slower on sqlite3.c's models)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        built = pickle.loads(data)
+        return pickle.loads(data)
     finally:
         if enabled:
             gc.enable()
-    project.hand_models(built)
+
+
+def take_models(project: Project, data: bytes) -> None:
+    """Unpickle a child's share of models and hand them in."""
+    project.hand_models(_unpickled(data))
 
 
 @contextmanager
@@ -105,7 +135,37 @@ def extract_in_parallel(project: Project, workers: int, keys: Sequence[ModelKey]
     keys = project.model_keys() if keys is None else list(keys)
     if workers < 2 or len(keys) < MIN_FUNCTIONS or not fork_workers():
         return []
-    shares = deal(keys, workers)
+    return _on_copies(
+        project, deal(keys, workers), _build_share, project.build_models, lambda data: take_models(project, data)
+    )
+
+
+def read_in_parallel(project: Project, path: str, workers: int) -> list[str]:
+    """Read the pieces of ``path`` (set in ``project``, its items not read yet) with ``workers``
+    processes, as :func:`extract_in_parallel` builds models; returns the problems met, which
+    never lose a piece: what a child did not send back is read in this process when asked for."""
+    pieces = project.pieces(path)
+    if workers < 2 or len(pieces) < MIN_PIECES or not fork_workers():
+        return []
+    shares = _deal(sorted(pieces, key=lambda p: -len(p[1])), workers, lambda p: len(p[1]))
+    return _on_copies(
+        project,
+        shares,
+        functools.partial(_read_share, path),
+        lambda share: project.read_pieces(path, share),
+        lambda data: project.hand_pieces(_unpickled(data)),
+    )
+
+
+def _on_copies(
+    project: Project,
+    shares: list[list[T]],
+    there: Callable[[list[T]], bytes],
+    here: Callable[[list[T]], object],
+    take: Callable[[bytes], None],
+) -> list[str]:
+    """``shares[0]`` done ``here``, each other share done ``there`` by a forked child of this
+    process, whose answer this one ``take``s; the problems met."""
     global _PROJECT, _STOP
     context = multiprocessing.get_context("fork")
     _PROJECT, _STOP = project, context.Event()
@@ -114,23 +174,23 @@ def extract_in_parallel(project: Project, workers: int, keys: Sequence[ModelKey]
         with (
             warnings.catch_warnings(),  # Python 3.12+ warns of forking a threaded process: see above
             project.db.snapshot(),
-            ProcessPoolExecutor(max_workers=workers - 1, mp_context=context) as pool,
+            ProcessPoolExecutor(max_workers=len(shares) - 1, mp_context=context) as pool,
         ):
             warnings.filterwarnings("ignore", "This process .* is multi-threaded", DeprecationWarning)
             with _children_allowed():  # the pool forks every child at the first submit
-                futures: list[Future[bytes]] = [pool.submit(_build_share, share) for share in shares[1:]]
+                futures: list[Future[bytes]] = [pool.submit(there, share) for share in shares[1:]]
             try:
-                project.build_models(shares[0])
+                here(shares[0])
             except BaseException:
                 _STOP.set()
                 raise
             for future in futures:
                 try:
-                    take_models(project, future.result())
+                    take(future.result())
                 except (BrokenProcessPool, OSError, pickle.PickleError, RecursionError) as e:
-                    problems.append(f"parallel extraction: a worker failed ({type(e).__name__}: {e}); built here")
+                    problems.append(f"parallel extraction: a worker failed ({type(e).__name__}: {e}); done here")
     except (BrokenProcessPool, OSError) as e:
-        problems.append(f"parallel extraction: no process pool ({e}); built here")
+        problems.append(f"parallel extraction: no process pool ({e}); done here")
     finally:
         _PROJECT, _STOP = None, None
     return problems
