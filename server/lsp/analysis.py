@@ -192,9 +192,9 @@ class Analysis:
         if not still_wanted():
             return None
         before = self.counters()
-        if early:
-            self._read_on_every_core(path, text)
         try:
+            if early:
+                self._read_on_every_core(path, text)
             changed = self.update_sync(path, text)
         finally:
             self.project.drop_handed_pieces()  # read for this text and configuration only
