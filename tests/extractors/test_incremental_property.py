@@ -205,7 +205,7 @@ def test_an_edit_of_a_return_the_value_does_not_mention_moves_the_witness_end() 
     places of the nodes its witnesses can name; a return is such a node even where it does not
     mention the value (the leak's witness ends there), so widening it must show the new range."""
     text = (
-        "#include <stdio.h>\nint leak(int n)\n{\n    FILE *f = fopen(\"x\", \"r\");\n"
+        '#include <stdio.h>\nint leak(int n)\n{\n    FILE *f = fopen("x", "r");\n'
         "    if (!f)\n        return 0;\n    return n;\n}\n"
     )
     incremental = Project()
@@ -285,12 +285,11 @@ def test_a_callee_seen_only_in_part_before_an_edit_is_read_whole_after_it() -> N
     assert any(f[0] == "use-after-free" for f in snapshot(edited))
 
 
-def test_an_edit_that_keeps_every_call_hashes_again_only_what_reaches_the_edited_function(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _checked_then_walks_counted(chain: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> tuple[Project, list[int]]:
+    """A project of ``chain``, checked, and a list that grows by one at every whole Merkle walk
+    from now on (of any projector: a fresh project's too)."""
     from extractors.projection import Projector
 
-    chain = [["p = malloc(8);", "f1(p, n);"], ["f2(p, n);"], ["p[0] = 1;"], ["n = n + 1;"]]
     incremental = Project()
     incremental.update_file("t.c", render(chain))
     snapshot(incremental)
@@ -302,6 +301,14 @@ def test_an_edit_that_keeps_every_call_hashes_again_only_what_reaches_the_edited
         return walk(self, *args)
 
     monkeypatch.setattr(Projector, "_merkle_walk", counted)
+    return incremental, full_walks
+
+
+def test_an_edit_that_keeps_every_call_hashes_again_only_what_reaches_the_edited_function(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    chain = [["p = malloc(8);", "f1(p, n);"], ["f2(p, n);"], ["p[0] = 1;"], ["n = n + 1;"]]
+    incremental, full_walks = _checked_then_walks_counted(chain, monkeypatch)
     for body in (["p[0] = 1;", "(void)0;"], ["free(p);"], ["p[0] = 1;"]):
         chain[2] = body  # f2, which f1 and so f0 call; f3 is reached by none of them
         text = render(chain)
@@ -317,8 +324,6 @@ def test_an_edit_that_drops_or_adds_a_call_downwards_hashes_again_without_a_full
     calling f2 again (a part before its own) keeps the parts; a call of f3, whose part the first
     walk put after f1's, and f3 calling f0 (a new cycle) need a full walk. Each time the keys and
     findings are a fresh project's."""
-    from extractors.projection import Projector
-
     chain = [
         ["p = malloc(8);", "f1(p, n);", "f4(p, n);"],
         ["f2(p, n);"],
@@ -327,17 +332,7 @@ def test_an_edit_that_drops_or_adds_a_call_downwards_hashes_again_without_a_full
         ["if (n) f5(p, n - 1);"],
         ["if (n) f4(p, n - 1);", "free(p);"],
     ]
-    incremental = Project()
-    incremental.update_file("t.c", render(chain))
-    snapshot(incremental)
-    full_walks: list[int] = []
-    walk = Projector._merkle_walk
-
-    def counted(self: Projector, *args: Any) -> Any:
-        full_walks.append(1)
-        return walk(self, *args)
-
-    monkeypatch.setattr(Projector, "_merkle_walk", counted)
+    incremental, full_walks = _checked_then_walks_counted(chain, monkeypatch)
     # each edit's fresh project walks once; the edited one walks only for the last two
     for body, walks in ((["(void)0;"], 1), (["f2(p, n);"], 2), (["f3(p, n);", "f2(p, n);"], 4)):
         chain[1] = body
