@@ -573,6 +573,57 @@ def _part_digests(
     return h.hexdigest()[:32], hp.hexdigest()
 
 
+def _after_callees(
+    edited: str,
+    ups: list[str],
+    sccs: list[list[str]],
+    part_of: dict[str, int],
+    callees: dict[str, tuple[str, ...]],
+    callers: dict[str, list[str]],
+) -> tuple[list[list[str]], dict[str, int]] | None:
+    """The parts in an order callees come first in again, now that ``edited`` (on no cycle) calls
+    ``ups``, functions of parts at or after its own; None when one of them reaches ``edited`` (a
+    new cycle: the parts change) or is ``edited``. ``callees`` and ``callers`` are the new graph.
+
+    Between ``edited``'s part and the latest of ``ups``', the parts of ``edited`` and of the
+    functions that reach it move after the others, each group in its order: every edge into the
+    moved group comes from a function that reaches ``edited``, so from the group or from beyond
+    the range; an edge out of it may go anywhere before it; and no new callee is in it, as none
+    reaches ``edited``. Every other edge goes to an earlier part, so both searches stay within
+    the range."""
+    if edited in ups:
+        return None
+    low, high = part_of[edited], max(part_of[c] for c in ups)
+    seen: set[str] = set()
+    stack = list(ups)
+    while stack:  # down from the new callees: does any reach the edited function?
+        f = stack.pop()
+        if f == edited:
+            return None
+        if f in seen or part_of[f] <= low:
+            continue
+        seen.add(f)
+        stack.extend(callees[f])
+    group: set[int] = set()
+    reached: set[str] = set()
+    stack = [edited]
+    while stack:  # up from the edited function: what reaches it within the range
+        f = stack.pop()
+        if f in reached or part_of[f] > high:
+            continue
+        reached.add(f)
+        group.add(part_of[f])
+        stack.extend(callers.get(f, ()))
+    span = range(low, high + 1)
+    order = [p for p in span if p not in group] + [p for p in span if p in group]
+    new_sccs = sccs[:low] + [sccs[p] for p in order] + sccs[high + 1 :]
+    new_part_of = dict(part_of)
+    for at, p in enumerate(order, start=low):
+        for f in sccs[p]:
+            new_part_of[f] = at
+    return new_sccs, new_part_of
+
+
 def _stored_weight(stored: _Stored) -> int:
     return 1 + (len(stored.component.nodes) // 8 if stored.component is not None else 0)
 
@@ -878,7 +929,9 @@ class Projector:
         own, and the parts stay what they were: dropping edges out of a function on no cycle
         splits no cycle, and an edge to an earlier part goes callees-first like every other, so it
         closes none and the parts stay in an order callees come first in (a part's digest reads
-        its members by id, so where a walk entered a cycle does not matter)."""
+        its members by id, so where a walk entered a cycle does not matter). One such function
+        may also call functions of later parts that do not reach it: the parts stay, in an order
+        :func:`_after_callees` mends."""
         if last.base != base or len(last.snap) != len(snap):
             return None
         fns = self.scope.functions
@@ -886,17 +939,22 @@ class Projector:
         edited = [i for i, k in snap.items() if was.get(i) != k]
         callees, sccs, part_of, callers = last.callees, last.sccs, last.part_of, last.callers
         rewired: dict[str, tuple[str, ...]] = {}
+        later: dict[str, list[str]] = {}  # edited function -> its new callees of later parts
         for i in edited:
             if i not in was:
                 return None
             now = self.callee_ids(fns[i], i)
             if now == callees[i]:
                 continue
-            if i in last.recursive or any(part_of[c] >= part_of[i] for c in set(now) - set(callees[i])):
+            if i in last.recursive:
                 return None
+            if ups := [c for c in set(now) - set(callees[i]) if part_of[c] >= part_of[i]]:
+                later[i] = ups
             rewired[i] = now
         if not edited:
             return replace(last, snap=snap)
+        if len(later) > 1:
+            return None
         if rewired:
             callees, callers = dict(callees), dict(callers)
             for i, now in rewired.items():
@@ -906,6 +964,11 @@ class Projector:
                 for c in after - before:
                     callers[c] = [*callers.get(c, ()), i]
                 callees[i] = now
+        for i, ups in later.items():
+            moved = _after_callees(i, ups, sccs, part_of, callees, callers)
+            if moved is None:
+                return None
+            sccs, part_of = moved
         deep, positional, exported = dict(last.deep), dict(last.positional), dict(last.exported)
         queued = {part_of[i] for i in edited}
         todo = sorted(queued)
@@ -925,7 +988,15 @@ class Projector:
                         queued.add(part)
                         heapq.heappush(todo, part)
         return replace(
-            last, snap=snap, callees=callees, callers=callers, deep=deep, positional=positional, exported=exported
+            last,
+            snap=snap,
+            callees=callees,
+            callers=callers,
+            sccs=sccs,
+            part_of=part_of,
+            deep=deep,
+            positional=positional,
+            exported=exported,
         )
 
     def _merkle_walk(self, last: _Merkle | None, base: bytes, snap: dict[str, str]) -> _Merkle:
