@@ -987,17 +987,8 @@ class Projector:
                     if part not in queued:
                         queued.add(part)
                         heapq.heappush(todo, part)
-        return replace(
-            last,
-            snap=snap,
-            callees=callees,
-            callers=callers,
-            sccs=sccs,
-            part_of=part_of,
-            deep=deep,
-            positional=positional,
-            exported=exported,
-        )
+        graph = replace(last, snap=snap, callees=callees, callers=callers, sccs=sccs, part_of=part_of)
+        return replace(graph, deep=deep, positional=positional, exported=exported)
 
     def _merkle_walk(self, last: _Merkle | None, base: bytes, snap: dict[str, str]) -> _Merkle:
         """The walk over every part: the call graph or the base changed (otherwise
