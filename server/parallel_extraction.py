@@ -69,24 +69,23 @@ def _deal(items: Sequence[T], shares: int, size: Callable[[T], int]) -> list[lis
     return out
 
 
-def _build_share(keys: list[ModelKey]) -> bytes:
-    assert _PROJECT is not None, "forked without a project"
-    built = []
-    for at in range(0, len(keys), _BATCH):
-        if _STOP is not None and _STOP.is_set():
-            break
-        built.extend(_PROJECT.build_models(keys[at : at + _BATCH]))
-    return pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL)
+def _build(project: Project, keys: list[ModelKey]) -> list[Any]:
+    return project.build_models(keys)
 
 
-def _read_share(path: str, pieces: list[Piece]) -> bytes:
+def _read(path: str, project: Project, pieces: list[Piece]) -> list[Any]:
+    return project.read_pieces(path, pieces)
+
+
+def _share(work: Callable[[Project, list[T]], list[Any]], items: list[T]) -> bytes:
+    """In a forked child: ``work`` done on ``items`` a batch at a time until told to stop, pickled."""
     assert _PROJECT is not None, "forked without a project"
-    read = []
-    for at in range(0, len(pieces), _BATCH):
+    done = []
+    for at in range(0, len(items), _BATCH):
         if _STOP is not None and _STOP.is_set():
             break
-        read.extend(_PROJECT.read_pieces(path, pieces[at : at + _BATCH]))
-    return pickle.dumps(read, protocol=pickle.HIGHEST_PROTOCOL)
+        done.extend(work(_PROJECT, items[at : at + _BATCH]))
+    return pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _unpickled(data: bytes) -> Any:
@@ -100,11 +99,6 @@ def _unpickled(data: bytes) -> Any:
     finally:
         if enabled:
             gc.enable()
-
-
-def take_models(project: Project, data: bytes) -> None:
-    """Unpickle a child's share of models and hand them in."""
-    project.hand_models(_unpickled(data))
 
 
 @contextmanager
@@ -135,9 +129,7 @@ def extract_in_parallel(project: Project, workers: int, keys: Sequence[ModelKey]
     keys = project.model_keys() if keys is None else list(keys)
     if workers < 2 or len(keys) < MIN_FUNCTIONS or not fork_workers():
         return []
-    return _on_copies(
-        project, deal(keys, workers), _build_share, project.build_models, lambda data: take_models(project, data)
-    )
+    return _on_copies(project, deal(keys, workers), _build, project.hand_models)
 
 
 def read_in_parallel(project: Project, path: str, workers: int) -> list[str]:
@@ -148,24 +140,18 @@ def read_in_parallel(project: Project, path: str, workers: int) -> list[str]:
     if workers < 2 or len(pieces) < MIN_PIECES or not fork_workers():
         return []
     shares = _deal(sorted(pieces, key=lambda p: -len(p[1])), workers, lambda p: len(p[1]))
-    return _on_copies(
-        project,
-        shares,
-        functools.partial(_read_share, path),
-        lambda share: project.read_pieces(path, share),
-        lambda data: project.hand_pieces(_unpickled(data)),
-    )
+    return _on_copies(project, shares, functools.partial(_read, path), project.hand_pieces)
 
 
 def _on_copies(
     project: Project,
     shares: list[list[T]],
-    there: Callable[[list[T]], bytes],
-    here: Callable[[list[T]], object],
-    take: Callable[[bytes], None],
+    work: Callable[[Project, list[T]], list[Any]],
+    take: Callable[[list[Any]], None],
 ) -> list[str]:
-    """``shares[0]`` done ``here``, each other share done ``there`` by a forked child of this
-    process, whose answer this one ``take``s; the problems met."""
+    """``work`` on ``shares[0]`` done here and on each other share by a forked child of this
+    process (``work`` must pickle: a module's function), whose results this one ``take``s; the
+    problems met."""
     global _PROJECT, _STOP
     context = multiprocessing.get_context("fork")
     _PROJECT, _STOP = project, context.Event()
@@ -178,15 +164,15 @@ def _on_copies(
         ):
             warnings.filterwarnings("ignore", "This process .* is multi-threaded", DeprecationWarning)
             with _children_allowed():  # the pool forks every child at the first submit
-                futures: list[Future[bytes]] = [pool.submit(there, share) for share in shares[1:]]
+                futures: list[Future[bytes]] = [pool.submit(_share, work, share) for share in shares[1:]]
             try:
-                here(shares[0])
+                work(project, shares[0])
             except BaseException:
                 _STOP.set()
                 raise
             for future in futures:
                 try:
-                    take(future.result())
+                    take(_unpickled(future.result()))
                 except (BrokenProcessPool, OSError, pickle.PickleError, RecursionError) as e:
                     problems.append(f"parallel extraction: a worker failed ({type(e).__name__}: {e}); done here")
     except (BrokenProcessPool, OSError) as e:
