@@ -524,6 +524,46 @@ class Database:
             values.append(self._fetch(table, key))
         return values
 
+    def get_inlined(self, query: Derived[K, V], key: K) -> V:
+        """``get(query, key)`` read as if the query's function ran in the reading execution: the
+        reader depends on what the memo read (its deps), not on the memo, and keeps it alive
+        through a sweep (a use). Sound because a memo's value is a function of its key and of its
+        deps' values: while those stay green, so would the memo. For a reader of the memos of
+        many keys that read a few memos in common (the models of a file's segment: its context,
+        view and stops), verifying the reader after an edit is a look at those few, not one
+        verification per key; the memo itself is verified (or run) only when the reader runs."""
+        me = threading.get_ident()
+        if self._reader != me:
+            self._begin_read(me)
+            try:
+                return self.get_inlined(query, key)
+            finally:
+                self._end_read()
+        if self._pending:
+            self._cancel()
+        table = self._table(query)
+        if table.derived is None or table.content:
+            raise TypeError(f"get_inlined reads derived queries only, not {query!r}")
+        try:
+            value = self._fetch(table, key)
+        except Exception:
+            if self._frames:  # the failed memo is forgotten: depending on it makes the reader red
+                failed = self._frames[-1]
+                if (query.name, key) not in failed.seen:
+                    failed.seen.add((query.name, key))
+                    failed.deps.append((table, key))
+            raise
+        if self._frames:
+            frame = self._frames[-1]
+            memo = table.memos[key]
+            for dep in memo.deps:
+                read: Slot = (dep[0].query.name, dep[1])
+                if read not in frame.seen:
+                    frame.seen.add(read)
+                    frame.deps.append(dep)
+            frame.uses.add(memo.slot)
+        return cast(V, value)
+
     def content(self, query: Content[K, V]) -> ContentMemos[K, V]:
         """The entries of a content table (made on first use), which share the database's bound."""
         return ContentMemos(self, self._table(query))
@@ -736,7 +776,7 @@ class Database:
                 used = self._tables[name].memos.get(key)
                 if used is not None and used not in live:
                     live.add(used)
-                    if used.uses:
+                    if used.deps or used.uses:  # a derived memo read inlined (get_inlined)
                         stack.append(used)
         return live
 

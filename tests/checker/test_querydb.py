@@ -168,8 +168,11 @@ def build(spec: Spec, layers: list[tuple[bool, int]], x: Input[int, int]) -> lis
                     return db.get(input_of(x, ref[1]), ref[1])
                 if ref[0] == "in_or":
                     return db.get_or(input_of(x, ref[1]), ref[1], -1)
-                if (layer + index) % 2:  # half the graph reads through the batch read
+                way = (layer + index + ref[2]) % 3  # a third of the reads each way
+                if way == 1:
                     return db.get_all(queries[ref[1]], [ref[2]])[0]
+                if way == 2:  # depending on what the memo read, not on the memo
+                    return db.get_inlined(queries[ref[1]], ref[2])
                 return db.get(queries[ref[1]], ref[2])
 
             value = evaluate(spec[layer][index], read, MissingInput)
@@ -1048,3 +1051,70 @@ def test_a_batch_read_is_one_dependency_per_key_and_verifies_each_without_runnin
     db.set(x, 7, 100)  # the same value: nothing runs
     assert db.get(outer, ()) == 10 * (sum(range(50)) - 7 + 100)
     assert db.counters()["outer"].executed == 0
+
+
+def test_a_reader_of_inlined_memos_depends_on_their_deps_and_keeps_them() -> None:
+    """``get_inlined``: the reader is verified by the deps the memos read (one shared input here),
+    not memo by memo; an edit of one memo's own input runs the reader, which verifies the other
+    memos and runs that one only; a sweep from the reader keeps the memos it read."""
+    shared = Input[str, int]("shared")
+    own = Input[int, int]("own")
+
+    @derived("scaled")
+    def scaled(db: Database, key: int) -> int:
+        return db.get(shared, "k") * db.get(own, key)
+
+    @derived("all_scaled")
+    def all_scaled(db: Database, count: int) -> tuple[int, ...]:
+        return tuple(db.get_inlined(scaled, k) for k in range(count))
+
+    @derived("other")
+    def other(db: Database, key: str) -> int:
+        return db.get(shared, key)
+
+    db = Database()
+    db.set(shared, "k", 2)
+    db.set(shared, "unread", 0)
+    for k in range(50):
+        db.set(own, k, k)
+    assert db.get(all_scaled, 50) == tuple(2 * k for k in range(50))
+    assert db.get(other, "unread") == 0
+    db.reset_counters()
+    db.set(shared, "unread", 1)  # a new revision: the reader verifies without its 50 memos
+    assert db.get(all_scaled, 50) == tuple(2 * k for k in range(50))
+    counters = db.counters()
+    assert executed(db) == {} and counters["all_scaled"].verified == 1
+    assert "scaled" not in counters or counters["scaled"].verified == 0
+    db.reset_counters()
+    db.set(own, 7, 100)  # one memo's own input: that memo runs again, the others verify
+    assert db.get(all_scaled, 50)[7] == 200
+    counters = db.counters()
+    assert executed(db) == {"all_scaled": 1, "scaled": 1} and counters["scaled"].verified == 49
+    db.reset_counters()
+    db.set(shared, "k", 3)  # read by every memo, and so by the reader
+    assert db.get(all_scaled, 50)[1] == 3
+    assert executed(db) == {"all_scaled": 1, "scaled": 50}
+    assert db.sweep([(all_scaled, 50)]) == 1  # other("unread") goes; the 50 memos stay
+    assert db.memo_count(scaled) == 50
+    db.reset_counters()
+    assert db.get(all_scaled, 50)[1] == 3 and executed(db) == {}
+
+
+def test_a_failed_inlined_read_makes_its_reader_run_again() -> None:
+    x = Input[int, int]("x")
+
+    @derived("needs")
+    def needs(db: Database, key: int) -> int:
+        return db.get(x, key)
+
+    @derived("guarded")
+    def guarded(db: Database, key: int) -> int:
+        try:
+            return db.get_inlined(needs, key)
+        except MissingInput:
+            return -1
+
+    db = Database()
+    assert db.get(guarded, 3) == -1
+    db.set(x, 3, 9)
+    assert db.get(guarded, 3) == 9
