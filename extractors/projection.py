@@ -245,7 +245,15 @@ def make_scope(
     volatiles: frozenset[str] = frozenset(),
 ) -> Scope:
     functions = {function_id(fm): fm for fm in models}
-    scope = Scope(functions, table, frozenset(), globals_, volatiles=volatiles)
+    ids = frozenset(functions)
+    named = store.names.get(ids) if store is not None else None
+    if named is None:
+        scope = Scope(functions, table, frozenset(), globals_, volatiles=volatiles)
+        if store is not None:
+            store.names[ids] = (scope.by_name, scope.by_file)
+    else:  # the same functions as a scope before: names resolve as there (ids say file and name)
+        by_name, by_file = named
+        scope = Scope(functions, table, frozenset(), globals_, by_name, volatiles, by_file)
     scope.allocators = infer_allocators(
         scope, store.returned_calls if store is not None else None, store.inferences if store is not None else None
     )
@@ -645,6 +653,10 @@ _STORE_KEYS = Content[tuple[str, str, str, str], tuple[str, str, str, str]]("sto
 _MERKLE = Content[str, _Merkle]("merkle_walk", weight=lambda m: 1 + len(m.snap) // 4)
 _INFERENCES = Content[frozenset[str], _Inference]("allocator_inference", weight=lambda i: 1 + len(i.keys) // 4)
 _MENTIONS = Content[str, frozenset[str]]("mentions")
+# by a scope's function ids: Scope.by_name and Scope.by_file, which depend on nothing else
+_NAMES = Content[frozenset[str], tuple[dict[str, str], dict[str, dict[str, str]]]](
+    "scope_names", weight=lambda n: 1 + len(n[0]) // 4
+)
 _VALUES = Content[tuple[str, str], tuple[str, ...]]("values")
 _LOCKED = Content[tuple[str, str], tuple[tuple[int, str], ...]]("locked_paths")
 _PARKING = Content[tuple[str, str], Parking]("parking")
@@ -719,6 +731,7 @@ class ProjectionStore:
         self.merkle = d.content(_MERKLE)  # by resolution digest
         self.inferences = d.content(_INFERENCES)  # by the scope's function ids: infer_allocators
         self.mentions = d.content(_MENTIONS)  # by Merkle digest
+        self.names = d.content(_NAMES)  # by the scope's function ids: make_scope
         self.values = d.content(_VALUES)  # by text key and scope
         self.locked = d.content(_LOCKED)  # by text key and scope
         self.parking = d.content(_PARKING)  # by text key and scope: extractors.parking
@@ -871,8 +884,8 @@ class Projector:
             repr((sorted(sc.allocators), sorted(sc.globals), sorted(sc.volatiles), sorted(sc.nonnull_allocators)))
             .encode()
         )
-        for ident in sorted(sc.functions):
-            h.update(f"|{ident}:{','.join(sc.functions[ident].params)}".encode())
+        fns = sc.functions
+        h.update("".join([f"|{ident}:{','.join(fns[ident].params)}" for ident in sorted(fns)]).encode())
         return h.hexdigest()[:32]
 
     @property
