@@ -19,11 +19,10 @@ from extractors.checking import FunctionChecker
 from extractors.config import PARTIAL_EVERY
 from extractors.findings import Finding
 from extractors.functions import FunctionModel
-from extractors.items import file_segments
 from extractors.lock_contracts import LockContracts
 from extractors.lock_contracts import lock_contracts as contracts_of
 from extractors.projection import ProjectionStore, Projector, make_scope
-from extractors.queries import FrontDb, file_items, function_context, segment_models
+from extractors.queries import FrontDb, file_items, file_models, function_context
 
 # verdicts by the content of the checked model: a project's, unless the owner hands in its own
 # cache (the CLI's on disk)
@@ -78,20 +77,16 @@ def scope_content(db: Database, paths: tuple[str, ...]) -> _ScopeContent:
     for p in paths:
         items = db.get(file_items, p)
         before = (log.built + log.failed) if log is not None else 0
-        read: set[str] = set()  # the first definition of a name is the file's (FileItems.functions)
-        ahead = 0
-        for run in db.get(file_segments, p):  # in file order: partial results follow the file
-            for name, text, fm in db.get(segment_models, (p, run)):
-                if name in read:
-                    continue
-                read.add(name)
-                if log is not None and log.ahead and log.take_ahead((p, name, text)):
-                    ahead += 1  # built ahead of this run: not reused by it
-                if isinstance(fm, FunctionModel):
-                    parts.append(f"{p}|{name}|{fm.key}")
-                    models.append(fm)
+        read = ahead = 0
+        for name, text, fm in file_models(db, p):  # in file order: partial results follow the file
+            read += 1
+            if log is not None and log.ahead and log.take_ahead((p, name, text)):
+                ahead += 1  # built ahead of this run: not reused by it
+            if isinstance(fm, FunctionModel):
+                parts.append(f"{p}|{name}|{fm.key}")
+                models.append(fm)
         if log is not None:  # found current, not built now nor ahead of this run
-            log.reused += max(0, len(read) - (log.built + log.failed - before) - ahead)
+            log.reused += max(0, read - (log.built + log.failed - before) - ahead)
         parts.append("globals:" + ",".join(sorted(items.scope.globals)))
         parts.append("volatiles:" + ",".join(sorted(items.scope.volatiles)))
         context = db.get(function_context, p)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import TypeVar, cast
@@ -653,19 +653,35 @@ def _same_models(a: SegmentModels, b: SegmentModels) -> bool:
 
 
 @derived("segment_models", eq=_same_models)
-def segment_models(db: Database, key: tuple[str, tuple[Piece, ...]]) -> SegmentModels:
+def segment_models(db: Database, key: tuple[str, tuple[Piece, ...], frozenset[str]]) -> SegmentModels:
     """The models of the definitions in a segment of ``path`` (a run of its pieces:
-    :func:`extractors.items.file_segments`), each with its name and text, in file order: what
+    :func:`extractors.items.file_segments`) but those of the names in ``earlier`` (defined in an
+    earlier segment) and the repeats of a name, each with its name and text, in file order: what
     :func:`function_model` gives for each, read inlined (:meth:`Database.get_inlined`). A scope
-    reads a file's models by segment, so that after an edit it verifies one memo per segment,
-    whose deps are its pieces and what every model of the file reads (the file's context, view
-    and stops), instead of one memo per function (sqlite3.c: 4,804 functions in 360 segments);
-    the models of the segment the edit touched are verified or built then, each in its own memo."""
-    path, run = key
-    return tuple(
-        (name, text, db.get_inlined(function_model, (path, name, text)))
-        for name, text, _ in db.get(segment_items, run).functions
-    )
+    reads a file's models by segment (:func:`file_models`), so that after an edit it verifies one
+    memo per segment, whose deps are its pieces and what every model of the file reads (the file's
+    context, view and stops), instead of one memo per function (sqlite3.c: 4,804 functions in 360
+    segments); the models of the segment the edit touched are verified or built then, each in its
+    own memo."""
+    path, run, earlier = key
+    seen = set(earlier)
+    out: list[tuple[str, bytes, FunctionModel | Unmodelled | None]] = []
+    for name, text, _ in db.get(segment_items, run).functions:
+        if name not in seen:
+            seen.add(name)
+            out.append((name, text, db.get_inlined(function_model, (path, name, text))))
+    return tuple(out)
+
+
+def file_models(db: Database, path: str) -> Iterator[tuple[str, bytes, FunctionModel | Unmodelled | None]]:
+    """The model of each function of ``path`` (of :attr:`FileItems.functions`: the first
+    definition of a name), with its name and text, in file order, read by segment."""
+    read: set[str] = set()
+    for run in db.get(file_segments, path):
+        earlier = frozenset(n for n, _, _ in db.get(segment_items, run).functions if n in read)
+        found = db.get(segment_models, (path, run, earlier))
+        read.update(name for name, _, _ in found)
+        yield from found
 
 
 def _build_model(
@@ -814,13 +830,9 @@ def notes_of(db: Database, path: str, names: Collection[str] | None) -> tuple[Un
     notes: list[Unmodelled] = []
     items = db.get(file_items, path)
     if names is None:
-        read: set[str] = set()
-        for run in db.get(file_segments, path):  # by segment, as a scope reads them
-            for name, _, got in db.get(segment_models, (path, run)):
-                if name not in read:
-                    read.add(name)
-                    if isinstance(got, Unmodelled):
-                        notes.append(_placed_note(got, items.functions[name].row))
+        for name, _, got in file_models(db, path):  # by segment, as a scope reads them
+            if isinstance(got, Unmodelled):
+                notes.append(_placed_note(got, items.functions[name].row))
     else:
         for name in sorted(names):
             item = items.functions.get(name)

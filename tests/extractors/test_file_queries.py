@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from extractors.api import Cancelled, Finding, Project
 from extractors.functions import macro_specs
+from extractors.items import file_segments, segment_items
 from extractors.macro_calls import renames, resolved
 from extractors.preprocessor import directives
-from extractors.queries import file_items, file_macros, function_model
+from extractors.queries import file_items, file_macros, file_models, function_model
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -31,6 +32,35 @@ def _file(functions: int) -> str:
 
 def _executed(p: Project, query: object) -> int:
     return p.db.counters()[query.name].executed  # type: ignore[attr-defined]
+
+
+def test_a_scope_reads_models_by_segment_and_builds_no_second_definition() -> None:
+    """A scope verifies one memo per segment of a file after an edit, not one per function; a
+    name defined again (in a later segment, or in the same one) keeps its first definition, as
+    the file's items do, and the second is never built."""
+    src = _file(200)
+    second = "int f3(int x)\n{\n    return x;\n}\n"  # the first definition of f3 leaks nothing
+    text = src.replace("int f150(", second + second + "int f150(")
+    p = Project()
+    p.update_file("big.c", text)
+    p.check(["big.c"], interprocedural=False)
+    assert p.counters["functions_extracted"] == 200  # neither f3 again
+    segments = p.db.counters()["segment_models"].executed
+    assert 10 < segments < 200  # the file's 202 definitions are read in segments of several
+    with p.db.snapshot():
+        read = [(name, text) for name, text, _ in file_models(p.db, "big.c")]
+        assert read == [(n, item.text) for n, item in p.db.get(file_items, "big.c").functions.items()]
+    p.db.reset_counters()
+    p.update_file("big.c", text.replace("return x + 100;", "return x + 1000;"))
+    p.check(["big.c"], interprocedural=False)
+    counters = p.db.counters()
+    assert counters["segment_models"].executed == 1 and counters["segment_models"].verified == segments - 1
+    assert counters["function_model"].executed == 1  # f100
+    with p.db.snapshot():  # and the others of its segment, verified: no other model is looked at
+        runs = [[n for n, _, _ in p.db.get(segment_items, run).functions] for run in p.db.get(file_segments, "big.c")]
+    edited = next(names for names in runs if "f100" in names)
+    assert "f3" in edited  # defined again there: skipped, not verified
+    assert counters["function_model"].verified == len(set(edited) - {"f3", "f100"}) < 200
 
 
 def test_typing_in_one_body_of_200_functions_rebuilds_that_one_model_only() -> None:
