@@ -39,7 +39,7 @@ def test_a_scope_reads_models_by_segment_and_builds_no_second_definition() -> No
     name defined again (in a later segment, or in the same one) keeps its first definition, as
     the file's items do, and the second is never built."""
     src = _file(200)
-    second = "int f3(int x)\n{\n    return x;\n}\n"  # the first definition of f3 leaks nothing
+    second = "int f3(int x)\n{\n    return x;\n}\n"  # f3 again, twice: the file's items keep the first
     text = src.replace("int f150(", second + second + "int f150(")
     p = Project()
     p.update_file("big.c", text)
@@ -48,7 +48,7 @@ def test_a_scope_reads_models_by_segment_and_builds_no_second_definition() -> No
     segments = p.db.counters()["segment_models"].executed
     assert 10 < segments < 200  # the file's 202 definitions are read in segments of several
     with p.db.snapshot():
-        read = [(name, text) for name, text, _ in file_models(p.db, "big.c")]
+        read = [(name, body) for name, body, _ in file_models(p.db, "big.c")]
         assert read == [(n, item.text) for n, item in p.db.get(file_items, "big.c").functions.items()]
     p.db.reset_counters()
     p.update_file("big.c", text.replace("return x + 100;", "return x + 1000;"))
