@@ -532,37 +532,31 @@ class Database:
         many keys that read a few memos in common (the models of a file's segment: its context,
         view and stops), verifying the reader after an edit is a look at those few, not one
         verification per key; the memo itself is verified (or run) only when the reader runs."""
-        me = threading.get_ident()
-        if self._reader != me:
-            self._begin_read(me)
+        with self.snapshot():  # held for reading, as get's reads are
+            if self._pending:
+                self._cancel()
+            table = self._table(query)
+            if table.derived is None or table.content:
+                raise TypeError(f"get_inlined reads derived queries only, not {query!r}")
             try:
-                return self.get_inlined(query, key)
-            finally:
-                self._end_read()
-        if self._pending:
-            self._cancel()
-        table = self._table(query)
-        if table.derived is None or table.content:
-            raise TypeError(f"get_inlined reads derived queries only, not {query!r}")
-        try:
-            value = self._fetch(table, key)
-        except Exception:
-            if self._frames:  # the failed memo is forgotten: depending on it makes the reader red
-                failed = self._frames[-1]
-                if (query.name, key) not in failed.seen:
-                    failed.seen.add((query.name, key))
-                    failed.deps.append((table, key))
-            raise
-        if self._frames:
-            frame = self._frames[-1]
-            memo = table.memos[key]
-            for dep in memo.deps:
-                read: Slot = (dep[0].query.name, dep[1])
-                if read not in frame.seen:
-                    frame.seen.add(read)
-                    frame.deps.append(dep)
-            frame.uses.add(memo.slot)
-        return cast(V, value)
+                value = self._fetch(table, key)
+            except Exception:
+                if self._frames:  # the failed memo is forgotten: depending on it makes the reader red
+                    failed = self._frames[-1]
+                    if (query.name, key) not in failed.seen:
+                        failed.seen.add((query.name, key))
+                        failed.deps.append((table, key))
+                raise
+            if self._frames:
+                frame = self._frames[-1]
+                memo = table.memos[key]
+                for dep in memo.deps:
+                    read: Slot = (dep[0].query.name, dep[1])
+                    if read not in frame.seen:
+                        frame.seen.add(read)
+                        frame.deps.append(dep)
+                frame.uses.add(memo.slot)
+            return cast(V, value)
 
     def content(self, query: Content[K, V]) -> ContentMemos[K, V]:
         """The entries of a content table (made on first use), which share the database's bound."""
