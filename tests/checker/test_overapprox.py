@@ -45,6 +45,7 @@ def test_bounds_contain_the_decided_labelling_of_recursive_models(model: RSM, f:
     _assert_bounds_hold(model, f)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(rsms(recursive=True), formulas())
 def test_a_formula_the_bound_rules_out_is_false(model: RSM, f: Formula) -> None:

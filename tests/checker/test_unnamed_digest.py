@@ -5,6 +5,7 @@ components share it (and their verdicts); a change of a seen label, an edge or a
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def renamed(model: RSM, prefix: str) -> RSM:
     return build_rsm(comps, name[model.initial_component], model.initial_node)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(rsms(recursive=False), formulas(), st.sampled_from(["f.c:g@p|", "other:", "Z"]))
 def test_components_named_anew_keep_the_digest_and_the_verdict(model: RSM, formula: Formula, prefix: str) -> None:
@@ -36,6 +38,7 @@ def test_components_named_anew_keep_the_digest_and_the_verdict(model: RSM, formu
     assert check(again, formula).holds == check(model, formula).holds
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(rsms(recursive=False), st.data())
 def test_a_seen_label_changed_anywhere_changes_the_digest(model: RSM, data: st.DataObject) -> None:

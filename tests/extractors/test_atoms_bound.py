@@ -17,6 +17,7 @@ from extractors.lasting import LASTING_LABELS, lasting_of
 from extractors.parking import parked_of
 from extractors.projection import EXIT_LABEL, RETURN_LABEL, Projector
 from tests.corpus_test.scoring import discover
+from tests.sampling import fast_sample
 
 
 def _units() -> list[Any]:
@@ -34,7 +35,7 @@ def _check(unit: Any) -> None:
     project.check()
 
 
-@pytest.mark.parametrize("unit", _units())
+@pytest.mark.parametrize("unit", fast_sample(_units()))
 def test_every_projection_holds_no_atom_outside_its_bound(unit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     checked: list[tuple[str, str, frozenset[str] | None, frozenset[str]]] = []
     check_value = FunctionChecker._check_value
@@ -57,7 +58,7 @@ def test_every_projection_holds_no_atom_outside_its_bound(unit: Any, monkeypatch
     assert outside == []
 
 
-@pytest.mark.parametrize("unit", _units())
+@pytest.mark.parametrize("unit", fast_sample(_units()))
 def test_a_node_the_bound_passes_over_says_nothing_of_the_value(unit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The bound reads no labels at nodes that name neither the value nor a path it begins with
     (``Projector._speaking``): each such node must have no labels, boxes, NULL test, take,
@@ -111,7 +112,7 @@ def _every_node_read(proj: Projector, fm: Any, v: str) -> tuple[frozenset[str], 
     return frozenset(labels | EXIT_LABEL), frozenset(targets)
 
 
-@pytest.mark.parametrize("unit", _units())
+@pytest.mark.parametrize("unit", fast_sample(_units()))
 def test_a_value_s_own_labels_are_those_of_every_node_it_mentions(unit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """What a value's projection can hold by itself (which keeps a value quiet after an edit
     without projecting it) skips the nodes that do not speak for it and stops early for a lasting

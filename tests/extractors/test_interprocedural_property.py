@@ -6,6 +6,7 @@ inside it must count exactly like the same statement written inline.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def render(steps: list[tuple[str, bool, bool]], helpers: bool) -> str:
     return PRELUDE + "void f(int c) {\n    char *p = malloc(8);\n" + "\n".join(body) + "\n    free(p);\n}\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.lists(step, min_size=1, max_size=6))
 def test_helpers_do_not_change_verdicts(steps: list[tuple[str, bool, bool]]) -> None:

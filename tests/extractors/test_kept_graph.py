@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import compress
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,6 +56,7 @@ def projections(draw: st.DrawFn) -> tuple[list[list[int]], list[bool], list[list
     return succ, kept, mine_succ, mine_kept, forward
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(projections())
 def test_the_base_changes_nothing(

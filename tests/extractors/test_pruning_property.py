@@ -7,6 +7,7 @@ never.  The pruned model must agree exactly: no finding on a path that cannot ru
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +64,7 @@ def frees(prog: list[Stmt], c: int, d: int) -> int:
     return n
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(st.lists(stmt, min_size=1, max_size=7))
 def test_flag_pruning_is_exact(prog: list[Stmt]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,6 +104,7 @@ def runs(body: list[Stmt], free_line: dict[int, int]) -> list[tuple[int, ...]]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(stmts, min_size=2, max_size=5))
 def test_reported_findings_are_exactly_the_feasible_ones(body: list[Stmt]) -> None:

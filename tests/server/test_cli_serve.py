@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 
+import pytest
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
@@ -56,6 +57,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.slow
 async def test_tcp_mode_answers_initialize() -> None:
     port = free_port()
     command = [*SERVER_COMMAND]

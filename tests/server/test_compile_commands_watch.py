@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.server.lsp_helpers import codes, diagnostics, open_doc, start, until
 from tests.server.test_compile_commands_server import COUNTER
+
+pytestmark = pytest.mark.slow  # an editor feature end to end: the whole suite, not the edit loop's tier
 
 UNLOCKED = ["unlock-without-lock"]  # USE_LOCKS unknown: it may be defined as 0, and #ifdef unlocks
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.server.lsp_helpers import LEAK, code_actions, codes, diagnostics, line_of, open_doc, start
+
+pytestmark = pytest.mark.slow  # an editor feature end to end: the whole suite, not the edit loop's tier
 
 DEAD = "int twice(int a)\n{\n    int x = a * 2;\n    x = a;\n    return x;\n}\n"
 # The first free happens in a callee: the witness step that shows it is inside release, reached from finish.

@@ -18,6 +18,8 @@ from server.lsp.handlers.text_sync import in_workspace
 from server.lsp.settings import merge_settings
 from tests.server.lsp_helpers import LEAK, codes, diagnostics, edit, line_of, open_doc, start, until
 
+pytestmark = pytest.mark.slow  # an editor feature end to end: the whole suite, not the edit loop's tier
+
 FIXED = LEAK.replace("    return 0;\n", "    free(p);\n    return 0;\n")
 # b.c hands its buffer to a.c's keep(): whether it leaks depends on a.c (a workspace check's finding).
 KEEP_FREES = "#include <stdlib.h>\nvoid keep(char *p)\n{\n    free(p);\n}\n"

@@ -72,6 +72,7 @@ async def test_leak_is_reported_with_witness_and_goes_away_when_fixed(
     await diagnostics(client, uri, lambda ds: "memory-leak" not in codes(ds), "the leak to disappear")
 
 
+@pytest.mark.slow
 async def test_code_actions_offer_suppression_and_rule_disabling(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -98,6 +99,7 @@ async def test_code_actions_offer_suppression_and_rule_disabling(
     await diagnostics(client, uri, lambda ds: "memory-leak" not in codes(ds), "the suppressed leak to go")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "table"),
     [("ctlsp.toml", "[extract]"), ("pyproject.toml", "[tool.ctlsp.extract]")],
@@ -124,6 +126,7 @@ async def test_disabling_a_rule_edits_the_configuration_in_effect(
     assert text_edit.new_text == f"\n[{prefix}rules.memory-leak]\nenabled = false\n"
 
 
+@pytest.mark.slow
 async def test_save_runs_the_interprocedural_check_with_progress(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -165,6 +168,7 @@ async def test_save_runs_the_interprocedural_check_with_progress(
     assert leak.range.start.line == 6
 
 
+@pytest.mark.slow
 async def test_disabling_a_rule_in_settings_removes_its_diagnostics(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -179,6 +183,7 @@ async def test_disabling_a_rule_in_settings_removes_its_diagnostics(
     assert not client.messages  # a valid change raises no warning
 
 
+@pytest.mark.slow
 async def test_pull_diagnostics_when_the_client_supports_them(client: LanguageClient, tmp_path: Path) -> None:
     path = tmp_path / "leak.c"
     path.write_text(LEAK)
@@ -203,6 +208,7 @@ async def test_pull_diagnostics_when_the_client_supports_them(client: LanguageCl
     assert list(client.diagnostics.get(uri, [None])) == []
 
 
+@pytest.mark.slow
 async def test_broken_ctlsp_toml_warns_and_the_server_keeps_working(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -297,6 +303,7 @@ async def test_a_burst_of_edits_is_checked_once_at_the_last_version(
     assert set(checked_versions()) <= {1, last}  # intermediate versions were never checked
 
 
+@pytest.mark.slow
 async def test_workspace_scan_covers_unopened_files_and_added_folders(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -322,6 +329,7 @@ async def test_workspace_scan_covers_unopened_files_and_added_folders(
     )
 
 
+@pytest.mark.slow
 async def test_cross_file_double_free_has_a_witness_through_the_other_file(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -379,6 +387,7 @@ async def test_a_long_check_shows_its_findings_so_far(client: LanguageClient, tm
     assert seen == sorted(set(seen)), seen  # growing, and never the same publication twice
 
 
+@pytest.mark.slow
 async def test_function_too_deep_to_model_gets_an_information_diagnostic(
     client: LanguageClient, tmp_path: Path
 ) -> None:

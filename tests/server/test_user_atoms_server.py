@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.extractors.test_user_atoms import TX, TX_BAD
 from tests.server.lsp_helpers import codes, diagnostics, line_of, open_doc, start
+
+pytestmark = pytest.mark.slow  # an editor feature end to end: the whole suite, not the edit loop's tier
 
 
 async def test_an_atom_query_edited_in_ctlsp_toml_changes_the_diagnostics(

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.server.lsp_helpers import capabilities, codes, diagnostics, open_doc
+
+pytestmark = pytest.mark.slow  # an editor feature end to end: the whole suite, not the edit loop's tier
 
 LEAKS = """#include <stdlib.h>
 int keep(int n) {
