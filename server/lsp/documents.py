@@ -37,6 +37,13 @@ def decode(data: bytes) -> str:
 _line_starts = line_starts
 
 
+def _spliced(data: bytes, start: int, end: int, inserted: bytes) -> bytes:
+    """``data[:start] + inserted + data[end:]`` copied once: slices of a view copy nothing, where
+    slicing the bytes and adding them copied a 10 MB text more than twice per keystroke."""
+    view = memoryview(data)
+    return b"".join((view[:start], inserted, view[end:]))
+
+
 @dataclass
 class Document:
     """One open C file: its text (bytes), version and line table.
@@ -140,13 +147,13 @@ class Document:
             inserted = b"\r" + inserted
         new_end = start + len(inserted)
         no_lone_cr = self.checked is self.source
-        self.source = self.source[:start] + inserted + self.source[old_end:]
+        self.source = _spliced(self.source, start, old_end, inserted)
         if no_lone_cr and b"\r" not in inserted:  # still none: a \r\n is never split by an edit
             self.checked = self.source
         else:
             # One byte past the insertion is read too: a \r at its end is lone or not by what follows.
             checked = checked_bytes(self.source[start : new_end + 1])[: len(inserted)]
-            self.checked = self.checked[:start] + checked + self.checked[old_end:]
+            self.checked = _spliced(self.checked, start, old_end, checked)
             if self.checked == self.source:  # the last lone \r went: share the bytes again
                 self.checked = self.source
         self._update_line_starts(start, old_end, new_end)
