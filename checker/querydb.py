@@ -409,6 +409,7 @@ class _Memo:
 
 
 _MAX_MAKING = 256
+_GIVE_WAY_EVERY = 4096  # memos a sweep that gives way (sweep_or_give_way) walks between looks
 
 
 class _Making:
@@ -731,13 +732,35 @@ class Database:
         flight and waits for it, and a write that comes meanwhile waits for it), and it makes no
         new revision.
         """
+        dropped = self._sweep(roots, used_since, give_way=False)
+        assert dropped is not None
+        return dropped
+
+    def sweep_or_give_way(
+        self, roots: Iterable[tuple[Query[Any, Any], Hashable]], used_since: int | None = None
+    ) -> int | None:
+        """:meth:`sweep`, unless another thread comes to write meanwhile (an editor's keystroke):
+        then the sweep stops where it is and returns None, so that the write waits for a moment
+        instead of for the whole sweep (a second on sqlite3.c).  What it dropped by then was
+        dead, so stopping anywhere is as safe as finishing; the owner sweeps again later."""
+        return self._sweep(roots, used_since, give_way=True)
+
+    def _sweep(
+        self, roots: Iterable[tuple[Query[Any, Any], Hashable]], used_since: int | None, give_way: bool
+    ) -> int | None:
         dropped = 0
         with self.write():
-            live = self._live(roots)
+            # another writer waits when more than this one is pending (read unlocked: a hint)
+            waited = (lambda: self._pending > 1) if give_way else None
+            live = self._live(roots, waited)
+            if live is None:
+                return None
             since = self._revision if used_since is None else used_since
             for table in self._tables.values():
                 is_input = table.derived is None and not table.content
-                for key, memo in list(table.memos.items()):
+                for i, (key, memo) in enumerate(list(table.memos.items())):
+                    if waited is not None and i % _GIVE_WAY_EVERY == 0 and waited():
+                        return None
                     if memo in live or (is_input and memo.has_value) or (table.content and memo.read_at >= since):
                         continue
                     del table.memos[key]
@@ -748,8 +771,11 @@ class Database:
                     dropped += 1
         return dropped
 
-    def _live(self, roots: Iterable[tuple[Query[Any, Any], Hashable]]) -> builtins.set[_Memo]:
-        """The memos of ``roots`` and every memo their deps and uses reach (see :meth:`sweep`)."""
+    def _live(
+        self, roots: Iterable[tuple[Query[Any, Any], Hashable]], stop: Callable[[], bool] | None = None
+    ) -> builtins.set[_Memo] | None:
+        """The memos of ``roots`` and every memo their deps and uses reach (see :meth:`sweep`);
+        None when ``stop`` says so before the walk is done."""
         live: builtins.set[_Memo] = builtins.set()
         stack: list[_Memo] = []
         for query, key in roots:
@@ -758,7 +784,11 @@ class Database:
             if memo is not None and memo not in live:
                 live.add(memo)
                 stack.append(memo)
+        walked = 0
         while stack:
+            if stop is not None and walked % _GIVE_WAY_EVERY == 0 and stop():
+                return None
+            walked += 1
             memo = stack.pop()
             for table, key in memo.deps:
                 dep = table.memos.get(key)

@@ -649,6 +649,41 @@ def test_sweep_forgets_what_no_root_reaches() -> None:
     assert db.sweep([(total, 5)]) == 0  # what stayed is what the root reaches
 
 
+def test_a_sweep_gives_way_to_a_write_and_a_later_sweep_finishes() -> None:
+    """``sweep_or_give_way`` stops when another thread comes to write (an edit), having dropped
+    only dead memos; the write then goes through at once, and a later sweep drops the rest."""
+    x = Input[int, int]("x")
+
+    @derived("double")
+    def double(db: Database, key: int) -> int:
+        return 2 * db.get(x, key)
+
+    @derived("total")
+    def total(db: Database, count: int) -> int:
+        return sum(db.get(double, k) for k in range(count))
+
+    db = Database()
+    for k in range(10):
+        db.set(x, k, k)
+    assert db.get(total, 10) == 90
+    assert db.get(total, 5) == 20  # total(10) is dead for a sweep from total(5)
+    writer = threading.Thread(target=db.set, args=(x, 0, 100))
+
+    def roots() -> Any:  # read by the sweep while it holds the database: the writer comes then
+        writer.start()
+        deadline = time.monotonic() + 30
+        while db._pending < 2 and time.monotonic() < deadline:  # the writer waits for the sweep
+            time.sleep(0.001)
+        yield (total, 5)
+
+    assert db.sweep_or_give_way(roots()) is None
+    writer.join(30)
+    assert not writer.is_alive() and db.get(x, 0) == 100
+    assert db.get(total, 10) == 290 and db.get(total, 5) == 220
+    assert db.sweep_or_give_way([(total, 5)]) == 6  # nobody writes: total(10), x(5..9)'s doubles
+    assert db.memo_count(double) == 5 and db.get(total, 5) == 220
+
+
 def test_a_sweep_keeps_the_content_a_live_memo_used_at_any_revision() -> None:
     x = Input[int, int]("x")
     other = Input[int, int]("other")
