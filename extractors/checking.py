@@ -36,7 +36,7 @@ from extractors.mark_check import SCOPE as MARK_SCOPE
 from extractors.mark_check import mark_findings
 from extractors.parking import parked_of
 from extractors.phase_clock import MODEL_CHECKING, PROJECTION, PhaseClock
-from extractors.projection import DISCARD, Projector, function_id, locals_of
+from extractors.projection import DISCARD, Projector, function_id, is_local
 from extractors.refute import Refuter, Undecided, semantics
 from extractors.report import WITNESS_LABELS, Reporter
 from extractors.rule_view import rule_rsm
@@ -689,7 +689,7 @@ def _in_scope(rule: Rule, fm: FunctionModel, var: str, proj: Projector) -> bool:
     if var.startswith(DISCARD):
         return False
     if rule.scope == "local":
-        return root_of(var) == var and var in locals_of(fm)
+        return root_of(var) == var and is_local(fm, var)
     if rule.scope == "local-scalar":
         if rule.parts and (tracked_field(fm, var) or tracked_contents(fm, var, proj.scope.table)):
             return True

@@ -479,6 +479,12 @@ def locals_of(fm: FunctionModel) -> set[str]:
     return set(fm.cfg.declared) | set(fm.params)
 
 
+def is_local(fm: FunctionModel, name: str) -> bool:
+    """``name in locals_of(fm)`` without making the set (asked for every answer a stored
+    projection is validated with: a function of hundreds of locals made it each time)."""
+    return name in fm.cfg.declared or name in fm.params
+
+
 def outlives_frame(fm: FunctionModel, v: str, globals_: frozenset[str]) -> bool:
     """Whether what ``v`` holds is still reachable after ``fm`` returns: the returned value, a
     global of the project, or a field of an object the caller handed in (``req->method``).  A
@@ -486,7 +492,7 @@ def outlives_frame(fm: FunctionModel, v: str, globals_: frozenset[str]) -> bool:
     and a name that is neither local nor a known global (a K&R parameter, a macro) may be
     anything, so neither is counted."""
     root = root_of(v)
-    if v == RETURNED or root not in locals_of(fm) and root in globals_:
+    if v == RETURNED or not is_local(fm, root) and root in globals_:
         return True
     return root in fm.params and root not in fm.cfg.declared and v[len(root) :].startswith("->")
 
@@ -1235,7 +1241,7 @@ class Projector:
         return by_value.get(v, _NONE)
 
     def _place_is_global(self, fm: FunctionModel, place: str) -> bool:
-        return root_of(place) in self.scope.globals and root_of(place) not in locals_of(fm)
+        return root_of(place) in self.scope.globals and not is_local(fm, root_of(place))
 
     def wrapped_locks(self, fm: FunctionModel) -> frozenset[str]:
         """The locks ``fm`` takes or releases through a project function that locks or unlocks
@@ -1585,7 +1591,7 @@ class Projector:
 
     def _mentioned(self, ident: str, root: str) -> bool:
         """Whether a call to ``ident`` can touch global ``root``."""
-        got = root not in locals_of(self.scope.functions[ident]) and root in self.mentions(ident)
+        got = not is_local(self.scope.functions[ident], root) and root in self.mentions(ident)
         if self._deps:
             self._deps[-1].append(Dep(MENTION, ident, root, got))
         return got
@@ -2091,7 +2097,7 @@ class Projector:
     def _find_relevant(self, fm: FunctionModel, v: str) -> tuple[list[int], bool]:
         if v[-1:] == PARKED and (place := parked_of(v)) is not None:
             return sorted(self._parked_nodes(fm, place)), False
-        is_global = root_of(v) in self.scope.globals and root_of(v) not in locals_of(fm)
+        is_global = root_of(v) in self.scope.globals and not is_local(fm, root_of(v))
         index = self.index(fm)
         if v.startswith(DISCARD):
             return list(index.get(v, ())), is_global
@@ -2425,8 +2431,9 @@ class Projector:
             # equal components make the same model: its digests and compiled form are kept
             # (components hash by content, once each; the same objects compare by identity first)
             key = (name, closure)
-            got = self.store.rsms.get(key) or RSM((root, *closure), root.name, "start")
-            self.store.rsms[key] = got
+            got = self.store.rsms.get(key)
+            if got is None:  # (stored only when missed: comparing equal components again costs)
+                got = self.store.rsms[key] = RSM((root, *closure), root.name, "start")
         self._rsms[name] = got
         return got
 
@@ -2441,8 +2448,9 @@ class Projector:
             assert comp is not None
             flat = comp.without_boxes
             skey = (key, (flat,))
-            got = self.store.rsms.get(skey) or RSM((_root(name, comp.exits), flat), f"{name}!root", "start")
-            self.store.rsms[skey] = got
+            got = self.store.rsms.get(skey)
+            if got is None:
+                got = self.store.rsms[skey] = RSM((_root(name, comp.exits), flat), f"{name}!root", "start")
             self._rsms[key] = got
         return got
 
