@@ -875,6 +875,7 @@ class Projector:
     _shared_ends: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     _reassigning: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)
     _returns: dict[str, _Returns] = field(default_factory=dict)  # function id -> what it returns
+    _mentions_of: dict[tuple[str, str], bool] = field(default_factory=dict)  # :meth:`_mentioned`
 
     @cached_property
     def table_digest(self) -> str:
@@ -1590,8 +1591,13 @@ class Projector:
         return summarised
 
     def _mentioned(self, ident: str, root: str) -> bool:
-        """Whether a call to ``ident`` can touch global ``root``."""
-        got = not is_local(self.scope.functions[ident], root) and root in self.mentions(ident)
+        """Whether a call to ``ident`` can touch global ``root``; kept per projector, as validating
+        the stored bounds of every value an edit reaches asks the same questions many times."""
+        key = (ident, root)
+        got = self._mentions_of.get(key)
+        if got is None:
+            got = not is_local(self.scope.functions[ident], root) and root in self.mentions(ident)
+            self._mentions_of[key] = got
         if self._deps:
             self._deps[-1].append(Dep(MENTION, ident, root, got))
         return got
@@ -2197,7 +2203,9 @@ class Projector:
         self._deps.append([])  # answers asked while validating are not the enclosing build's
         try:
             for kind, ident, arg, answer in deps:
-                if kind == PROJECTION:
+                if kind == MENTION:  # the most common question: first
+                    got = self._mentioned(ident, arg)
+                elif kind == PROJECTION:
                     got = self.component(ident, arg) is not None
                 elif kind == MAY_NULL:
                     g = self.scope.functions.get(ident)
@@ -2222,7 +2230,7 @@ class Projector:
                     g = self.scope.functions.get(ident)
                     got = g is not None and repr(self.parking(g)) == arg
                 else:
-                    got = self._mentioned(ident, arg)
+                    return False  # no other kind is kept with a stored answer: build again
                 if got != answer:
                     return False
         finally:
