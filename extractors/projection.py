@@ -875,7 +875,6 @@ class Projector:
     _shared_ends: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     _reassigning: dict[tuple[str, str], frozenset[int]] = field(default_factory=dict)
     _returns: dict[str, _Returns] = field(default_factory=dict)  # function id -> what it returns
-    _mentions_of: dict[tuple[str, str], bool] = field(default_factory=dict)  # :meth:`_mentioned`
 
     @cached_property
     def table_digest(self) -> str:
@@ -1591,13 +1590,8 @@ class Projector:
         return summarised
 
     def _mentioned(self, ident: str, root: str) -> bool:
-        """Whether a call to ``ident`` can touch global ``root``; kept per projector, as validating
-        the stored bounds of every value an edit reaches asks the same questions many times."""
-        key = (ident, root)
-        got = self._mentions_of.get(key)
-        if got is None:
-            got = not is_local(self.scope.functions[ident], root) and root in self.mentions(ident)
-            self._mentions_of[key] = got
+        """Whether a call to ``ident`` can touch global ``root``."""
+        got = not is_local(self.scope.functions[ident], root) and root in self.mentions(ident)
         if self._deps:
             self._deps[-1].append(Dep(MENTION, ident, root, got))
         return got
