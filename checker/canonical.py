@@ -32,8 +32,9 @@ from collections.abc import Callable
 
 from checker.contraction import contract, contractible
 from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, atoms, fold, normalize
-from checker.model import RSM, Box, Component, Node, Ref, shared_labels
+from checker.model import RSM, Box, Component, Node, Ref
 from checker.reduction import reduce_for_atoms
+from checker.sharing import shared
 
 _CONST_T, _CONST_F, _SAME, _LOCAL, _BROKEN = "T", "F", "S", "L", "B"
 _RANK = {_SAME: 0, _LOCAL: 1, _BROKEN: 2}
@@ -200,7 +201,7 @@ def _build(comp: Component, lens: _Lens) -> Component:
     return Component(
         comp.name,
         tuple(
-            Node(names[n.name], shared_labels(labels[n.name]), n.is_entry, n.is_exit)
+            Node(names[n.name], shared(labels[n.name]), n.is_entry, n.is_exit)
             for n in comp.nodes
             if n.name not in gone
         ),

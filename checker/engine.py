@@ -25,6 +25,7 @@ from checker.compiled import Compiled, CompiledMemo, compile_shared
 from checker.formulas import AND, ATOM, EGOP, EUOP, EXOP, NOT, OR, TRUE_OP, FormulaTable
 from checker.knowledge import KnowledgeBase
 from checker.model import RSM
+from checker.sharing import shared
 from checker.ternary import FF, TT, UNKNOWN, t_and, t_or
 
 _NOT = (TT, FF, UNKNOWN)
@@ -209,8 +210,8 @@ class Engine:
                 ctx = ctxs.get(below)
                 if ctx is None:
                     wanted = set(below)
-                    ctx = ctxs[below] = frozenset(
-                        (ex, subs[g], v) for (ex, g), v in inst.ctx.items() if g in wanted
+                    ctx = ctxs[below] = shared(
+                        frozenset((ex, subs[g], v) for (ex, g), v in inst.ctx.items() if g in wanted)
                     )
                 keys.append((deep, name, ctx, subs[f]))
             inst.kb_keys = keys

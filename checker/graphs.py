@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
+from checker.sharing import shared
+
 T = TypeVar("T", bound=Hashable)
 
 
@@ -141,7 +143,7 @@ def reach_union(
             if not complete:
                 break
         if complete:
-            result = frozenset(acc)
+            result = shared(frozenset(acc))  # many starts reach the same things
         for n in scc:
             memo[n] = result
     return memo[start]

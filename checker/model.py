@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import TypeVar
 
 from checker.graphs import strongly_connected
+from checker.sharing import shared
 
 T = TypeVar("T")
 
@@ -28,22 +29,6 @@ Ref = str | tuple[str, str]
 
 class ModelError(ValueError):
     """A model that breaks the RSM rules (unknown names, edges into entries, ...)."""
-
-
-_LABEL_SETS: dict[frozenset[str], frozenset[str]] = {}
-_LABEL_SETS_MOST = 65_536
-
-
-def shared_labels(labels: frozenset[str]) -> frozenset[str]:
-    """One object per distinct label set, like ``sys.intern`` for strings: a big program's models
-    hold millions of nodes but only hundreds of different label sets, and even a one-element frozenset
-    costs 200 bytes. Bounded: past the bound a set is returned as it is."""
-    got = _LABEL_SETS.get(labels)
-    if got is None:
-        if len(_LABEL_SETS) >= _LABEL_SETS_MOST:
-            return labels
-        got = _LABEL_SETS[labels] = labels
-    return got
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +150,7 @@ class Component:
             if not any(n.labels & atoms for n in self.nodes):
                 got = self
             else:
-                nodes = tuple(Node(n.name, shared_labels(n.labels - atoms), n.is_entry, n.is_exit) for n in self.nodes)
+                nodes = tuple(Node(n.name, shared(n.labels - atoms), n.is_entry, n.is_exit) for n in self.nodes)
                 got = Component(self.name, nodes, self.boxes, self.edges)
             self._views[key] = got
         return got

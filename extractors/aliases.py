@@ -18,6 +18,7 @@ Pure: a function of the CFG and the value.
 
 from __future__ import annotations
 
+from checker.sharing import shared
 from extractors.cfg import Cfg, CfgNode
 
 # what a copy does to the object it holds, shown on the tracked value; assignments to the copy
@@ -63,7 +64,7 @@ def copy_table(cfg: Cfg) -> dict[str, dict[int, frozenset[str]]]:
         for local, values in held.items():
             for v in values:
                 table.setdefault(v, {}).setdefault(n, set()).add(local)
-    return {v: {n: frozenset(locals_) for n, locals_ in per.items()} for v, per in table.items()}
+    return {v: {n: shared(frozenset(locals_)) for n, locals_ in per.items()} for v, per in table.items()}
 
 
 _State = dict[str, frozenset[str]]  # followed local -> the values it holds a copy of

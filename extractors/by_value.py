@@ -45,7 +45,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from checker.model import Box, Component, Node, Ref, shared_labels
+from checker.model import Box, Component, Node, Ref
+from checker.sharing import shared
 from extractors.functions import FunctionModel
 
 if TYPE_CHECKING:
@@ -69,8 +70,8 @@ def reassigning_nodes(fm: FunctionModel, v: str) -> frozenset[int]:
     (not shadowed by a local): an assignment, ``v++``, ``v += n``, ``&v`` handed on. Empty for any
     other value."""
     if v not in fm.params or v in fm.cfg.declared:
-        return frozenset()
-    return frozenset(n.id for n in fm.cfg.nodes if (v, "def") in n.events)
+        return shared(frozenset())
+    return shared(frozenset(n.id for n in fm.cfg.nodes if (v, "def") in n.events))
 
 
 _TOKEN = re.compile(r"\w+|\+\+|--|->|[-+*/%&|^<>!=]=|<<=|>>=|\S")
@@ -188,12 +189,12 @@ def handed_view(
     nodes: list[Node] = []
     new_meta = dict(meta)
     for node in comp.nodes:
-        nodes.append(replace(node, labels=shared_labels(node.labels - NEW_VALUE)) if node.name in cutting else node)
+        nodes.append(replace(node, labels=shared(node.labels - NEW_VALUE)) if node.name in cutting else node)
         if node.name in cutting and (m := meta.get(node.name)) is not None:
             new_meta[node.name] = replace(m, labels=m.labels - NEW_VALUE)
     for (original, moved), c in copies.items():
         labels = comp.node(original).labels - MOVED_AWAY if moved else comp.node(original).labels & _KEPT
-        nodes.append(Node(c, shared_labels(labels)))
+        nodes.append(Node(c, shared(labels)))
         if (m := meta.get(original)) is not None:
             new_meta[c] = replace(m, labels=m.labels - MOVED_AWAY if moved else frozenset())
     return _reachable(Component(name, tuple(nodes), comp.boxes, tuple(edges)), new_meta)

@@ -24,6 +24,7 @@ from checker.contraction import contract, contractible
 from checker.model import RSM, ModelError
 from checker.overapprox import may_hold
 from checker.querydb import Content, Database
+from checker.sharing import shared
 from checker.witness import Step
 from extractors.contents import tracked_contents
 from extractors.facts import root_of
@@ -584,6 +585,7 @@ class _ValueRecord:
             if reach is None:
                 return None
             marks.append((ident, reach))
+        quiet = shared(quiet) if quiet is not None else None
         return _ValueRecord(groups, tuple(marks), findings, quiet, _model_ids(groups))
 
     def mentions_hold(self, proj: Projector) -> bool:
@@ -618,7 +620,7 @@ class _ValueRecord:
 
 
 def _model_ids(groups: dict[str, Group]) -> frozenset[tuple[str, str]]:
-    return frozenset((ident, g.model.key) for ident, g in groups.items())
+    return shared(frozenset((ident, g.model.key) for ident, g in groups.items()))
 
 
 def _quiet_atoms(

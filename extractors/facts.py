@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node as TSNode
 
+from checker.sharing import shared
 from extractors.parse import strip_parens, text_of
 from extractors.prototypes import borrowed
 
@@ -766,9 +767,9 @@ class FactWalker:
                 args.append((path_of(a), False))
             self.walk(a, guarded)
             self.ev(tested_argument(a), "notnull")
-        sure = frozenset(a for a, _ in args if a in guarded)
-        lent = borrowed(self.consts, name)
-        framed_at = frozenset(framed)
+        sure = shared(frozenset(a for a, _ in args if a in guarded))
+        lent = shared(borrowed(self.consts, name))
+        framed_at = shared(frozenset(framed))
         self.f.calls.append(
             Call(name, tuple(args), result, discarded, sure, strings=tuple(strings), borrowed=lent, framed=framed_at)
         )

@@ -22,8 +22,9 @@ from itertools import compress
 from typing import NamedTuple
 
 from checker.graphs import closure, reach_union, strongly_connected
-from checker.model import RSM, Box, Component, Node, Ref, build_rsm, shared_labels
+from checker.model import RSM, Box, Component, Node, Ref, build_rsm
 from checker.querydb import Content, ContentMemos, Database
+from checker.sharing import shared
 from extractors.aliases import SHARED_ATOMS, copy_table
 from extractors.by_value import handed_name, handed_view, moving_nodes, reassigning_nodes
 from extractors.calls import CallSpec
@@ -118,6 +119,7 @@ class NodeMeta:
     callee: str | None = None
 
 
+_NO_LABELS: frozenset[str] = frozenset()  # no labels: one object for every holder
 _NEW_VALUE = frozenset({"write", "reset", "null"})  # a path's own store (a NULL or a constant store too)
 
 
@@ -819,7 +821,8 @@ class _BoundSearch:
             failed |= f
             atoms |= own
             read = read | r if read is not None and r is not None else None
-        bound = None if failed else _Bound(frozenset(atoms), frozenset(read) if read is not None else None)
+        kept = shared(frozenset(read)) if read is not None else None
+        bound = None if failed else _Bound(shared(frozenset(atoms)), kept)
         for k in part:
             proj._bounds[k] = bound
 
@@ -1183,7 +1186,7 @@ class Projector:
                     if c.framed and (g := self._project_callee(fm, c)) is not None:
                         for place, local in parked_places(c, self.parking(g), outlives):
                             out.setdefault(place, set()).add(local)
-            got = self._parked[function_id(fm)] = {p: frozenset(ls) for p, ls in out.items()}
+            got = self._parked[function_id(fm)] = {p: shared(frozenset(ls)) for p, ls in out.items()}
         return got
 
     def _project_callee(self, fm: FunctionModel, call: Call) -> FunctionModel | None:
@@ -1220,7 +1223,7 @@ class Projector:
         if got is None:
             parked, project = self.parked(fm).get(place, _NONE), partial(self._project_call, fm)
             is_global = self._place_is_global(fm, place)
-            got = self._parking_at[key] = frozenset(parking_nodes(fm, place, is_global, parked, project))
+            got = self._parking_at[key] = shared(frozenset(parking_nodes(fm, place, is_global, parked, project)))
         return got
 
     def stored_locals(self, fm: FunctionModel, v: str) -> frozenset[str]:
@@ -1237,7 +1240,7 @@ class Projector:
                         found.setdefault(v_, set()).update(
                             p for p, a in n.events if a == "escape" and p in cfg.declared and p not in cfg.static_locals
                         )
-            by_value = self._stored[function_id(fm)] = {k: frozenset(ls) for k, ls in found.items() if ls}
+            by_value = self._stored[function_id(fm)] = {k: shared(frozenset(ls)) for k, ls in found.items() if ls}
         return by_value.get(v, _NONE)
 
     def _place_is_global(self, fm: FunctionModel, place: str) -> bool:
@@ -1268,7 +1271,7 @@ class Projector:
                         out.add(path)
                     elif k < len(c.args) and (ap := c.args[k][0]) is not None and not c.args[k][1]:
                         out.add(ap + path)
-        return frozenset(out)
+        return shared(frozenset(out))
 
     def _locked_paths(self, g: FunctionModel) -> tuple[tuple[int, str], ...]:
         """What ``g`` itself locks or unlocks that its caller can name: (parameter index, the
@@ -1760,7 +1763,7 @@ class Projector:
                 for ident, value in made_of[0]:
                     by_function.setdefault(ident, set()).add(value)
                 got = ReachSummary(
-                    self.atoms(cname) if cname is not None else frozenset(),
+                    self.atoms(cname) if cname is not None else _NO_LABELS,
                     {ident: frozenset(vs) for ident, vs in by_function.items()},
                     made_of[1],
                 )
@@ -1818,7 +1821,7 @@ class Projector:
         if name in self.comps:
             made_of = self.dependencies(fm, v)
             return _Bound(
-                self.atoms(name) if self.comps[name] is not None else frozenset(),
+                self.atoms(name) if self.comps[name] is not None else _NO_LABELS,
                 made_of[0] if made_of is not None and not made_of[1] else None,
             )
         return None if parked_of(v) is not None else _MISSING
@@ -1882,8 +1885,8 @@ class Projector:
             if after is not None:
                 labels |= after[1](True) | after[1](False) | after[1](None)
             targets.extend((cf, cp) for cf, cp in bx if cf in functions)  # else no box (see component)
-        reads = None if is_global else frozenset({(function_id(fm), v)})
-        return _OwnBound(frozenset(labels), reads, tuple(targets))
+        reads = None if is_global else shared(frozenset({(function_id(fm), v)}))
+        return _OwnBound(shared(frozenset(labels)), reads, tuple(targets))
 
     def _lasting_own_labels(self, fm: FunctionModel, v: str, cids: tuple[int, ...]) -> frozenset[str]:
         """The labels of lasting value ``v`` at its nodes ``cids``: :func:`lasting_labels`' alone (no
@@ -2344,11 +2347,11 @@ class Projector:
         )
         for i in compress(range(total), kept):
             name = names[i]
-            own = shared_labels(labels[i])
+            own = shared(labels[i])
             shown = own | RETURN_LABEL if i < n_base and nodes_[cfg_of[i]].kind == "return" else own
             if i == g.exit:
                 shown = shown | EXIT_LABEL
-            node = Node(name, shared_labels(shown), i == g.entry, i == g.exit)
+            node = Node(name, shared(shown), i == g.entry, i == g.exit)
             nodes.append(one_node(node, node))
             if i < n_base:
                 c = cfg_of[i]
@@ -2358,7 +2361,7 @@ class Projector:
                 meta[name] = NodeMeta(function_id(fm), c, "branch", own, v, br)
             if i == g.exit:
                 for value in own_exits:  # one exit per returned literal (extractors.return_exits)
-                    node = Node(exit_name(value), shared_labels(shown), False, True)
+                    node = Node(exit_name(value), shared(shown), False, True)
                     nodes.append(one_node(node, node))
                     meta[exit_name(value)] = meta[name]
                 continue
@@ -2376,7 +2379,7 @@ class Projector:
                 exits = exit_names(values)
                 callee = self.scope.functions[cf].name
                 boxes.append(Box(bname, cname, (ENTRY,), exits))
-                meta[bname] = NodeMeta(function_id(fm), g.cfg_of[i], "call", frozenset(), v, callee=c_name(cf))
+                meta[bname] = NodeMeta(function_id(fm), g.cfg_of[i], "call", _NO_LABELS, v, callee=c_name(cf))
                 into = one_end((bname, ENTRY), (bname, ENTRY))
                 edges.extend(one_edge((src, into), (src, into)) for src in ends)
                 ends = [one_end((bname, e), (bname, e)) for e in exits]

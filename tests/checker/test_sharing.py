@@ -1,0 +1,45 @@
+"""``checker.sharing``: equal frozensets become one object, and the table stays bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from checker import sharing
+from checker.sharing import shared
+
+
+@pytest.fixture
+def small_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sharing, "GENERATION", 4)
+    monkeypatch.setattr(sharing, "_young", {})
+    monkeypatch.setattr(sharing, "_old", {})
+
+
+def test_equal_sets_made_apart_are_one_object() -> None:
+    a, b = frozenset({"use", "free"}), frozenset(["free", "use"])
+    assert a is not b
+    assert shared(a) is shared(b)
+    assert shared(a) == a
+
+
+def test_empty_sets_are_one_object() -> None:
+    assert shared(frozenset()) is shared(frozenset(set()))
+
+
+def test_a_set_in_use_stays_shared_and_the_table_is_bounded(small_table: None) -> None:
+    kept = shared(frozenset({"kept"}))
+    for i in range(40):
+        shared(frozenset({i}))
+        assert shared(frozenset({"kept"})) is kept  # found in the older generation: moves on
+        assert len(sharing._young) <= 4 and len(sharing._old) <= 4
+
+
+def test_a_set_nobody_asks_for_is_forgotten_after_two_generations(small_table: None) -> None:
+    first = shared(frozenset({"once"}))
+    for i in range(3):
+        shared(frozenset({i}))
+    assert shared(frozenset({"once"})) is first  # still in a generation
+    for i in range(100, 110):
+        shared(frozenset({i}))
+    again = frozenset({"once"})
+    assert shared(again) is again  # both generations it was in are gone
