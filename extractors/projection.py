@@ -522,6 +522,12 @@ class Dep(NamedTuple):
     subject: str
     answer: bool
 
+def _kept(deps: Iterable[Dep]) -> tuple[Dep, ...]:
+    """``deps`` as stored: each answer and the whole shared (:mod:`checker.sharing`), as a big
+    check stores hundreds of thousands of answers of a few ten thousand values."""
+    return shared(tuple(shared(d) for d in deps))
+
+
 _MENTION = "\0mention"  # tags, among the projections a value read, the functions asked about a global
 
 
@@ -1849,7 +1855,7 @@ class Projector:
             got = self._make_own_bound(fm, v)
         finally:
             deps = self._deps.pop()
-        self.store.own_bounds[key] = _StoredBound(got, tuple(dict.fromkeys(deps)))
+        self.store.own_bounds[key] = _StoredBound(got, _kept(dict.fromkeys(deps)))
         return got
 
     def _has_return(self, fm: FunctionModel) -> bool:
@@ -2249,7 +2255,7 @@ class Projector:
             deps = self._deps.pop()
         if any(dep.kind == BY_REFERENCE for dep in deps):
             return comp
-        self.store.components[skey] = _Stored(comp, self.meta.get(key, {}), tuple(deps))
+        self.store.components[skey] = _Stored(comp, self.meta.get(key, {}), _kept(deps))
         return comp
 
     def _build(self, fm: FunctionModel, v: str, key: str) -> Component | None:

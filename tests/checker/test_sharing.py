@@ -1,6 +1,8 @@
-"""``checker.sharing``: equal frozensets become one object, and the table stays bounded."""
+"""``checker.sharing``: equal values become one object, of their own type, and the table stays bounded."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import pytest
 
@@ -11,8 +13,7 @@ from checker.sharing import shared
 @pytest.fixture
 def small_table(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sharing, "GENERATION", 4)
-    monkeypatch.setattr(sharing, "_young", {})
-    monkeypatch.setattr(sharing, "_old", {})
+    monkeypatch.setattr(sharing, "_tables", {})
 
 
 def test_equal_sets_made_apart_are_one_object() -> None:
@@ -31,7 +32,8 @@ def test_a_set_in_use_stays_shared_and_the_table_is_bounded(small_table: None) -
     for i in range(40):
         shared(frozenset({i}))
         assert shared(frozenset({"kept"})) is kept  # found in the older generation: moves on
-        assert len(sharing._young) <= 4 and len(sharing._old) <= 4
+        table = sharing._tables[frozenset]
+        assert len(table.young) <= 4 and len(table.old) <= 4
 
 
 def test_a_set_nobody_asks_for_is_forgotten_after_two_generations(small_table: None) -> None:
@@ -43,3 +45,17 @@ def test_a_set_nobody_asks_for_is_forgotten_after_two_generations(small_table: N
         shared(frozenset({i}))
     again = frozenset({"once"})
     assert shared(again) is again  # both generations it was in are gone
+
+
+class _Answer(NamedTuple):
+    kind: str
+    answer: bool
+
+
+def test_a_named_tuple_is_never_handed_out_for_an_equal_plain_tuple() -> None:
+    plain = ("mention", True)
+    named = _Answer("mention", True)
+    assert plain == named
+    assert type(shared(plain)) is tuple
+    assert type(shared(named)) is _Answer
+    assert shared(_Answer("mention", True)) is shared(named)
