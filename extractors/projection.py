@@ -119,7 +119,6 @@ class NodeMeta:
     callee: str | None = None
 
 
-_NO_LABELS: frozenset[str] = frozenset()  # no labels: one object for every holder
 _NEW_VALUE = frozenset({"write", "reset", "null"})  # a path's own store (a NULL or a constant store too)
 
 
@@ -521,6 +520,7 @@ class Dep(NamedTuple):
     # "k|summary" (OUT_PARAM), the literals (EXITS), the summary (PARKS)
     subject: str
     answer: bool
+
 
 def _kept(deps: Iterable[Dep]) -> tuple[Dep, ...]:
     """``deps`` as stored: each answer and the whole shared (:mod:`checker.sharing`), as a big
@@ -1769,7 +1769,7 @@ class Projector:
                 for ident, value in made_of[0]:
                     by_function.setdefault(ident, set()).add(value)
                 got = ReachSummary(
-                    self.atoms(cname) if cname is not None else _NO_LABELS,
+                    self.atoms(cname) if cname is not None else _NONE,
                     {ident: frozenset(vs) for ident, vs in by_function.items()},
                     made_of[1],
                 )
@@ -1827,7 +1827,7 @@ class Projector:
         if name in self.comps:
             made_of = self.dependencies(fm, v)
             return _Bound(
-                self.atoms(name) if self.comps[name] is not None else _NO_LABELS,
+                self.atoms(name) if self.comps[name] is not None else _NONE,
                 made_of[0] if made_of is not None and not made_of[1] else None,
             )
         return None if parked_of(v) is not None else _MISSING
@@ -2385,7 +2385,7 @@ class Projector:
                 exits = exit_names(values)
                 callee = self.scope.functions[cf].name
                 boxes.append(Box(bname, cname, (ENTRY,), exits))
-                meta[bname] = NodeMeta(function_id(fm), g.cfg_of[i], "call", _NO_LABELS, v, callee=c_name(cf))
+                meta[bname] = NodeMeta(function_id(fm), g.cfg_of[i], "call", _NONE, v, callee=c_name(cf))
                 into = one_end((bname, ENTRY), (bname, ENTRY))
                 edges.extend(one_edge((src, into), (src, into)) for src in ends)
                 ends = [one_end((bname, e), (bname, e)) for e in exits]
