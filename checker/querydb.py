@@ -35,7 +35,9 @@ changed since it was verified: it is marked verified without walking its deps.  
 edit made every memo read afterwards walk all its deps again, even those of a file's thousands of
 pieces, which only read the configuration.  ``_durable_since`` is the last revision at which a
 durable input changed or a memo was forgotten (``invalidate``, a failed execution),
-which a durable memo's validity cannot see through.
+which a durable memo's validity cannot see through.  A recomputed value equal to the old one is
+backdated only when it is no less durable than before: a memo that now reads a volatile input
+counts as changed, so that its durable readers run again and become volatile too (salsa's rule).
 
 Eviction.  One bound for the whole database: the total ``weight`` of memoised derived values (one
 per value unless a query says otherwise), least recently used first.  Eviction drops the value but
@@ -1036,13 +1038,18 @@ class Database:
         if self._unwinding:
             raise self._cancelled()
         revision = self._revision
+        deps = tuple(frame.deps)
+        durable = all(_durable(t, k) for t, k in deps)
         if old is None or table.memos.get(key) is not old:
             # New, or forgotten meanwhile: a failure was seen since, so nothing to backdate to.
             memo = _Memo(table, key, revision)
         else:
             memo = old
             if not unchanged:
-                if memo.has_value and query.eq(memo.value, value):
+                # Backdated only when no less durable than before (salsa's rule): a durable reader
+                # verified through it would otherwise stay durable, and the next change of the
+                # volatile input it reads now would never reach that reader.
+                if memo.has_value and (durable or not memo.durable) and query.eq(memo.value, value):
                     counters.backdated += 1
                     value = memo.value  # interchangeable by eq: readers keep the object they had
                 else:
@@ -1050,9 +1057,9 @@ class Database:
         memo.value = value
         memo.has_value = True
         memo.verified_at = memo.read_at = revision
-        memo.deps = tuple(frame.deps)
+        memo.deps = deps
         memo.uses = tuple(frame.uses) if frame.uses else ()
-        memo.durable = all(_durable(t, k) for t, k in memo.deps)
+        memo.durable = durable
         table.memos[key] = memo
         if query.evict:
             self._list(memo, weight)

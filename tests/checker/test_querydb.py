@@ -310,6 +310,28 @@ def test_a_durable_memo_is_verified_without_walking_its_deps() -> None:
     assert db.counters()["inner"].executed == 1 and db.counters()["outer"].executed == 1
 
 
+def test_a_memo_that_starts_reading_a_volatile_input_is_not_backdated_under_a_durable_reader() -> None:
+    """``choice`` reads the durable flag, and the volatile text only while the flag is off.  When
+    the flag goes off, ``choice`` comes out equal (1 either way) but is no longer durable: were it
+    backdated, ``top`` would stay verified and durable, and the next edit of the text would never
+    reach it (hypothesis found this; salsa backdates only a value no less durable)."""
+    flag = Input[tuple[()], int]("flag", durable=True)
+    text = Input[tuple[()], int]("text")
+    choice = Derived("choice", lambda db, _k: db.get(flag, ()) or db.get(text, ()))
+    top = Derived("top", lambda db, k: db.get(choice, k) + 0)
+    db = Database()
+    with db.write():
+        db.set(flag, (), 1)
+        db.set(text, (), 0)
+    assert db.get(top, ()) == 1
+    with db.write():
+        db.set(flag, (), 0)
+        db.set(text, (), 1)
+    assert db.get(top, ()) == 1
+    db.set(text, (), 0)
+    assert db.get(top, ()) == 0
+
+
 def test_invalidating_a_durable_memos_dep_makes_it_run_again() -> None:
     config = Input[tuple[()], int]("config", durable=True)
     text = Input[str, int]("text")
