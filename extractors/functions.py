@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from tree_sitter import Node as TSNode
+from tree_sitter import Query, QueryCursor
 
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgBuilder, choice_of, directive, elif_chain
@@ -22,7 +23,7 @@ from extractors.count_macros import NO_COUNT_MACROS, CountMacros, assigned_names
 from extractors.facts import const_value
 from extractors.function_marks import marks_of
 from extractors.marks import Mark
-from extractors.parse import parse_c, text_of
+from extractors.parse import LANGUAGE, parse_c, text_of
 from extractors.preprocessor import NO_DEFINES, Assumed, Defines, condition_tokens, variants
 from extractors.prune import Graph, prune
 from extractors.user_atoms import UserAtoms
@@ -426,20 +427,16 @@ def configurations(fn: TSNode, defines: Defines) -> list[Assumed | None]:
     where: dict[tuple[str, ...], set[int]] = {}
     forms: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     given = Assumed(defines)  # nothing assumed: what the defines decide
-    stack = [fn]
-    while stack:
-        n = stack.pop()
-        if n.type in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"):
-            d = directive(n)
-            tokens = condition_tokens(*d) if d is not None else None
-            if d is not None and tokens is not None and given.decide(*d) is None:
-                for p in sorted(given.leaves(tokens)):
-                    if given.part_open(p):
-                        key = p[1:] if len(p) == 2 and p[0] == "defined" else p
-                        where.setdefault(key, set()).add(n.start_byte)
-                        if p not in forms.setdefault(key, []):
-                            forms[key].append(p)
-        stack.extend(reversed(n.children))
+    for n in _conditional_nodes(fn):
+        d = directive(n)
+        tokens = condition_tokens(*d) if d is not None else None
+        if d is not None and tokens is not None and given.decide(*d) is None:
+            for p in sorted(given.leaves(tokens)):
+                if given.part_open(p):
+                    key = p[1:] if len(p) == 2 and p[0] == "defined" else p
+                    where.setdefault(key, set()).add(n.start_byte)
+                    if p not in forms.setdefault(key, []):
+                        forms[key].append(p)
     shared = [p for key, at in where.items() if len(at) > 1 for p in forms[key]][:MAX_SHARED_TESTS]
     if not shared:
         return [None]
@@ -453,6 +450,18 @@ def configurations(fn: TSNode, defines: Defines) -> list[Assumed | None]:
             continue  # a build that takes none of an enumerated chain's branches is none it supports
         out.append(a)
     return out or [None]
+
+
+_CONDITIONALS = Query(LANGUAGE, "[(preproc_if) (preproc_ifdef) (preproc_elif) (preproc_elifdef)] @c")
+
+
+def _conditional_nodes(fn: TSNode) -> list[TSNode]:
+    """The conditionals and ``#elif`` branches inside ``fn``, in the order of their text (the
+    order a walk from the top meets them): found by tree-sitter's query engine, as a walk over
+    every node of a long function in Python costs more than the rest of deciding them."""
+    if b"#" not in (fn.text or b""):
+        return []
+    return sorted(QueryCursor(_CONDITIONALS).captures(fn).get("c", []), key=lambda n: n.start_byte)
 
 
 def _enumerated_chains(fn: TSNode) -> list[list[tuple[str, str]]]:
