@@ -218,6 +218,21 @@ def prune(cfg: Cfg, consts: dict[str, int], params: tuple[str, ...] = ()) -> Gra
     return g
 
 
+def _read_consts(cfg: Cfg, node: CfgNode, consts: dict[str, int], flags: dict[str, int]) -> dict[str, int]:
+    """The part of ``consts`` a test at ``node`` can read (its condition's names, and a switch's
+    cases' names), less the flags, whose values the state gives: :func:`evaluate` reads nothing
+    else, so this is all of the environment it needs, without a copy of every constant of the
+    file per state (a file's constants are thousands)."""
+    names: set[str] = set()
+    cond_vars(node.cond, names)
+    if node.kind == "switch":
+        for t, _ in cfg.succ[node.id]:
+            case = cfg.nodes[t]
+            if case.kind == "case":
+                cond_vars(case.cond, names)
+    return {n: consts[n] for n in names if n in consts and n not in flags}
+
+
 def _switch_targets(cfg: Cfg, node: CfgNode, value: int, env: dict[str, int]) -> set[int]:
     """Where a ``switch`` on ``value`` can go: the matching case; else the cases whose value is
     unknown and the ``default`` (or past the switch when there is none)."""
@@ -257,6 +272,7 @@ def _product(
     succ: list[list[tuple[int, bool | None]]] = [[]]
     exit_id: int | None = None
     cleared_at: dict[int, tuple[int, ...]] = {}  # node -> positions of the flags it may write
+    read_consts: dict[int, dict[str, int]] = {}  # node -> the constants, not flags, its tests read
     queue = deque([0])
     while queue:
         i = queue.popleft()
@@ -267,12 +283,13 @@ def _product(
         learnt: str | None = None
         polarity = True
         if node.kind in ("cond", "switch") and node.cond is not None:
-            env = dict(consts)
+            known = read_consts.get(c)
+            if known is None:  # per node: the constants its test (and its cases') can read
+                known = read_consts[c] = _read_consts(cfg, node, consts, index)
+            env = dict(known)
             for f, v in zip(flags, vals, strict=True):
                 if v is not None:
                     env[f] = v
-                else:
-                    env.pop(f, None)
             decided = evaluate(node.cond, env)
             if node.kind == "cond" and learn:
                 tk = (str(node.cond[1]), True) if node.cond[0] == "var" else _test_key(node.cond)
