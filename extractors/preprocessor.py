@@ -663,6 +663,7 @@ class Assumed:
         self.undefined: set[str] = set()
         self.forgotten: set[str] = set()  # names (re)defined in the text: their guards no longer hold
         self._expanding: set[str] = set()  # guarded names being read through (a guard naming one)
+        self._overlay: tuple[tuple[frozenset[str], frozenset[str]], Defines] | None = None  # _defines
 
     def decide(self, kind: str, rest: str) -> bool | None:
         tokens = condition_tokens(kind, rest)
@@ -739,11 +740,17 @@ class Assumed:
         return name, g[0]
 
     def _defines(self) -> Defines:
+        """The defines with what is assumed on top; the same object while the assumed names
+        stay the same (a function's decisions read it hundreds of times, and each overlay copies
+        every define of the file)."""
         if not self.defined and not self.undefined:
             return self.defines
-        guarded = self.defines.guarded
-        defined = {n: guarded[n][1] if n in guarded else None for n in self.defined}
-        return self.defines.overlaid(Defines(defined, frozenset(self.undefined)))
+        key = (frozenset(self.defined), frozenset(self.undefined))
+        if self._overlay is None or self._overlay[0] != key:
+            guarded = self.defines.guarded
+            defined = {n: guarded[n][1] if n in guarded else None for n in self.defined}
+            self._overlay = (key, self.defines.overlaid(Defines(defined, key[1])))
+        return self._overlay[1]
 
     def _decide(self, tokens: _Tokens) -> bool | None:
         tokens = unparen(tokens)
