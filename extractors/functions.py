@@ -523,11 +523,16 @@ def build_variants(
     atoms: UserAtoms = (),
     counts: CountMacros = NO_COUNT_MACROS,
     array_types: frozenset[str] = frozenset(),
+    as_written: TSNode | None = None,
 ) -> FunctionModel | None:
     """The model of function ``name`` whose text ``text`` does not parse as written because of
     preprocessor conditionals: the choice of the models of its variants (see
-    :mod:`extractors.preprocessor`) that parse without error; None when none does.  The variants
-    keep every position, so the model's rows and columns are those of ``text``."""
+    :mod:`extractors.preprocessor`) that parse without error; None when none does, or when the
+    conditionals are not what fails: every variant fails exactly where ``as_written`` (the
+    definition parsed as written) does, so they split nothing (an unknown macro before the
+    return type, a statement macro with no semicolon) and the text as written is read, one
+    conditional at a time, as a text that parses is.  The variants keep every position, so the
+    model's rows and columns are those of ``text``."""
     lines = text.split(b"\n")
     fns: list[TSNode] = []
     for variant in variants(text, defines):
@@ -537,6 +542,10 @@ def build_variants(
         if fn is not None and function_name(fn) == name and fn.child_by_field_name("body") is not None:
             fns.append(fn)
     whole = [fn for fn in fns if not fn.has_error]
+    if not whole and as_written is not None and fns and function_name(as_written) == name:
+        failing = parse_errors(as_written)
+        if all(parse_errors(fn) == failing for fn in fns):
+            return None
     fns = whole or fns  # errors that are not the conditionals' (K&R, unknown macros): read as before
     if not fns:
         return None
@@ -552,6 +561,19 @@ def build_variants(
         consts = hidden
         cfg = built(consts)
     return _model(name, path, fns[0], cfg, consts, key, 0, marks_of(fns, cfg, text, 0, lines, 0, counts))
+
+
+def parse_errors(node: TSNode) -> set[tuple[str, int, int]]:
+    """Where tree-sitter's reading of ``node`` failed: each ERROR node and each token it had to
+    make up (MISSING), by kind and byte span, looked for only under nodes that hold one."""
+    out: set[tuple[str, int, int]] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "ERROR" or n.is_missing:
+            out.add(("missing " + n.type if n.is_missing else "ERROR", n.start_byte, n.end_byte))
+        stack.extend(c for c in n.children if c.has_error or c.is_missing)
+    return out
 
 
 def moved(model: FunctionModel, path: str, start_row: int) -> FunctionModel:

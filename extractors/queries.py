@@ -719,6 +719,7 @@ def _build_model(
                 context.atoms,
                 context.counts,
                 context.array_types,
+                fn,
             )
         except _BUILD_ERRORS:
             chosen = None

@@ -145,6 +145,37 @@ def test_a_conditional_splitting_a_brace_pair_is_modelled_per_variant_and_drops_
     assert of_rule(check_src(SPLIT, config_from_text('[preprocessor]\ndefines = ["NEW_API"]\n')), "memory-leak") == []
 
 
+INDEPENDENT = """
+#include <stdlib.h>
+int mixed(void) {
+    char *p = malloc(4);
+    if (!p) return 0;
+#ifdef FREE_EARLY
+    free(p);
+    p = 0;
+#endif
+#ifdef RETURN_EARLY
+    return 1; /*LEAK*/
+#endif
+    free(p);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("head", ["int mixed(void)", "API_EXPORT int mixed(void)", "static API_CALL int mixed(void)"])
+def test_an_unknown_macro_before_the_type_leaves_the_conditionals_independent(head: str) -> None:
+    """A build with RETURN_EARLY and not FREE_EARLY leaks.  The two conditionals are independent
+    choices when the function parses; an unknown macro before its return type (SQLITE_PRIVATE)
+    makes the parse fail in every variant alike, so the conditionals split nothing and are read
+    as written the same way, not as the choice of an all-first and an all-last variant, where
+    no variant takes one conditional and not the other and the leak is lost."""
+    src = INDEPENDENT.replace("int mixed(void)", head)
+    (leak,) = of_rule(check_src(src), "memory-leak")
+    assert leak.location.start_line == line_of(src, "p = malloc(4)")
+    assert of_rule(check_src(src.replace("return 1; /*LEAK*/", "free(p); return 1;")), "memory-leak") == []
+
+
 def test_a_conditional_inside_an_expression_is_modelled_per_variant() -> None:
     src = """
 int use(int);
