@@ -28,13 +28,14 @@ so the verdict stays. For the double-free rule a chain of frees is never merged;
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from checker.contraction import contract, contractible
 from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, atoms, fold, normalize
 from checker.model import RSM, Box, Component, Node, Ref
 from checker.reduction import reduce_for_atoms
-from checker.sharing import shared
+from checker.sharing import EDGES, shared
 
 _CONST_T, _CONST_F, _SAME, _LOCAL, _BROKEN = "T", "F", "S", "L", "B"
 _RANK = {_SAME: 0, _LOCAL: 1, _BROKEN: 2}
@@ -189,22 +190,34 @@ def _build(comp: Component, lens: _Lens) -> Component:
             gone.add(v)
     names: dict[str, str] = {}
     for i, n in enumerate(n for n in comp.nodes if n.name not in gone):
-        names[n.name] = n.name if n.name in fixed else f"c{i}"
-    box_names = {b.name: f"b{j}" for j, b in enumerate(comp.boxes)}
+        names[n.name] = n.name if n.name in fixed else _position_name("c", i)
+    box_names = {b.name: _position_name("b", j) for j, b in enumerate(comp.boxes)}
 
     def ref(r: Ref) -> Ref:
-        return names[r] if isinstance(r, str) else (box_names[r[0]], r[1])
+        return names[r] if isinstance(r, str) else shared((box_names[r[0]], r[1]), EDGES)
 
     edges = tuple(
-        (ref(s), ref(t)) for s, ts in succ.items() if not (isinstance(s, str) and s in gone) for t in ts
+        shared((ref(s), ref(t)), EDGES) for s, ts in succ.items() if not (isinstance(s, str) and s in gone) for t in ts
     )
     return Component(
         comp.name,
         tuple(
-            Node(names[n.name], shared(labels[n.name]), n.is_entry, n.is_exit)
+            shared(Node(names[n.name], shared(labels[n.name]), n.is_entry, n.is_exit))
             for n in comp.nodes
             if n.name not in gone
         ),
         tuple(Box(box_names[b.name], b.component, b.call_nodes, b.return_nodes) for b in comp.boxes),
-        edges,
+        shared(edges),
     )
+
+
+_names: dict[str, list[str]] = {"b": [], "c": []}
+
+
+def _position_name(prefix: str, i: int) -> str:
+    """``f"{prefix}{i}"``, one string object per name: views repeat the same position names (and
+    edges between them, and nodes, which are shared too), and a big check holds millions."""
+    made = _names[prefix]
+    while len(made) <= i:
+        made.append(sys.intern(f"{prefix}{len(made)}"))
+    return made[i]

@@ -34,6 +34,7 @@ from functools import lru_cache
 from checker.ctl import EG, EU, EX, And, Atom, Formula, Not, Or, TrueF, fold, normalize
 from checker.graphs import strongly_connected, through_passable
 from checker.model import RSM, Component, Ref
+from checker.sharing import EDGES, shared
 
 _CONST_T, _CONST_F, _SOME, _ALL, _NONE = "T", "F", "E", "A", "N"  # at blank nodes
 _TRUE, _FALSE = "1", "0"  # everywhere
@@ -155,7 +156,7 @@ def _contract_component(comp: Component, keep: frozenset[str]) -> Component:
         comp.name,
         tuple(n for n in comp.nodes if n.name not in blank),
         comp.boxes,
-        tuple(edges),
+        tuple(shared(e, EDGES) for e in edges),
     )
     cache[keep] = got
     return got

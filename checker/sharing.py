@@ -23,11 +23,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TypeVar
 
-__all__ = ["GENERATION", "shared"]
+__all__ = ["EDGES", "GENERATION", "shared"]
 
 H = TypeVar("H", bound=Hashable)
 
 GENERATION = 1 << 17  # values per generation: sqlite3.c's first check makes ~250,000 distinct sets
+EDGES = "edges"  # the table of a model's edges and box ends, (ref, ref) and (box, node) pairs
 
 
 class _Generations:
@@ -38,15 +39,17 @@ class _Generations:
         self.old: dict[Hashable, Hashable] = {}
 
 
-_tables: dict[type, _Generations] = {}
+_tables: dict[Hashable, _Generations] = {}
 
 
-def shared(value: H) -> H:
+def shared(value: H, kind: Hashable = None) -> H:
     """The one value equal to ``value`` (and of its type) that the table keeps: ``value`` itself
-    the first time."""
-    table = _tables.get(type(value))
+    the first time. ``kind`` names a table of its own (by default the value's type's) for values
+    of one type made so many that they would crowd the others out of theirs (a view's edges)."""
+    key = type(value) if kind is None else kind
+    table = _tables.get(key)
     if table is None:
-        table = _tables.setdefault(type(value), _Generations())
+        table = _tables.setdefault(key, _Generations())
     got = table.young.get(value)
     if got is None:
         got = table.old.get(value, value)

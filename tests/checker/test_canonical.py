@@ -147,6 +147,18 @@ def test_names_the_front_end_gave_leave_no_trace() -> None:
     assert a.component("C").digest == b.component("C").digest
 
 
+def test_views_of_different_models_share_their_nodes_and_edges() -> None:
+    """Views name nodes by position, so the views of a big check repeat the same names, nodes and
+    edges: each is one object, however many views hold it."""
+    a = canonical(chain([{"free"}, {"def"}, {"use"}], ["k1", "k2", "k3"]), USE_AFTER_FREE).component("C")
+    longer = chain([{"free"}, {"def"}, {"use"}, {"free"}], ["x1", "x2", "x3", "x4"])
+    b = canonical(longer, USE_AFTER_FREE).component("C")
+    assert a.edges[1] == b.edges[1] == ("c1", "c2")
+    assert all(x is y for x, y in zip(a.edges[:-1], b.edges, strict=False))
+    assert all(x is y for x, y in zip(a.nodes[:-1], b.nodes, strict=False))
+    assert a.nodes[1].name is b.nodes[1].name
+
+
 def test_stutter_safety_reads_the_labels() -> None:
     """A next-step subformula is harmless where a constant decides its conjunction, and only there."""
     assert stutter_safe(USE_AFTER_FREE, frozenset({"use"}))

@@ -59,3 +59,14 @@ def test_a_named_tuple_is_never_handed_out_for_an_equal_plain_tuple() -> None:
     assert type(shared(plain)) is tuple
     assert type(shared(named)) is _Answer
     assert shared(_Answer("mention", True)) is shared(named)
+
+
+def test_a_named_table_keeps_its_values_apart_from_the_types_table(small_table: None) -> None:
+    """A kind's values neither crowd the type's table nor come back from it."""
+    pair = ("c1", "c2")
+    assert shared(pair, "edges") is pair
+    for i in range(10):
+        shared(("c1", f"c{i + 3}"), "edges")
+    assert tuple not in sharing._tables
+    other = ("c1", "c2")
+    assert shared(other) is other  # the plain tuple table never saw the edge
