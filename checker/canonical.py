@@ -211,13 +211,8 @@ def _build(comp: Component, lens: _Lens) -> Component:
     )
 
 
-_names: dict[str, list[str]] = {"b": [], "c": []}
-
-
 def _position_name(prefix: str, i: int) -> str:
     """``f"{prefix}{i}"``, one string object per name: views repeat the same position names (and
-    edges between them, and nodes, which are shared too), and a big check holds millions."""
-    made = _names[prefix]
-    while len(made) <= i:
-        made.append(sys.intern(f"{prefix}{len(made)}"))
-    return made[i]
+    edges between them, and nodes, which are shared too), and a big check holds millions.
+    ``sys.intern`` rather than a list by position: its table is safe across threads."""
+    return sys.intern(f"{prefix}{i}")
