@@ -328,7 +328,7 @@ class CtlspServer(LanguageServer):
                 path not in self._complete,  # not shown yet: known findings first, refuted ones after
             )
         except Cancelled:
-            self.log(f"check of {Path(path).name} v{version} stopped: the text changed", types.MessageType.Log)
+            self._log_stopped(uri, path, version)
             return  # the newer text's check is scheduled: nothing of this one is published
         except WorkerLost:
             if self.worker.down:
@@ -341,6 +341,7 @@ class CtlspServer(LanguageServer):
             if self._checking.get(uri) == version:
                 del self._checking[uri]
         if outcome is None or not current():
+            self._log_stopped(uri, path, version)
             return
         if self._whole_checked.get(uri) != version:  # else the workspace check covered it, across files
             self.publish(path, outcome.findings.get(path, []), outcome.extents.get(path, {}))
@@ -350,6 +351,19 @@ class CtlspServer(LanguageServer):
             self.refresh_pulled_diagnostics()  # a pull may hold the first publish: it is not the last
         self.report_counters(f"{Path(path).name} v{version}", outcome)
         self.tidy_memory()
+
+    def _log_stopped(self, uri: str, path: str, version: int) -> None:
+        """A check that publishes nothing says why: the process stops a check of an outdated text
+        either inside the project (the database cancels the read) or between its phases (the
+        request was withdrawn), and which of the two depends only on timing."""
+        doc = self.docs.get(uri)
+        if doc is None:
+            why = "the file was closed"
+        elif doc.version != version:
+            why = "the text changed"
+        else:
+            why = "a newer check of it was asked for"
+        self.log(f"check of {Path(path).name} v{version} stopped: {why}", types.MessageType.Log)
 
     def tidy_memory(self) -> None:
         """After diagnostics are out: the checker process freezes what survived the check, and a
