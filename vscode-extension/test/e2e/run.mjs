@@ -567,6 +567,7 @@ async function loopWitness(page) {
     throw new Error(`"Add Cursor Below" left ${await cursors.count()} cursor(s)`);
   }
   await hoversClosed(page);
+  await editorFocused(page);
   await page.keyboard.press("Escape");
   for (let i = 0; i < 50 && (await cursors.count()) > 1; i += 1) {
     await page.waitForTimeout(100);
@@ -581,6 +582,22 @@ async function loopWitness(page) {
   await page.keyboard.press("Escape");
   await waitForAfterTexts(page, (found) => !found.some((t) => /[①-⑳]/.test(t)));
   pass("with several cursors, Escape collapses them and keeps the witness; the next Escape clears it");
+}
+
+/**
+ * Waits until the command palette has closed and the editor has the focus again: an Escape sent
+ * before then reaches no editor keybinding (both Escape bindings need `editorTextFocus`) and is lost.
+ * @param {import("playwright-core").Page} page
+ */
+async function editorFocused(page) {
+  const palette = page.locator(".quick-input-widget:visible");
+  const editor = page.locator(".monaco-editor.focused");
+  for (let i = 0; i < 100 && ((await palette.count()) > 0 || (await editor.count()) === 0); i += 1) {
+    await page.waitForTimeout(100);
+  }
+  if ((await palette.count()) > 0 || (await editor.count()) === 0) {
+    throw new Error("the editor did not get the focus back after the command palette");
+  }
 }
 
 /**
