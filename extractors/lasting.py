@@ -145,6 +145,14 @@ def _plain(fm: FunctionModel, path: str) -> bool:
     return True
 
 
+def _stores_a_part(node: CfgNode, path: str) -> bool:
+    """Whether ``node`` stores a field or element of ``path`` (``key.size = 0``), which also
+    labels ``path`` itself ``def`` (it is partly defined now): the other parts keep what they
+    held, so that is no store of the whole value that could overwrite an earlier one."""
+    parts = (path + ".", path + "->", path + "[")
+    return any(q.startswith(parts) and a in ("def", "write", "null") for q, a in node.events)
+
+
 LASTING_LABELS = frozenset({"write", "read"})  # all lasting_labels can give
 
 
@@ -152,7 +160,9 @@ def lasting_labels(fm: FunctionModel, node: CfgNode, p: str, path: str) -> froze
     """``write`` where the field is stored (a NULL, 0 or -1 only when it is a plain value),
     ``read`` where it, or anything that may reach it unseen, is read (see the module's doc)."""
     labels: set[str] = set()
-    if (path, "write") in node.events or ((path, "def") in node.events and _plain(fm, path)):
+    if (path, "write") in node.events or (
+        (path, "def") in node.events and not _stores_a_part(node, path) and _plain(fm, path)
+    ):
         labels.add("write")
     if (
         node.calls
