@@ -379,6 +379,8 @@ class CfgBuilder:
         alone = self.counts.get(text_of(named)) if named is not None else None
         if named is None and (typed := _declared_type(s)) is not None:
             macro = self.counts.get(text_of(typed))
+            if typed.type == "identifier" and macro is not None and not object_like(macro):
+                macro = None  # ``NAME(type) x;`` of a function-like NAME: a type, as written
             if macro is not None and macro[1].rstrip().endswith((";", "}")):  # not a type's name
                 named, alone = typed, macro
             elif macro is None and s.has_error and _STATEMENT_AFTER.match(text_of(s), typed.end_byte - s.start_byte):
@@ -1012,6 +1014,16 @@ _STATEMENT_AFTER = re.compile(
 )
 
 
+def misread_statement_macro(s: TSNode, counts: CountMacros) -> bool:
+    """Whether declaration ``s`` is an object-like statement macro of ``counts`` written without
+    its ``;`` (``ARG_FETCH`` of ``#define ARG_FETCH Parse *pParse = p->pParse;``) that
+    tree-sitter read as the type of the next statement: no declaration at all, but the macro's
+    statements and that one, as :meth:`statement_expansion` builds them."""
+    typed = _declared_type(s)
+    macro = counts.get(text_of(typed)) if typed is not None else None
+    return macro is not None and object_like(macro) and macro[1].rstrip().endswith((";", "}"))
+
+
 def _declared_type(s: TSNode) -> TSNode | None:
     """The type name a declaration ``s`` starts with (``sqlite3ParserCTX_STORE`` of
     ``sqlite3ParserCTX_STORE yypParser->yystack = 0;``, where an object-like statement macro without
@@ -1019,6 +1031,10 @@ def _declared_type(s: TSNode) -> TSNode | None:
     if s.type != "declaration":
         return None
     first = s.named_children[0] if s.named_children else None
+    if first is not None and first.type == "macro_type_specifier":
+        # ``ARG_FETCH`` then ``(void)lookahead;``: the name and the parenthesised type after it
+        # read as a macro's type (``NAME(type)``); only an object-like macro is read so here
+        return first.child_by_field_name("name")
     return first if first is not None and first.type == "type_identifier" else None
 
 

@@ -20,7 +20,7 @@ import re
 import tree_sitter
 from tree_sitter import Node as TSNode
 
-from extractors.cfg import MAX_EXPANSION
+from extractors.cfg import MAX_EXPANSION, misread_statement_macro
 from extractors.count_macros import NO_COUNT_MACROS, CountMacros, expand_call, object_like
 from extractors.marks import Frame, Mark
 from extractors.parse import LANGUAGE, strip_parens, text_of
@@ -44,7 +44,7 @@ def never_read(
     body = fn.child_by_field_name("body")
     if body is None:
         return []
-    decls, writes = _declared(body)
+    decls, writes = _declared(body, macros)
     if params:
         decls += _params(fn)
     if not decls:
@@ -155,14 +155,15 @@ def _pasted_words(text: bytes, macros: CountMacros) -> set[str]:
 _WORD_STR = re.compile(r"(?<![\w$])(?<!\.)(?<!->)[A-Za-z_$][\w$]*")
 
 
-def _declared(body: TSNode) -> tuple[list[tuple[TSNode, str]], set[int]]:
+def _declared(body: TSNode, macros: CountMacros) -> tuple[list[tuple[TSNode, str]], set[int]]:
     """The locals ``body`` declares (their name nodes) that may be reported, and the offsets of
-    the names that plain assignments write."""
+    the names that plain assignments write; a statement macro of ``macros`` that the parse read
+    as a declaration's type declares nothing (:func:`extractors.cfg.misread_statement_macro`)."""
     decls: list[tuple[TSNode, str]] = []
     writes: set[int] = set()
     sites = tree_sitter.QueryCursor(_SITES).captures(body)
     for n in sites.get("decl", ()):
-        if not _quiet(n):
+        if not _quiet(n) and not misread_statement_macro(n, macros):
             for d in n.children_by_field_name("declarator"):
                 ident = _name(d)
                 if ident is not None and not _MACRO.fullmatch(text_of(ident)):
