@@ -13,7 +13,17 @@ guessed:
 - Only locals and parameters are tracked whose every write is visible in the function's text: not
   address-taken, not static or extern, not volatile, not arrays or aggregates, declared once (a
   shadowing declaration in an inner block would make one name two variables).  Every other read
-  (globals, fields, ``*p``, calls, casts to other types) is a fresh unknown value.
+  (globals, fields, ``*p``, calls, casts to other types) is a fresh unknown value, but for:
+- Fields the function's tests read through a tracked pointer (``c->n``, ``c->a.b``; at most
+  :data:`MAX_FIELDS`, none in a function that says ``volatile`` or ``_Atomic``): one value from
+  one read to the next, forgotten wherever memory may change unseen: a call (but of a few library
+  functions that store nothing, :data:`_NO_STORES`), a store to anything but a tracked local (a
+  field, ``*p``, ``a[i]``, a global: any may be or overlap it), ``asm``, a node not read, and a
+  new value of the pointer.  Their type is not known here, so a field is a real (every integer,
+  float and address is one; kind ``f``): its order with a literal that is not negative is exact
+  (a negative one converts to a large value for an unsigned field), ``if (s->n)`` is ``s->n != 0``,
+  and anything else of it is as unknown as a value of no kind.  The path condition is of one
+  thread: a field another thread stores to between two reads is not the program's sequential run.
 - Integer semantics are exact only where C's are plain integers: signed arithmetic (overflow is
   undefined behaviour, so a defined run never wraps); comparisons of operands of one signedness, or
   of any operand with a literal the conversion keeps (``u < 5``, not ``u == -1``).  Unsigned
@@ -70,13 +80,24 @@ from extractors.parse import parse_c, strip_parens, text_of
 
 # kinds of values: "s<w>" signed, "u<w>" unsigned, "p" pointer, "b" 0/1 of a test, "lit" an integer
 # literal, "t:<type>" a typedef this module does not know (a real), "m" a macro constant the file
-# does not define (the same value wherever it is named), "?" unknown (no exact operation)
+# does not define (the same value wherever it is named), "f" a field of a type not known here (a
+# real: every integer, float and address is one), "?" unknown (no exact operation)
+FIELD = "f"
 _SIGNED = {"int": 32, "long": 64, "short": 16, "signed": 32}
 _ARITH = frozenset({"+", "-", "*"})
 _CMP = frozenset({"==", "!=", "<", ">", "<=", ">="})
 # a name in capitals that is no local: a macro from a header the file does not read (``MAP_FAILED``,
 # ``INVALID_HANDLE_VALUE``, ``EOF``); a global variable in capitals would be read as one as well
 _MACRO_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{2,}[0-9]*")
+MAX_FIELDS = 24  # fields a function's path conditions follow at most (those its tests read first)
+# library functions that store nothing a later read of a field can see (an allocator's own records
+# are no object of the program's; a freed block's fields are not read again in a defined run)
+_NO_STORES = frozenset({
+    "free", "malloc", "calloc", "aligned_alloc", "strlen", "strnlen", "strcmp", "strncmp", "memcmp",
+    "strchr", "strrchr", "strstr", "abs", "labs", "llabs", "isalpha", "isdigit", "isalnum", "isspace",
+    "isupper", "islower", "isxdigit", "isprint", "toupper", "tolower",
+})
+_SHARED = re.compile(r"\b(?:volatile|_Atomic)\b")  # a value another thread or a device may change
 
 
 @dataclass(frozen=True)
@@ -237,7 +258,7 @@ def _objects(decl: TSNode) -> Iterable[tuple[str, bool | None]]:
 
 
 def _sort(kind: str) -> z3.SortRef:
-    return z3.RealSort() if kind.startswith("t:") else z3.IntSort()
+    return z3.RealSort() if kind.startswith("t:") or kind == FIELD else z3.IntSort()
 
 
 def _parse_statement(source: str) -> TSNode | None:
@@ -274,6 +295,13 @@ class FunctionSemantics:
         self.frame: dict[str, tuple[int, bool]] = {}
         self.params = frozenset(params)
         self.kinds = self._tracked(params)
+        # the fields the tests read through a tracked pointer: values of kind "?" like the locals'
+        self.fields = self._fields()
+        self._rooted: dict[str, tuple[str, ...]] = {}
+        for path in sorted(self.fields):
+            self.kinds[path] = FIELD
+            root = field_root(path)
+            self._rooted[root] = (*self._rooted.get(root, ()), path)
         self._symbols: dict[str, z3.ExprRef] | None = None
 
     def _tracked(self, params: tuple[str, ...]) -> dict[str, str]:
@@ -332,6 +360,29 @@ class FunctionSemantics:
         )
         self.frame = {name: (-(k + 1), array) for k, (name, array) in enumerate(objects)}
         return out
+
+    def _fields(self) -> frozenset[str]:
+        """The fields a test of the function reads through a tracked pointer (``c->n``,
+        ``c->a.b``), at most :data:`MAX_FIELDS` of them in the order the tests read them, and none
+        in a function whose text says ``volatile`` or ``_Atomic`` (a field another thread or a
+        device changes between two reads).  Read with the path's text as its name; see
+        :meth:`_Reader.forget_fields` for when a value is forgotten."""
+        nodes = self.cfg.nodes
+        if any(n.kind in ("entry", "decl") and _SHARED.search(n.source) for n in nodes):
+            return frozenset()
+        found: dict[str, None] = {}
+        for n in nodes:
+            if n.kind not in ("cond", "switch") or not n.source:
+                continue
+            tree = self.tree(n)
+            stack = [tree] if tree is not None else []
+            while stack and len(found) < MAX_FIELDS:
+                e = stack.pop()
+                path = field_path(e, self.kinds) if e.type == "field_expression" else None
+                if path is not None:
+                    found[path] = None
+                stack.extend(reversed(e.named_children))
+        return frozenset(found)
 
     def _variants(self) -> list[list[int]]:
         """The function's nodes by build: the CFG of a function whose text has preprocessor
@@ -402,6 +453,10 @@ class FunctionSemantics:
 
     def sort(self, var: str) -> z3.SortRef:
         return _sort(self.kinds[var])
+
+    def rooted(self, var: str) -> tuple[str, ...]:
+        """The followed fields read through local ``var``."""
+        return self._rooted.get(var, ())
 
     @property
     def symbols(self) -> Mapping[str, z3.ExprRef]:
@@ -481,6 +536,29 @@ class FunctionSemantics:
         return out
 
 
+def field_path(e: TSNode, kinds: Mapping[str, str]) -> str | None:
+    """``c->n`` of a field expression whose chain of fields starts at a tracked pointer ``c``
+    (``c->a.b`` too), as the name its value is followed by; None for any other lvalue."""
+    parts: list[str] = []
+    while e.type == "field_expression":
+        op, name = e.child_by_field_name("operator"), e.child_by_field_name("field")
+        if op is None or name is None:
+            return None
+        parts.append(f"{text_of(op)}{text_of(name)}")
+        inner = strip_parens(e.child_by_field_name("argument"))
+        if inner is None:
+            return None
+        e = inner
+    if e.type != "identifier" or kinds.get(text_of(e)) != "p" or parts[-1][0] != "-":
+        return None
+    return text_of(e) + "".join(reversed(parts))
+
+
+def field_root(path: str) -> str:
+    """The pointer a followed field is read through: ``c`` of ``c->a.b``."""
+    return path.partition("->")[0]
+
+
 def _address_of(e: TSNode) -> bool:
     """Whether ``e`` takes an object's address (``&c``, ``&s->f``): a pointer that is not NULL."""
     e = strip_parens(e) or e
@@ -516,7 +594,7 @@ class _Reader:
             return v.test
         if v.kind == "?":
             return _nonzero(v.term)
-        zero = z3.RealVal(0) if v.kind.startswith("t:") else z3.IntVal(0)
+        zero = z3.RealVal(0) if v.kind.startswith("t:") or v.kind == FIELD else z3.IntVal(0)
         return v.term != zero
 
     def test(self, b: z3.BoolRef) -> Value:
@@ -546,6 +624,7 @@ class _Reader:
         term: z3.ExprRef | None = v.term if keeps else None
         if term is not None and term.sort() != _sort(kind):
             term = z3.ToReal(term) if kind.startswith("t:") else None
+        self.forget_fields(var)
         if term is not None:
             self.env[var] = term
             self.written.add(var)
@@ -557,17 +636,34 @@ class _Reader:
     def havoc(self, var: str) -> None:
         self.env[var] = z3.Const(self.fresh.name(var), self.sem.sort(var))
         self.written.add(var)
+        self.forget_fields(var)
+
+    def forget_fields(self, root: str | None = None) -> None:
+        """The followed fields (:attr:`FunctionSemantics.fields`) read through ``root``, or all of
+        them, get unknown values: where the pointer changes, and (all) wherever memory may be
+        written that this reading does not follow: a call, a store to anything but a tracked
+        local (a field, ``*p``, ``a[i]``, a global: any of them may be or overlap the field), an
+        ``asm``, a node not read.  Between two reads with none of these, a field holds its value."""
+        paths = self.sem.fields if root is None else self.sem.rooted(root)
+        for path in paths:
+            self.env[path] = z3.Const(self.fresh.name(path), _sort(FIELD))
+            self.written.add(path)
 
     def havoc_mentioned(self, source: str) -> None:
         for word in set(re.findall(r"[A-Za-z_]\w*", source)):
             if word in self.kinds:
                 self.havoc(word)
+        self.forget_fields()
 
     def backstop(self, n: CfgNode) -> None:
         """The writes the node's facts and calls know of that this reading did not see."""
         for path, atom in n.events:
             if atom in WRITES and path in self.kinds and path not in self.written:
                 self.havoc(path)
+            elif atom in WRITES and path not in self.kinds:
+                self.forget_fields()
+        if any(call.name not in _NO_STORES for call in n.calls):
+            self.forget_fields()
         for call in n.calls:
             spec = self.sem.table.get(call.name) if call.name else None
             defines = {i for i, atom in spec.args if atom in ("def", "addr")} if spec is not None else set()
@@ -666,6 +762,8 @@ class _Reader:
             for a in args.named_children if args is not None else []:
                 if a.type != "comment":
                     self.value(a)
+            if fn is None or fn.type != "identifier" or text_of(fn) not in _NO_STORES:
+                self.forget_fields()
             nonnull = self.allocators.get(text_of(fn)) if fn is not None and fn.type == "identifier" else None
             if nonnull is None:
                 return self.unknown()
@@ -680,6 +778,13 @@ class _Reader:
             return self.unknown()
         if t in ("field_expression", "subscript_expression"):
             self.lvalue_parts(e)
+            path = field_path(e, self.kinds) if t == "field_expression" and self.sem.fields else None
+            if path is not None and path in self.sem.fields:
+                return Value(self.env[path], FIELD)
+            return self.unknown()
+        if t == "gnu_asm_expression":
+            self.children(e)
+            self.forget_fields()
             return self.unknown()
         return self.children(e)
 
@@ -705,6 +810,7 @@ class _Reader:
                 handed[k] = target
             else:
                 self.value(a)
+        self.forget_fields()
         targets = list(handed.values())
         for k in [k for k, target in handed.items() if targets.count(target) > 1]:
             del handed[k]  # ``f(&x, &x)``: what each parameter's paths stored last says nothing of x
@@ -783,6 +889,7 @@ class _Reader:
         if var is None:
             self.lvalue_parts(left)
             self.value(right)
+            self.forget_fields()
             return self.unknown()
         rhs = self.value(right)
         if op != "=":
@@ -794,6 +901,7 @@ class _Reader:
         var = self._tracked_target(arg)
         if var is None:
             self.lvalue_parts(arg)
+            self.forget_fields()
             return self.unknown()
         old = Value(self.env[var], self.kinds[var])
         op = "+" if "++" in text_of(e.child_by_field_name("operator")) else "-"
@@ -844,7 +952,7 @@ class _Reader:
         b = self.value(e.child_by_field_name("alternative"))
         after_b = dict(self.env)
         self.merge(c, after_a, after_b)
-        if a.kind == b.kind and a.kind not in ("?", "lit") and a.term.sort().eq(b.term.sort()):
+        if a.kind == b.kind and a.kind not in ("?", "lit", FIELD) and a.term.sort().eq(b.term.sort()):
             return Value(z3.If(c, a.term, b.term), a.kind)
         if a.lit is not None and b.lit is not None:
             return Value(z3.If(c, z3.IntVal(a.lit), z3.IntVal(b.lit)), f"s{max(_width(a), _width(b))}")
@@ -992,10 +1100,11 @@ def _comparable(a: Value, b: Value, op: str) -> tuple[z3.ExprRef, z3.ExprRef] | 
         elif _signed(v):
             ok = True
         else:
+            # a literal that is not negative keeps its value in every type a field may have
             ok = k != "?" and lit >= 0
         if not ok:
             return None
-        lv: z3.ExprRef = z3.RealVal(lit) if k.startswith("t:") else z3.IntVal(lit)
+        lv: z3.ExprRef = z3.RealVal(lit) if k.startswith("t:") or k == FIELD else z3.IntVal(lit)
         return (v.term, lv) if b.lit is not None else (lv, v.term)
     if _signed(a) and _signed(b):
         return a.term, b.term
