@@ -317,7 +317,8 @@ class CfgBuilder:
             if span is not None:
                 self.spans[n] = span
             self.cfg.addr_taken |= facts.addr_taken
-            node.events = tuple(dict.fromkeys(facts.events + self.call_events(facts.calls)))
+            named = self.named_macro_reads(whole) if self.counts and kind != "decl" else []
+            node.events = tuple(dict.fromkeys(facts.events + self.call_events(facts.calls) + named))
             node.calls = tuple(self.marked(c) for c in facts.calls)
             node.flag_sets = tuple(facts.flag_sets)
             node.copies = tuple(facts.copies)
@@ -372,7 +373,9 @@ class CfgBuilder:
         body of the loop its expansion ends with (``list_for_each_safe(p, n, head) {``)."""
         if s.type in ("comment", "compound_statement") or len(self.expansions) >= MAX_EXPANSION:
             return None
-        if not self.counts and not (s.type == "declaration" and s.has_error):
+        if not self.counts and not (
+            s.type == "declaration" and (s.has_error or ((t := _declared_type(s)) is not None and _before_void_cast(t)))
+        ):
             return None
         data, base = self.text_at()
         named = _lone_name(s)
@@ -383,7 +386,10 @@ class CfgBuilder:
                 macro = None  # ``NAME(type) x;`` of a function-like NAME: a type, as written
             if macro is not None and macro[1].rstrip().endswith((";", "}")):  # not a type's name
                 named, alone = typed, macro
-            elif macro is None and s.has_error and _STATEMENT_AFTER.match(text_of(s), typed.end_byte - s.start_byte):
+            elif macro is None and (
+                _before_void_cast(typed)
+                or (s.has_error and _STATEMENT_AFTER.match(text_of(s), typed.end_byte - s.start_byte))
+            ):
                 # no declaration reads so (``NAME p->n = 0;``, ``NAME case 6:``): a macro that
                 # expands to nothing, or to statements this file does not define, before the statement
                 named, alone = typed, _NOTHING
@@ -499,6 +505,7 @@ class CfgBuilder:
                 out += [(n, "read") for n in sorted(read) if n in declared]
             spec = self.table.get(call.name) if call.name else None
             if spec is None:
+                out += self.unknown_macro_stores(call)
                 continue
             out += [(n, "def") for n in spec.assigns if n in declared]
             if call.result and any(0 <= i < len(call.args) and call.args[i] == (call.result, False)
@@ -509,6 +516,34 @@ class CfgBuilder:
                 if atom == "addr" and 0 <= i < len(call.args) and (path := call.args[i][0]):
                     self.cfg.addr_taken.add(root_of(path))
         return out
+
+    def named_macro_reads(self, source: str) -> list[tuple[str, str]]:
+        """The caller's locals an object-like macro named in ``source`` reads through its body
+        (SQLite's ``IN_RENAME_OBJECT`` of ``#define IN_RENAME_OBJECT (pParse->eParseMode>=2)``
+        reads ``pParse``), as :meth:`call_events` reads those of a macro called."""
+        declared = self.cfg.declared
+        out: list[tuple[str, str]] = []
+        for word in sorted(set(_NAME.findall(source))):
+            macro = self.counts.get(word)
+            if macro is not None and object_like(macro):
+                out += [(n, "read") for n in sorted(reads_through(word, self.counts)) if n in declared]
+        return out
+
+    def unknown_macro_stores(self, call: Call) -> list[tuple[str, str]]:
+        """A statement that only calls a name in capitals neither the call table nor the file
+        defines (a macro of a header not read: ICU's ``U8_NEXT(s, i, n, c)`` assigns ``c``) may
+        assign each local handed to it bare: ``def``, and ``voided`` (named, not necessarily read),
+        so no read of an unset value is claimed there nor after it.  A call whose value is used
+        (``x = MIN(a, b)``) is an expression: it reads its arguments as any call does."""
+        if not call.discarded or not call.name or _SHOUTED.fullmatch(call.name) is None or call.name in self.counts:
+            return []
+        declared = self.cfg.declared
+        return [
+            (arg, atom)
+            for arg, by_address in call.args
+            if arg is not None and not by_address and arg in declared
+            for atom in ("def", "voided")
+        ]
 
     def marked(self, call: Call) -> Call:
         """``call``, marked ``unchecked`` when its result is dropped and must not be."""
@@ -995,6 +1030,8 @@ class CfgBuilder:
 
 # a macro named for returning: one word before RETURN at most (Py_), and none after it that makes
 # it conditional (RETURN_IF_ERROR, RETURN_ON_FAIL)
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_SHOUTED = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2,}[0-9]*")  # a macro's name, by convention
 _RETURNING = re.compile(r"(?:[A-Za-z0-9]+_)?RETURN(?:_[A-Z0-9]+)*")
 _CONDITIONAL = frozenset({"IF", "UNLESS", "ON", "WHEN", "ERR", "ERROR", "FAIL", "FAILED", "CHECK", "VAL"})
 
@@ -1020,8 +1057,27 @@ def misread_statement_macro(s: TSNode, counts: CountMacros) -> bool:
     tree-sitter read as the type of the next statement: no declaration at all, but the macro's
     statements and that one, as :meth:`statement_expansion` builds them."""
     typed = _declared_type(s)
-    macro = counts.get(text_of(typed)) if typed is not None else None
-    return macro is not None and object_like(macro) and macro[1].rstrip().endswith((";", "}"))
+    if typed is None:
+        return False
+    macro = counts.get(text_of(typed))
+    if macro is None:
+        return _before_void_cast(typed)
+    return object_like(macro) and macro[1].rstrip().endswith((";", "}"))
+
+
+def _before_void_cast(name: TSNode) -> bool:
+    """Whether ``name`` is a macro's name alone on its line before a ``(void)x;`` statement, which
+    tree-sitter reads as a declaration of ``x`` of the macro type ``name(void)`` (SQLite's parser:
+    ``sqlite3ParserARG_FETCH`` defined empty, then ``(void)yyLookahead;``): a type's macro is not
+    written across a line break before ``(void)``."""
+    spec = name.parent
+    if spec is None or spec.type != "macro_type_specifier":
+        return False
+    ty = spec.child_by_field_name("type")
+    if ty is None or text_of(ty).strip() != "void":
+        return False
+    between = spec.text[name.end_byte - spec.start_byte : ty.start_byte - spec.start_byte] if spec.text else b""
+    return b"\n" in between
 
 
 def _declared_type(s: TSNode) -> TSNode | None:

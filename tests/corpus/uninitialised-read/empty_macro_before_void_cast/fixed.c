@@ -1,0 +1,18 @@
+/* A parser generator's reduce function (lemon, as in SQLite): a macro defined empty in this build
+ * stands alone on its line before a (void) cast of a parameter, which is read afterwards. */
+typedef struct Parser { int top; int depth; } Parser;
+
+#define PARSER_ARG_FETCH
+
+int trace(int token);
+
+int reduce(Parser *parser, int rule, int lookahead)
+{
+    int action;
+    PARSER_ARG_FETCH
+    (void)lookahead;
+    action = parser->top + rule;
+    if (parser->depth > 10)
+        action += trace(lookahead);
+    return action;
+}
