@@ -17,7 +17,8 @@ of a plain value, ``break``/``continue``, a library exit (``exit(1);`` after a h
 exits), and ``if``s among them (``exit(1); return NULL;``,
 ``return 0;`` after a ``switch`` whose every case returns), which programmers write for compilers
 that cannot see that the code before them never completes (clang keeps them out of
-``-Wunreachable-code`` too).
+``-Wunreachable-code`` too), and the author's marks that control never gets there
+(``assert(0);``, ``assert(!"unreachable");``, ``__builtin_unreachable();``).
 """
 
 from __future__ import annotations
@@ -198,7 +199,7 @@ def _defensive(s: TSNode) -> bool:
         inner = [c for c in s.named_children if c.type != "comment"]
         if len(inner) == 1 and inner[0].type == "call_expression":  # error("x"); exit(1);
             name = inner[0].child_by_field_name("function")
-            return name is not None and text_of(name) in NORETURN
+            return name is not None and (text_of(name) in NORETURN or _marks_unreachable(inner[0]))
         return not inner
     if t == "return_statement":
         return not _effects(s)
@@ -210,6 +211,23 @@ def _defensive(s: TSNode) -> bool:
         branches = [s.child_by_field_name("consequence"), *(alt.named_children if alt is not None else ())]
         return (cond is None or not _effects(cond)) and all(b is None or _defensive(b) for b in branches)
     return False
+
+
+_UNREACHABLE = frozenset({"__builtin_unreachable", "unreachable", "__assume"})
+_FALSE = re.compile(r'\(\s*(?:0|false|FALSE|!\s*"(?:[^"\\]|\\.)*"|0\s*&&\s*"(?:[^"\\]|\\.)*")\s*\)')
+
+
+def _marks_unreachable(call: TSNode) -> bool:
+    """``assert(0)``, ``assert(!"not reached")``, ``assert(0 && "why")``, ``__builtin_unreachable()``:
+    the author's own mark that control never gets here (SQLite's ``/*NOTREACHED*/ assert(0);``)."""
+    name = call.child_by_field_name("function")
+    args = call.child_by_field_name("arguments")
+    if name is None or args is None:
+        return False
+    called = text_of(name)
+    if called in _UNREACHABLE:
+        return True
+    return called.lower().endswith("assert") and _FALSE.fullmatch(text_of(args)) is not None
 
 
 def _effects(n: TSNode) -> bool:
