@@ -317,7 +317,7 @@ class CfgBuilder:
             if span is not None:
                 self.spans[n] = span
             self.cfg.addr_taken |= facts.addr_taken
-            named = self.named_macro_reads(whole) if self.counts and kind != "decl" else []
+            named = self.named_macro_reads(whole) if self.counts else []
             node.events = tuple(dict.fromkeys(facts.events + self.call_events(facts.calls) + named))
             node.calls = tuple(self.marked(c) for c in facts.calls)
             node.flag_sets = tuple(facts.flag_sets)
@@ -521,12 +521,13 @@ class CfgBuilder:
         """The caller's locals an object-like macro named in ``source`` reads through its body
         (SQLite's ``IN_RENAME_OBJECT`` of ``#define IN_RENAME_OBJECT (pParse->eParseMode>=2)``
         reads ``pParse``), as :meth:`call_events` reads those of a macro called."""
+        reading = _object_readers(self.counts)
+        if reading is None:
+            return []
         declared = self.cfg.declared
         out: list[tuple[str, str]] = []
-        for word in sorted(set(_NAME.findall(source))):
-            macro = self.counts.get(word)
-            if macro is not None and object_like(macro):
-                out += [(n, "read") for n in sorted(reads_through(word, self.counts)) if n in declared]
+        for word in sorted(set(reading[1].findall(source))):
+            out += [(n, "read") for n in sorted(reading[0][word]) if n in declared]
         return out
 
     def unknown_macro_stores(self, call: Call) -> list[tuple[str, str]]:
@@ -1030,7 +1031,31 @@ class CfgBuilder:
 
 # a macro named for returning: one word before RETURN at most (Py_), and none after it that makes
 # it conditional (RETURN_IF_ERROR, RETURN_ON_FAIL)
-_NAME = re.compile(r"[A-Za-z_]\w*")
+_Readers = tuple[dict[str, frozenset[str]], "re.Pattern[str]"] | None
+_last_readers: list[tuple[CountMacros, _Readers]] = []  # one entry: the macros of the last file read
+
+
+def _object_readers(counts: CountMacros) -> _Readers:
+    """The object-like macros of ``counts`` whose bodies read names of their caller, with those
+    names, and a pattern that finds them in a node's text; None when there are none (most files).
+    Kept for the last ``counts`` seen (the entry holds it, so the object cannot be another one): a
+    file's functions are built with one dict of its macros."""
+    last = _last_readers[0] if _last_readers else None
+    if last is not None and last[0] is counts:
+        return last[1]
+    reads = {
+        name: got
+        for name, macro in counts.items()
+        if object_like(macro) and (got := reads_through(name, counts))
+    }
+    found: _Readers = None
+    if reads:
+        names = "|".join(map(re.escape, sorted(reads)))
+        found = reads, re.compile(r"(?<![\w$])(?:" + names + r")(?![\w$])")
+    _last_readers[:] = [(counts, found)]
+    return found
+
+
 _SHOUTED = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2,}[0-9]*")  # a macro's name, by convention
 _RETURNING = re.compile(r"(?:[A-Za-z0-9]+_)?RETURN(?:_[A-Z0-9]+)*")
 _CONDITIONAL = frozenset({"IF", "UNLESS", "ON", "WHEN", "ERR", "ERROR", "FAIL", "FAILED", "CHECK", "VAL"})
