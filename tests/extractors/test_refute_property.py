@@ -12,13 +12,14 @@ the lines the witness shows, in that order.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extractors.api import Project
+from extractors.api import Finding, Project
 
 VARS = ("a", "b", "x")
 OPS = ("<", "<=", ">", ">=", "==", "!=")
@@ -33,7 +34,7 @@ class Cond:
     def c(self) -> str:
         return f"{self.var} {self.op} {self.k}"
 
-    def holds(self, env: dict[str, float]) -> bool:
+    def holds(self, env: Mapping[str, float]) -> bool:
         v = env[self.var]
         return {"<": v < self.k, "<=": v <= self.k, ">": v > self.k, ">=": v >= self.k,
                 "==": v == self.k, "!=": v != self.k}[self.op]
@@ -104,23 +105,36 @@ def runs(body: list[Stmt], free_line: dict[int, int]) -> list[tuple[int, ...]]:
     return out
 
 
-@pytest.mark.slow
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(stmts, min_size=2, max_size=5))
-def test_reported_findings_are_exactly_the_feasible_ones(body: list[Stmt]) -> None:
-    src, free_line = program(body)
+def checked(src: str) -> tuple[list[Finding], list[Finding]]:
+    """The double frees and the leaks ctlsp finds in ``src``."""
     p = Project()
     p.update_file("t.c", src)
     found = p.check()["t.c"]
-    every = runs(body, free_line)
-    double = [f for f in found if f.rule_id == "double-free"]
-    leak = [f for f in found if f.rule_id == "memory-leak"]
+    return [f for f in found if f.rule_id == "double-free"], [f for f in found if f.rule_id == "memory-leak"]
+
+
+def assert_exactly_the_runs(
+    src: str, double: list[Finding], leak: list[Finding], every: Iterable[tuple[int, ...]]
+) -> None:
+    """A double free reported exactly when some run frees twice, a leak exactly when some run frees
+    nothing, and each double free's witness replayed by a run whose first two frees it shows."""
+    every = list(every)
     assert bool(double) == any(len(r) >= 2 for r in every), src
     assert bool(leak) == any(not r for r in every), src
     for f in double:
         shown = [w.location.start_line for w in f.witness if "freed here" in w.message]
         assert len(shown) == 2, f.witness
         assert any(r[:2] == tuple(shown) for r in every), (src, shown)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(stmts, min_size=2, max_size=5))
+def test_reported_findings_are_exactly_the_feasible_ones(body: list[Stmt]) -> None:
+    src, free_line = program(body)
+    every = runs(body, free_line)
+    double, leak = checked(src)
+    assert_exactly_the_runs(src, double, leak, every)
     for f in leak:
         # replayed: it frees nothing and reaches the return, as the runs that free nothing do
         assert not any("freed here" in w.message for w in f.witness), f.witness
@@ -170,7 +184,8 @@ def field_program(body: list[Stmt]) -> tuple[str, dict[int, int]]:
 def field_runs(body: list[Stmt], free_line: dict[int, int]) -> set[tuple[int, ...]]:
     """The lines the runs free at: the fields start at any value in range, and each touch(s) may
     give them any other."""
-    states = {((), a, b) for a, b in itertools.product(FIELD_RANGE, repeat=2)}
+    start = itertools.product(FIELD_RANGE, repeat=2)
+    states: set[tuple[tuple[int, ...], float, float]] = {((), a, b) for a, b in start}
     for i, s in enumerate(body):
         if s.kind == "touch":
             states = {(freed, a, b) for freed, _, _ in states for a, b in itertools.product(FIELD_RANGE, repeat=2)}
@@ -191,21 +206,12 @@ def test_fields_read_twice_with_nothing_between_are_one_value(body: list[Stmt]) 
     function, not strlen nor free) runs between: the findings are exactly those some run has,
     where the tests compare with literals that are not negative."""
     src, free_line = field_program(body)
-    p = Project()
-    p.update_file("t.c", src)
-    found = p.check()["t.c"]
     every = field_runs(body, free_line)
-    double = [f for f in found if f.rule_id == "double-free"]
-    leak = [f for f in found if f.rule_id == "memory-leak"]
+    double, leak = checked(src)
     if not all(s.test is None or s.test.k >= 0 for s in body):
         # a negative literal decides nothing of a field whose type is not known (an unsigned one's
         # s->a < 0 is false): what runs is still reported, but a finding may stay that none has
         assert bool(double) >= any(len(r) >= 2 for r in every), src
         assert bool(leak) >= any(not r for r in every), src
         return
-    assert bool(double) == any(len(r) >= 2 for r in every), src
-    assert bool(leak) == any(not r for r in every), src
-    for f in double:
-        shown = [w.location.start_line for w in f.witness if "freed here" in w.message]
-        assert len(shown) == 2, f.witness
-        assert any(r[:2] == tuple(shown) for r in every), (src, shown)
+    assert_exactly_the_runs(src, double, leak, every)
