@@ -533,18 +533,16 @@ class CfgBuilder:
     def unknown_macro_stores(self, call: Call) -> list[tuple[str, str]]:
         """A statement that only calls a name in capitals neither the call table nor the file
         defines (a macro of a header not read: ICU's ``U8_NEXT(s, i, n, c)`` assigns ``c``) may
-        assign each local handed to it bare: ``def``, and ``voided`` (named, not necessarily read),
-        so no read of an unset value is claimed there nor after it.  A call whose value is used
-        (``x = MIN(a, b)``) is an expression: it reads its arguments as any call does."""
+        assign each local handed to it bare: ``maydef`` (named, maybe assigned, not necessarily read),
+        so no read of an unset value is claimed there nor after it (``maydef``, which the other
+        rules do not read: a pointer handed to ``LOG(p)`` is still the one allocated).  A call
+        whose value is used (``x = MIN(a, b)``) is an expression: it reads its arguments as any
+        call does."""
         if not call.discarded or not call.name or _SHOUTED.fullmatch(call.name) is None or call.name in self.counts:
             return []
         declared = self.cfg.declared
-        return [
-            (arg, atom)
-            for arg, by_address in call.args
-            if arg is not None and not by_address and arg in declared
-            for atom in ("def", "voided")
-        ]
+        handed = (arg for arg, by_address in call.args if arg is not None and not by_address)
+        return [(arg, "maydef") for arg in handed if arg in declared]
 
     def marked(self, call: Call) -> Call:
         """``call``, marked ``unchecked`` when its result is dropped and must not be."""

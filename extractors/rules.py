@@ -46,9 +46,11 @@ PROPOSITIONS = (
     "unusedparam",
     "asserted",
     "voided",
+    "maydef",
 )
 SCOPES = ("any", "local", "local-scalar", "return", "function")
-_OWN_ATOMS = frozenset({"decl", "def", "write", "read", "voided", "end"})  # what only a local's function does to it
+# what only a local's function does to it
+_OWN_ATOMS = frozenset({"decl", "def", "write", "read", "voided", "maydef", "end"})
 
 
 @dataclass(frozen=True)
