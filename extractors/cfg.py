@@ -1027,8 +1027,6 @@ class CfgBuilder:
         return [(n, True)], [(n, False)]
 
 
-# a macro named for returning: one word before RETURN at most (Py_), and none after it that makes
-# it conditional (RETURN_IF_ERROR, RETURN_ON_FAIL)
 _Readers = tuple[dict[str, frozenset[str]], "re.Pattern[str]"] | None
 _last_readers: list[tuple[CountMacros, _Readers]] = []  # one entry: the macros of the last file read
 
@@ -1055,6 +1053,8 @@ def _object_readers(counts: CountMacros) -> _Readers:
 
 
 _SHOUTED = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2,}[0-9]*")  # a macro's name, by convention
+# a macro named for returning: one word before RETURN at most (Py_), and none after it that makes
+# it conditional (RETURN_IF_ERROR, RETURN_ON_FAIL)
 _RETURNING = re.compile(r"(?:[A-Za-z0-9]+_)?RETURN(?:_[A-Z0-9]+)*")
 _CONDITIONAL = frozenset({"IF", "UNLESS", "ON", "WHEN", "ERR", "ERROR", "FAIL", "FAILED", "CHECK", "VAL"})
 
