@@ -380,19 +380,12 @@ class CfgBuilder:
         data, base = self.text_at()
         named = _lone_name(s)
         alone = self.counts.get(text_of(named)) if named is not None else None
-        if named is None and (typed := _declared_type(s)) is not None:
-            macro = self.counts.get(text_of(typed))
-            if typed.type == "identifier" and macro is not None and not object_like(macro):
-                macro = None  # ``NAME(type) x;`` of a function-like NAME: a type, as written
-            if macro is not None and macro[1].rstrip().endswith((";", "}")):  # not a type's name
-                named, alone = typed, macro
-            elif macro is None and (
-                _before_void_cast(typed)
-                or (s.has_error and _STATEMENT_AFTER.match(text_of(s), typed.end_byte - s.start_byte))
-            ):
-                # no declaration reads so (``NAME p->n = 0;``, ``NAME case 6:``): a macro that
-                # expands to nothing, or to statements this file does not define, before the statement
-                named, alone = typed, _NOTHING
+        if (
+            named is None
+            and (typed := _declared_type(s)) is not None
+            and (read := _type_read_as_statement(s, typed, self.counts)) is not None
+        ):
+            named, alone = typed, read
         if named is not None and alone is not None and object_like(alone):
             # ``C16B;`` of ``#define C16B C16S`` and ``#define C16S (out[1] = tmp[0], ...);``
             macro_body = alone[1]
@@ -1075,17 +1068,31 @@ _STATEMENT_AFTER = re.compile(
 
 
 def misread_statement_macro(s: TSNode, counts: CountMacros) -> bool:
-    """Whether declaration ``s`` is an object-like statement macro of ``counts`` written without
-    its ``;`` (``ARG_FETCH`` of ``#define ARG_FETCH Parse *pParse = p->pParse;``) that
-    tree-sitter read as the type of the next statement: no declaration at all, but the macro's
-    statements and that one, as :meth:`statement_expansion` builds them."""
+    """Whether declaration ``s`` is a statement macro of ``counts`` written without its ``;``
+    (``ARG_FETCH`` of ``#define ARG_FETCH Parse *pParse = p->pParse;``) that tree-sitter read as
+    the type of the next statement: no declaration at all, but the macro's statements and that
+    one, as :meth:`CfgBuilder.statement_expansion` builds them."""
     typed = _declared_type(s)
-    if typed is None:
-        return False
+    return typed is not None and _type_read_as_statement(s, typed, counts) is not None
+
+
+def _type_read_as_statement(s: TSNode, typed: TSNode, counts: CountMacros) -> CountMacro | None:
+    """The macro that ``typed``, the type tree-sitter read declaration ``s`` with, really is when
+    it is a statement's start and no type: a macro of ``counts`` whose body ends a statement, or
+    :data:`_NOTHING` for a name no declaration reads so (``NAME p->n = 0;``, ``NAME case 6:``,
+    a name alone on its line before ``(void)x;``), a macro that expands to nothing, or to
+    statements this file does not define; None when ``typed`` is a type as written (also
+    ``NAME(type) x;`` of a function-like ``NAME``)."""
     macro = counts.get(text_of(typed))
-    if macro is None:
-        return _before_void_cast(typed)
-    return object_like(macro) and macro[1].rstrip().endswith((";", "}"))
+    if macro is not None:
+        if typed.type == "identifier" and not object_like(macro):
+            return None
+        return macro if macro[1].rstrip().endswith((";", "}")) else None
+    if _before_void_cast(typed) or (
+        s.has_error and _STATEMENT_AFTER.match(text_of(s), typed.end_byte - s.start_byte)
+    ):
+        return _NOTHING
+    return None
 
 
 def _before_void_cast(name: TSNode) -> bool:
