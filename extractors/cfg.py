@@ -519,8 +519,8 @@ class CfgBuilder:
             return []
         declared = self.cfg.declared
         out: list[tuple[str, str]] = []
-        for word in sorted(set(reading[1].findall(source))):
-            out += [(n, "read") for n in sorted(reading[0][word]) if n in declared]
+        for word in sorted(reading.keys() & set(_WORDS.findall(source))):
+            out += [(n, "read") for n in sorted(reading[word]) if n in declared]
         return out
 
     def unknown_macro_stores(self, call: Call) -> list[tuple[str, str]]:
@@ -1020,15 +1020,16 @@ class CfgBuilder:
         return [(n, True)], [(n, False)]
 
 
-_Readers = tuple[dict[str, frozenset[str]], "re.Pattern[str]"] | None
+_Readers = dict[str, frozenset[str]] | None
+_WORDS = re.compile(r"[\w$]+")  # a text's words: a name is one of them, whole
 _last_readers: list[tuple[CountMacros, _Readers]] = []  # one entry: the macros of the last file read
 
 
 def _object_readers(counts: CountMacros) -> _Readers:
     """The object-like macros of ``counts`` whose bodies read names of their caller, with those
-    names, and a pattern that finds them in a node's text; None when there are none (most files).
-    Kept for the last ``counts`` seen (the entry holds it, so the object cannot be another one): a
-    file's functions are built with one dict of its macros."""
+    names; None when there are none (most files).  Kept for the last ``counts`` seen (the entry
+    holds it, so the object cannot be another one): a file's functions are built with one dict of
+    its macros."""
     last = _last_readers[0] if _last_readers else None
     if last is not None and last[0] is counts:
         return last[1]
@@ -1037,10 +1038,7 @@ def _object_readers(counts: CountMacros) -> _Readers:
         for name, macro in counts.items()
         if object_like(macro) and (got := reads_through(name, counts))
     }
-    found: _Readers = None
-    if reads:
-        names = "|".join(map(re.escape, sorted(reads)))
-        found = reads, re.compile(r"(?<![\w$])(?:" + names + r")(?![\w$])")
+    found = reads or None
     _last_readers[:] = [(counts, found)]
     return found
 

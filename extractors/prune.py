@@ -257,6 +257,55 @@ def _switch_targets(cfg: Cfg, node: CfgNode, value: int, env: dict[str, int]) ->
     return unknown | ({default} if default is not None else other)
 
 
+@dataclass(frozen=True)
+class _Step:
+    """What the product needs of one CFG node, the same in every state it is reached in: the
+    constants its test reads (``known``) and the positions of the flags it reads (``reads``),
+    the learnt test it is (``learnt``, with its ``polarity``), and the positions of the flags it
+    forgets (``cleared``: written), sets (``sets``) and then forgets again (``tested``: a
+    counter it tests)."""
+
+    test: bool
+    switch: bool
+    known: dict[str, int]
+    reads: tuple[tuple[str, int], ...]
+    learnt: int | None
+    polarity: bool
+    cleared: tuple[int, ...]
+    sets: tuple[tuple[int, int | None], ...]
+    tested: tuple[int, ...]
+
+
+def _step(
+    cfg: Cfg, node: CfgNode, consts: dict[str, int], index: dict[str, int], learn: set[str], counters: frozenset[str]
+) -> _Step:
+    test = node.kind in ("cond", "switch") and node.cond is not None
+    known: dict[str, int] = {}
+    reads: tuple[tuple[str, int], ...] = ()
+    learnt: int | None = None
+    polarity = True
+    if test:
+        known = _read_consts(cfg, node, consts, index)
+        names: set[str] = set()
+        cond_vars(node.cond, names)
+        if node.kind == "switch":
+            for t, _ in cfg.succ[node.id]:
+                if cfg.nodes[t].kind == "case":
+                    cond_vars(cfg.nodes[t].cond, names)
+        reads = tuple((f, k) for f, k in index.items() if f in names)
+        if node.kind == "cond" and learn and node.cond is not None:
+            tk = (str(node.cond[1]), True) if node.cond[0] == "var" else _test_key(node.cond)
+            if tk is not None and tk[0] in learn:
+                learnt, polarity = index[tk[0]], tk[1]
+    cleared = tuple(index[n] for n in _written(node) if n in index) if index else ()
+    sets = tuple((index[name], value) for name, value in node.flag_sets if name in index)
+    tested: set[str] = set()
+    if counters and node.kind == "cond":
+        cond_vars(node.cond, tested)
+    forgotten = tuple(index[n] for n in sorted(tested & counters))  # known up to its first test only
+    return _Step(test, node.kind == "switch", known, reads, learnt, polarity, cleared, sets, forgotten)
+
+
 def _product(
     cfg: Cfg,
     consts: dict[str, int],
@@ -271,59 +320,48 @@ def _product(
     states = [start]
     succ: list[list[tuple[int, bool | None]]] = [[]]
     exit_id: int | None = None
-    cleared_at: dict[int, tuple[int, ...]] = {}  # node -> positions of the flags it may write
-    read_consts: dict[int, dict[str, int]] = {}  # node -> the constants, not flags, its tests read
+    steps: dict[int, _Step] = {}
     queue = deque([0])
     while queue:
         i = queue.popleft()
         c, vals = states[i]
-        node = cfg.nodes[c]
+        step = steps.get(c)
+        if step is None:
+            step = steps[c] = _step(cfg, cfg.nodes[c], consts, index, learn, counters)
         decided: int | None = None
         targets: set[int] | None = None
-        learnt: str | None = None
-        polarity = True
-        if node.kind in ("cond", "switch") and node.cond is not None:
-            known = read_consts.get(c)
-            if known is None:  # per node: the constants its test (and its cases') can read
-                known = read_consts[c] = _read_consts(cfg, node, consts, index)
-            env = dict(known)
-            for f, v in zip(flags, vals, strict=True):
-                if v is not None:
-                    env[f] = v
-            decided = evaluate(node.cond, env)
-            if node.kind == "cond" and learn:
-                tk = (str(node.cond[1]), True) if node.cond[0] == "var" else _test_key(node.cond)
-                if tk is not None and tk[0] in learn:
-                    learnt, polarity = tk
-                    if decided is None and vals[index[learnt]] is not None:
-                        decided = int(bool(vals[index[learnt]]) == polarity)
-            if node.kind == "switch":
-                targets = _switch_targets(cfg, node, decided, env) if decided is not None else None
+        learnt = step.learnt
+        if step.test:
+            env = step.known
+            if step.reads:
+                env = dict(env)
+                for f, k in step.reads:
+                    if vals[k] is not None:
+                        env[f] = vals[k]  # type: ignore[assignment]
+            decided = evaluate(cfg.nodes[c].cond, env)
+            if decided is None and learnt is not None and vals[learnt] is not None:
+                decided = int(bool(vals[learnt]) == step.polarity)
+            if step.switch:
+                targets = _switch_targets(cfg, cfg.nodes[c], decided, env) if decided is not None else None
                 decided = None
-        after: list[int | None] = list(vals)
-        cleared = cleared_at.get(c)
-        if cleared is None:  # per node, not per state: a node is reached in many states
-            cleared = cleared_at[c] = tuple(index[n] for n in _written(node) if n in index) if flags else ()
-        for k in cleared:
-            after[k] = None
-        for name, value in node.flag_sets:
-            if name in index:
-                after[index[name]] = value
-        if counters and node.kind == "cond":
-            tested: set[str] = set()
-            cond_vars(node.cond, tested)
-            for name in tested & counters:
-                after[index[name]] = None  # known up to its first test only (see _enters_loop)
-        nv = tuple(after)
+        nv = vals
+        if step.cleared or step.sets or step.tested:
+            after = list(vals)
+            for k in step.cleared:
+                after[k] = None
+            for k, value in step.sets:
+                after[k] = value
+            for k in step.tested:
+                after[k] = None
+            nv = tuple(after)
         for t, br in cfg.succ[c]:
             if decided is not None and br is not None and br != bool(decided):
                 continue
             if targets is not None and t not in targets:
                 continue
             ev = nv
-            if learnt is not None and br is not None and nv[index[learnt]] is None:
-                k = index[learnt]
-                ev = nv[:k] + (1 if br == polarity else 0,) + nv[k + 1 :]
+            if learnt is not None and br is not None and nv[learnt] is None:
+                ev = nv[:learnt] + (1 if br == step.polarity else 0,) + nv[learnt + 1 :]
             if t == cfg.exit:
                 if exit_id is None:
                     exit_id = len(states)
