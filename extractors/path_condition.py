@@ -48,9 +48,15 @@ guessed:
   or ``extern`` (their address outlives the frame and is shared across calls) have one; the
   address of a part (``&a[i]``, ``&s.f``, whose address may be the whole's) and of a string
   literal is only not 0.
-- Heap addresses: a non-NULL result of a call the table says ``returns = "alloc"`` (``malloc``) is
-  positive (never a frame address: a fresh block is no local's storage), a NULL one 0, as the
-  node's ``post`` (``r >= 0``, ``r > 0`` for a ``nonnull`` allocator).  Unknown pointers stay
+- Heap addresses: a non-NULL result of a call the table says ``returns = "alloc"`` (``malloc``),
+  or of one that opens a new stream (:data:`_NEW_STREAMS`: ``fopen``, not ``freopen``, which
+  gives back the stream it is handed), is positive (never a frame address: a fresh block is no
+  local's storage), a NULL one 0, as the node's ``post`` (``r >= 0``, ``r > 0`` for a
+  ``nonnull`` allocator).
+- The standard streams ``stdin``, ``stdout`` and ``stderr`` are constants of their own, distinct
+  negative integers past the frame's addresses: never NULL, never a fresh block or stream, each
+  the same on every path; not in a function whose text stores to one or takes one's address
+  (glibc lets a program assign ``stdout``), nor where a local or parameter takes the name.  Unknown pointers stay
   unconstrained integers: a parameter may hold any address, a frame's included, so a comparison
   with one decides nothing.
 - A write this module did not read itself (a macro that assigns a local by name, a library
@@ -98,6 +104,10 @@ _NO_STORES = frozenset({
     "isupper", "islower", "isxdigit", "isprint", "toupper", "tolower",
 })
 _SHARED = re.compile(r"\b(?:volatile|_Atomic)\b")  # a value another thread or a device may change
+# library functions whose non-NULL result is a stream or directory no other pointer names yet
+_NEW_STREAMS = frozenset({"fopen", "tmpfile", "popen", "fmemopen", "open_memstream", "opendir", "fdopen", "fdopendir"})
+_STREAMS = ("stdin", "stdout", "stderr")
+_STREAM_STORE = re.compile(r"\b(?:stdin|stdout|stderr)\s*=(?!=)|&\s*\(?\s*(?:stdin|stdout|stderr)\b")
 
 
 @dataclass(frozen=True)
@@ -302,7 +312,16 @@ class FunctionSemantics:
             self.kinds[path] = FIELD
             root = field_root(path)
             self._rooted[root] = (*self._rooted.get(root, ()), path)
+        self.streams = self._streams()
         self._symbols: dict[str, z3.ExprRef] | None = None
+
+    def _streams(self) -> dict[str, int]:
+        """The standard streams' addresses (see the module docstring): past the frame's, by name."""
+        if any(n.source and _STREAM_STORE.search(n.source) for n in self.cfg.nodes):
+            return {}
+        past = len(self.frame)
+        named = self.params | self.cfg.declared.keys()
+        return {name: -(past + 1 + k) for k, name in enumerate(_STREAMS) if name not in named}
 
     def _tracked(self, params: tuple[str, ...]) -> dict[str, str]:
         """The tracked locals and their kinds; fills :attr:`frame` by the same rule of one
@@ -435,14 +454,16 @@ class FunctionSemantics:
 
     def _allocators(self, n: CfgNode) -> dict[str, bool]:
         """The names, as the node's text spells them, of the allocators it calls (the table's
-        ``returns = "alloc"``), each with whether it never returns NULL.  The table is read under
-        the calls' own names (a file's macro is named with its digest); a name that two calls of the
-        node read two ways is left out."""
+        ``returns = "alloc"``, and the openers of :data:`_NEW_STREAMS`), each with whether it
+        never returns NULL.  The table is read under the calls' own names (a file's macro is
+        named with its digest); a name that two calls of the node read two ways is left out."""
         got: dict[str, set[tuple[bool, bool]]] = {}
         for c in n.calls:
             if c.name is not None:
                 spec = self.table.get(c.name)
-                alloc = spec is not None and spec.returns == "alloc"
+                alloc = spec is not None and (
+                    spec.returns == "alloc" or (spec.returns == "open" and plain_name(c.name) in _NEW_STREAMS)
+                )
                 got.setdefault(plain_name(c.name), set()).add((alloc, spec is not None and spec.nonnull))
         return {name: ways.pop()[1] for name, ways in got.items() if len(ways) == 1 and next(iter(ways))[0]}
 
@@ -709,6 +730,8 @@ class _Reader:
             frame = self.sem.frame.get(name)
             if frame is not None and frame[1]:
                 return Value(z3.IntVal(frame[0]), "p")  # an array read as a value: its address
+            if (stream := self.sem.streams.get(name)) is not None:
+                return Value(z3.IntVal(stream), "p")
             if _MACRO_CONSTANT.fullmatch(name) and name not in self.sem.cfg.declared and name not in self.sem.params:
                 return Value(z3.Const(f"m:{name}", z3.IntSort()), "m")
             return self.unknown()

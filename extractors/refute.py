@@ -86,7 +86,7 @@ from extractors.witness_condition import Unrealisable, Waypoint, condition
 MAX_ROUNDS = 4
 MAX_BOUND_CALLS = 64  # call nodes one refutation specialises to their arguments (bound_calls)
 MAX_BOUND_NODES = 256  # graph nodes of a callee bound_calls specialises at most
-VERSION = "g1"  # the verdicts changed (g1: fields read by tests followed): older ones are not reused
+VERSION = "g2"  # the verdicts changed (g2: standard streams are no fresh stream): older ones are not reused
 
 
 def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:

@@ -670,3 +670,41 @@ def test_a_finding_whose_refutation_runs_out_of_budget_is_kept() -> None:
     kept = {f.location.start_line for f in p.check()["t.c"] if f.rule_id == "double-free"}
     assert kept == {line_of(CORRELATED, "/*B*/")}
     assert p.checker.counts["refuted"] == 0
+
+
+# SQLite's memsys3 dump: the log goes to stdout or to a file it opens, and the file is closed on
+# the else of ``out == stdout``, which a stream fopen just opened never is
+STREAMS = """
+#include <stdio.h>
+void dump(const char *name, int n) {
+    FILE *out;
+    if (name == 0) {
+        out = stdout;
+    } else {
+        out = fopen(name, "w");
+        if (out == 0)
+            return;
+    }
+    fprintf(out, "%d\\n", n);
+    if (out == stdout)
+        fflush(stdout);
+    else
+        fclose(out);
+}
+"""
+
+
+def test_a_fresh_stream_is_no_standard_stream() -> None:
+    opened = line_of(STREAMS, 'out = fopen(name, "w");')
+    assert found(STREAMS, "resource-leak") == set()
+    assert found(STREAMS, "resource-leak", refute=False) == {opened}
+    # closed only when it is stdout: the file opened is never closed
+    swapped = STREAMS.replace("if (out == stdout)", "if (out != stdout)")
+    assert found(swapped, "resource-leak") == {opened}
+    # a stream another function hands back may be stdout
+    handed = STREAMS.replace('out = fopen(name, "w");', "out = log_stream(name);")
+    assert found(handed, "resource-leak") == set()
+    # in a function that stores to stdout (glibc allows it) the streams are unknown values: what
+    # stdout holds at the test is not followed, so the path through it is not refuted
+    assigned = STREAMS.replace("    fprintf(out,", "    if (n < 0)\n        stdout = stderr;\n    fprintf(out,")
+    assert found(assigned, "resource-leak") == {opened}
