@@ -207,30 +207,16 @@ def prune(cfg: Cfg, consts: dict[str, int], params: tuple[str, ...] = ()) -> Gra
         (c.consts, set()),
     )
     tried: set[tuple[str, ...]] = set()
+    names: dict[int, _Names] = {}  # per node, shared by the attempts
     for flags, learning in attempts:
         if flags and tuple(flags) not in tried:
             tried.add(tuple(flags))
-            g = _product(cfg, consts, flags, learning, limit, frozenset(counters) & frozenset(flags))
+            g = _product(cfg, consts, flags, learning, limit, frozenset(counters) & frozenset(flags), names)
             if g is not None:
                 return g
-    g = _product(cfg, consts, [], set(), None)
+    g = _product(cfg, consts, [], set(), None, node_names=names)
     assert g is not None  # without flags there is one state per CFG node
     return g
-
-
-def _read_consts(cfg: Cfg, node: CfgNode, consts: dict[str, int], flags: dict[str, int]) -> dict[str, int]:
-    """The part of ``consts`` a test at ``node`` can read (its condition's names, and a switch's
-    cases' names), less the flags, whose values the state gives: :func:`evaluate` reads nothing
-    else, so this is all of the environment it needs, without a copy of every constant of the
-    file per state (a file's constants are thousands)."""
-    names: set[str] = set()
-    cond_vars(node.cond, names)
-    if node.kind == "switch":
-        for t, _ in cfg.succ[node.id]:
-            case = cfg.nodes[t]
-            if case.kind == "case":
-                cond_vars(case.cond, names)
-    return {n: consts[n] for n in names if n in consts and n not in flags}
 
 
 def _switch_targets(cfg: Cfg, node: CfgNode, value: int, env: dict[str, int]) -> set[int]:
@@ -276,8 +262,39 @@ class _Step:
     tested: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class _Names:
+    """What one CFG node reads and writes, whatever the flags: the names its test reads
+    (``reads``, a switch's cases' included), those of its own condition (``tested``), the names it
+    may write (``written``) and the key of the test it is (``key``: see :func:`_test_key`)."""
+
+    reads: frozenset[str]
+    tested: frozenset[str]
+    written: frozenset[str]
+    key: tuple[str, bool] | None
+
+
+def _names(cfg: Cfg, node: CfgNode) -> _Names:
+    tested: set[str] = set()
+    cond_vars(node.cond, tested)
+    reads = set(tested)
+    if node.kind == "switch":
+        for t, _ in cfg.succ[node.id]:
+            if cfg.nodes[t].kind == "case":
+                cond_vars(cfg.nodes[t].cond, reads)
+    key = None
+    if node.kind == "cond" and node.cond is not None:
+        key = (str(node.cond[1]), True) if node.cond[0] == "var" else _test_key(node.cond)
+    return _Names(frozenset(reads), frozenset(tested), frozenset(_written(node)), key)
+
+
 def _step(
-    cfg: Cfg, node: CfgNode, consts: dict[str, int], index: dict[str, int], learn: set[str], counters: frozenset[str]
+    node: CfgNode,
+    names: _Names,
+    consts: dict[str, int],
+    index: dict[str, int],
+    learn: set[str],
+    counters: frozenset[str],
 ) -> _Step:
     test = node.kind in ("cond", "switch") and node.cond is not None
     known: dict[str, int] = {}
@@ -285,24 +302,16 @@ def _step(
     learnt: int | None = None
     polarity = True
     if test:
-        known = _read_consts(cfg, node, consts, index)
-        names: set[str] = set()
-        cond_vars(node.cond, names)
-        if node.kind == "switch":
-            for t, _ in cfg.succ[node.id]:
-                if cfg.nodes[t].kind == "case":
-                    cond_vars(cfg.nodes[t].cond, names)
-        reads = tuple((f, k) for f, k in index.items() if f in names)
-        if node.kind == "cond" and learn and node.cond is not None:
-            tk = (str(node.cond[1]), True) if node.cond[0] == "var" else _test_key(node.cond)
-            if tk is not None and tk[0] in learn:
-                learnt, polarity = index[tk[0]], tk[1]
-    cleared = tuple(index[n] for n in _written(node) if n in index) if index else ()
+        # the constants the test can read, less the flags, whose values the state gives:
+        # :func:`evaluate` reads nothing else (a file's constants are thousands)
+        known = {n: consts[n] for n in names.reads if n in consts and n not in index}
+        reads = tuple((f, k) for f, k in index.items() if f in names.reads)
+        if learn and names.key is not None and names.key[0] in learn:
+            learnt, polarity = index[names.key[0]], names.key[1]
+    cleared = tuple(index[n] for n in names.written if n in index) if index else ()
     sets = tuple((index[name], value) for name, value in node.flag_sets if name in index)
-    tested: set[str] = set()
-    if counters and node.kind == "cond":
-        cond_vars(node.cond, tested)
-    forgotten = tuple(index[n] for n in sorted(tested & counters))  # known up to its first test only
+    counted = names.tested & counters if node.kind == "cond" else frozenset()
+    forgotten = tuple(index[n] for n in sorted(counted))  # known up to its first test only
     return _Step(test, node.kind == "switch", known, reads, learnt, polarity, cleared, sets, forgotten)
 
 
@@ -313,6 +322,7 @@ def _product(
     learn: set[str],
     limit: int | None,
     counters: frozenset[str] = frozenset(),
+    node_names: dict[int, _Names] | None = None,
 ) -> Graph | None:
     index = {f: i for i, f in enumerate(flags)}
     start: tuple[int, tuple[int | None, ...]] = (cfg.entry, (None,) * len(flags))
@@ -327,7 +337,12 @@ def _product(
         c, vals = states[i]
         step = steps.get(c)
         if step is None:
-            step = steps[c] = _step(cfg, cfg.nodes[c], consts, index, learn, counters)
+            got = node_names.get(c) if node_names is not None else None
+            if got is None:
+                got = _names(cfg, cfg.nodes[c])
+                if node_names is not None:
+                    node_names[c] = got
+            step = steps[c] = _step(cfg.nodes[c], got, consts, index, learn, counters)
         decided: int | None = None
         targets: set[int] | None = None
         learnt = step.learnt
