@@ -20,6 +20,7 @@ from tree_sitter import Tree
 from extractors.calls import CallSpec
 from extractors.conditional_takes import defer_conditional_takes
 from extractors.count_macros import (
+    EXPECT,
     NO_COUNT_MACROS,
     OBJECT_LIKE,
     CountMacro,
@@ -29,6 +30,7 @@ from extractors.count_macros import (
     dropped,
     expand_call,
     expansion,
+    hint,
     object_like,
     object_statement,
     reads_through,
@@ -987,6 +989,23 @@ class CfgBuilder:
         args = args_of(call)
         return args[spec.returns_arg] if spec.returns_arg < len(args) else None
 
+    def hinted(self, call: TSNode) -> TSNode | None:
+        """The condition a branch hint is given (``__builtin_expect(p == NULL, 0)``, or a call of
+        a hint macro of the file: ``unlikely(p == NULL)``, :func:`extractors.count_macros.hint`),
+        whose truth is the call's; None for any other call."""
+        fn = call.child_by_field_name("function")
+        if fn is None or fn.type != "identifier":
+            return None
+        name = text_of(fn)
+        listed = call.child_by_field_name("arguments")
+        args = [a for a in listed.named_children if a.type != "comment"] if listed is not None else []
+        if name in EXPECT and len(args) >= 2:
+            return args[0]
+        macro = self.counts.get(name)
+        if macro is not None and not object_like(macro) and len(args) == 1 and hint(macro):
+            return args[0]
+        return None
+
     def cond(self, expr: TSNode | None, preds: list[Pred]) -> tuple[list[Pred], list[Pred]]:
         e = strip_parens(expr)
         if e is None:
@@ -1006,6 +1025,8 @@ class CfgBuilder:
             return f, t
         if e.type == "comma_expression":
             return self.cond(e.child_by_field_name("right"), self.expr_node(e.child_by_field_name("left"), preds))
+        if e.type == "call_expression" and (hinted := self.hinted(e)) is not None:
+            return self.cond(hinted, preds)
         if e.type == "conditional_expression":
             tc, fc = self.cond(e.child_by_field_name("condition"), preds)
             ta, fa = self.cond(e.child_by_field_name("consequence"), tc)

@@ -92,7 +92,8 @@ def count_macros(text: str) -> dict[str, CountMacro]:
     sizeof(void *))``, ``#define LINE (BUFSIZE + 1)``: :func:`counting` keeps those that reach a
     ``sizeof``), and the function-like macros whose body may be a size or a count: it applies
     ``sizeof``, or calls a macro (``#define countof(a) ARRAY_SIZE(a)``, which :func:`counting`
-    keeps only when that one is a candidate).  A later definition of a name wins, also when it is
+    keeps only when that one is a candidate); and the statement macros, the macros that read a
+    caller's name and the branch hints (:func:`hint`).  A later definition of a name wins, also when it is
     none of these."""
     flat = _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
     out: dict[str, CountMacro] = {}
@@ -106,7 +107,7 @@ def count_macros(text: str) -> dict[str, CountMacro]:
             continue
         names = tuple(p.strip() for p in params.split(",")) if params.strip() else ()
         shaped = _SIZEOF.search(body) is not None or _CALLED.search(body) is not None
-        shaped = shaped or statement_macro((names, body)) or bool(free_reads((names, body)))
+        shaped = shaped or statement_macro((names, body)) or bool(free_reads((names, body))) or hint((names, body))
         if shaped and not stringifies(body) and all(_NAME.match(n) for n in names):
             out[name] = (names, body)
         else:
@@ -141,9 +142,11 @@ def dropped(macro: CountMacro) -> tuple[int, ...]:
 def counting(found: Mapping[str, CountMacro]) -> dict[str, CountMacro]:
     """Of the candidates a file sees (its headers' and its own :func:`count_macros`), those whose
     body applies ``sizeof`` or calls one that is kept, or (object-like) names one (the others can
-    never expand to a count),
-    and the statement macros and those that read a name of the caller's (:func:`free_reads`)."""
-    kept = {n: m for n, m in found.items() if _SIZEOF.search(m[1]) or statement_macro(m) or free_reads(m)}
+    never expand to a count), the statement macros, those that read a name of the caller's
+    (:func:`free_reads`) and the branch hints (:func:`hint`)."""
+    kept = {
+        n: m for n, m in found.items() if _SIZEOF.search(m[1]) or statement_macro(m) or free_reads(m) or hint(m)
+    }
     while True:
         more = {
             n: m
@@ -153,6 +156,52 @@ def counting(found: Mapping[str, CountMacro]) -> dict[str, CountMacro]:
         if not more:
             return kept
         kept.update(more)
+
+
+EXPECT = frozenset({"__builtin_expect", "__builtin_expect_with_probability"})
+"""GCC's and clang's branch hints: the value of ``__builtin_expect(e, c)`` is ``e``'s."""
+_HINTED = re.compile(r"__builtin_expect\((.*),[^,()]*\)|__builtin_expect_with_probability\((.*),[^,()]*,[^,()]*\)")
+
+
+@lru_cache(maxsize=4096)
+def hint(macro: CountMacro) -> bool:
+    """Whether ``macro`` is a branch hint: one parameter, and a body that is a :data:`EXPECT` of
+    it (``#define unlikely(x) __builtin_expect(!!(x), 0)``), with any parentheses and ``!!``
+    around it, whose truth is the argument's.  ``if (unlikely(p == NULL))`` branches as ``if (p
+    == NULL)`` does; the CFG builder reads the argument as the condition.  A body that is the
+    parameter alone is no hint: such a macro is often an assertion in another build of the same
+    file (SQLite's ``ALWAYS(X)`` is ``(X)``, ``(1)``, or ``X`` asserted), whose false branch its
+    author says never runs."""
+    params, body = macro
+    if len(params) != 1 or not _NAME.match(params[0]):
+        return False
+    m = _HINTED.fullmatch(_bare(re.sub(r"\s+", "", body)))
+    if m is None:
+        return False
+    return _bare(m.group(1) if m.group(1) is not None else m.group(2)) == params[0]
+
+
+def _bare(text: str) -> str:
+    """``text`` less the ``!!`` and the parentheses around it."""
+    while (inner := _unwrap(text)) != text:
+        text = inner
+    return text
+
+
+def _unwrap(text: str) -> str:
+    """``text`` less one ``!!`` before it or one pair of parentheses around it (when they match
+    each other), else ``text``."""
+    if text.startswith("!!"):
+        return text[2:]
+    if not (text.startswith("(") and text.endswith(")")):
+        return text
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and i < len(text) - 1:
+            return text  # ``(a) + (b)``: the first parenthesis closes before the end
+    return text[1:-1]
 
 
 def expansion(macro: CountMacro, args: Sequence[str]) -> str | None:
