@@ -93,10 +93,12 @@ def count_macros(text: str) -> dict[str, CountMacro]:
     ``sizeof``), and the function-like macros whose body may be a size or a count: it applies
     ``sizeof``, or calls a macro (``#define countof(a) ARRAY_SIZE(a)``, which :func:`counting`
     keeps only when that one is a candidate); and the statement macros, the macros that read a
-    caller's name and the branch hints (:func:`hint`).  A later definition of a name wins, also when it is
-    none of these."""
+    caller's name and the branch hints (:func:`hint`).  A later definition of a name wins, also
+    when it is none of these; but a hint is no hint when another definition of its name in
+    ``text`` is not one (SQLite's ``ALWAYS(X)``: ``(X)`` in one build, ``(1)`` in another)."""
     flat = _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
     out: dict[str, CountMacro] = {}
+    untruthful: set[str] = set()  # names with a function-like definition that is no hint
     for m in _DEFINE.finditer(flat):
         name, params, body = m.group(1), m.group(3), m.group(4).strip()
         if m.group(2) is None:  # object-like: a candidate when it may be a size (names something)
@@ -106,12 +108,18 @@ def count_macros(text: str) -> dict[str, CountMacro]:
                 out.pop(name, None)
             continue
         names = tuple(p.strip() for p in params.split(",")) if params.strip() else ()
+        hinting = hint((names, body))
+        if not hinting:
+            untruthful.add(name)
         shaped = _SIZEOF.search(body) is not None or _CALLED.search(body) is not None
-        shaped = shaped or statement_macro((names, body)) or bool(free_reads((names, body))) or hint((names, body))
+        shaped = shaped or statement_macro((names, body)) or bool(free_reads((names, body))) or hinting
         if shaped and not stringifies(body) and all(_NAME.match(n) for n in names):
             out[name] = (names, body)
         else:
             out.pop(name, None)
+    for name in untruthful:
+        if name in out and not object_like(out[name]) and hint(out[name]):
+            del out[name]  # a hint in one build, something else in another
     return out
 
 
@@ -165,20 +173,21 @@ _HINTED = re.compile(r"__builtin_expect\((.*),[^,()]*\)|__builtin_expect_with_pr
 
 @lru_cache(maxsize=4096)
 def hint(macro: CountMacro) -> bool:
-    """Whether ``macro`` is a branch hint: one parameter, and a body that is a :data:`EXPECT` of
-    it (``#define unlikely(x) __builtin_expect(!!(x), 0)``), with any parentheses and ``!!``
-    around it, whose truth is the argument's.  ``if (unlikely(p == NULL))`` branches as ``if (p
-    == NULL)`` does; the CFG builder reads the argument as the condition.  A body that is the
-    parameter alone is no hint: such a macro is often an assertion in another build of the same
-    file (SQLite's ``ALWAYS(X)`` is ``(X)``, ``(1)``, or ``X`` asserted), whose false branch its
-    author says never runs."""
+    """Whether ``macro`` is a branch hint: one parameter, and a body whose truth is the
+    argument's, the parameter itself or a :data:`EXPECT` of it (``#define unlikely(x)
+    __builtin_expect(!!(x), 0)``), with any parentheses and ``!!`` around it.  ``if
+    (unlikely(p == NULL))`` branches as ``if (p == NULL)`` does; the CFG builder reads the
+    argument as the condition.  Only where every definition of the name is one
+    (:func:`count_macros`): SQLite's ``ALWAYS(X)`` is ``(X)`` in one build and an assertion or
+    ``(1)`` in others, which say that its false branch never runs."""
     params, body = macro
     if len(params) != 1 or not _NAME.match(params[0]):
         return False
-    m = _HINTED.fullmatch(_bare(re.sub(r"\s+", "", body)))
-    if m is None:
-        return False
-    return _bare(m.group(1) if m.group(1) is not None else m.group(2)) == params[0]
+    flat = _bare(re.sub(r"\s+", "", body))
+    m = _HINTED.fullmatch(flat)
+    if m is not None:
+        flat = _bare(m.group(1) if m.group(1) is not None else m.group(2))
+    return flat == params[0]
 
 
 def _bare(text: str) -> str:
