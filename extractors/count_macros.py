@@ -123,6 +123,21 @@ def count_macros(text: str) -> dict[str, CountMacro]:
     return out
 
 
+def mixed_hints(text: str) -> frozenset[str]:
+    """The names ``text`` defines as a hint (:func:`hint`) in one place and as something else
+    in another: no hint, whichever definition a build picks."""
+    flat = _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
+    hints: set[str] = set()
+    others: set[str] = set()
+    for m in _DEFINE.finditer(flat):
+        if m.group(2) is None:
+            continue
+        params = m.group(3)
+        names = tuple(p.strip() for p in params.split(",")) if params.strip() else ()
+        (hints if hint((names, m.group(4).strip())) else others).add(m.group(1))
+    return frozenset(hints & others)
+
+
 @lru_cache(maxsize=65_536)
 def function_like(define: str) -> CountMacro | None:
     """The function-like macro the text after ``#define`` defines (``SimulateIOError(A)``), or

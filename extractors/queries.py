@@ -69,6 +69,8 @@ from extractors.count_macros import (
     counting,
     dropped,
     function_like,
+    hint,
+    mixed_hints,
 )
 from extractors.findings import Location, Unmodelled
 from extractors.functions import (
@@ -200,6 +202,10 @@ def file_counts(db: Database, path: str) -> tuple[tuple[str, CountMacro], ...]:
         found.pop(name, None)
     found.update(count_macros(_define_lines(build)))
     kept = counting(found)
+    if defines:  # a build's pick of a hint that other builds define otherwise is none
+        for name in mixed_hints(b"\n\n".join(defines).decode("utf-8", "surrogateescape")):
+            if name in kept and hint(kept[name]):
+                del kept[name]
     for name, define in build:
         # a call of a macro that compiles an argument out is read through its expansion
         macro = function_like(define) if name not in kept else None

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from extractors.api import Project
 from extractors.count_macros import count_macros, counting, function_like, hint
+from tests.extractors.helpers import line_of
 
 
 @pytest.mark.parametrize(
@@ -62,3 +64,41 @@ def test_a_hint_in_one_build_and_no_hint_in_another_is_none() -> None:
 #endif
 """
     assert "LIKELY" in counting(count_macros(zstd))
+
+
+ASSERTED = """
+#include <string.h>
+#if !defined(NDEBUG) && !defined(DEBUG)
+# define NDEBUG 1
+#endif
+#if defined(COVERAGE_TEST)
+# define ALWAYS(X)      (1)
+#elif !defined(NDEBUG)
+# define ALWAYS(X)      ((X)?1:(assert(0),0))
+#else
+# define ALWAYS(X)      (X)
+#endif
+#define unlikely(X) __builtin_expect((X), 0)
+struct chunk { struct chunk *next; char data[64]; };
+void copy_at(struct chunk *first, long at, char *out, int n) {
+    struct chunk *c;
+    long off = 0;
+    for (c = first; ALWAYS(c) && off + 64 <= at; c = c->next)
+        off += 64;
+    memcpy(out, c->data, n);
+}
+"""
+
+
+def test_a_build_that_asserts_the_hint_keeps_it_no_hint() -> None:
+    # read as (X), the loop would end with c NULL, which the author's debug build asserts away (the
+    # file's own NDEBUG picks the release build's definition, as SQLite's does)
+    project = Project()
+    project.set_file("a.c", ASSERTED)
+    assert [f for f in project.check()["a.c"] if f.rule_id == "known-null-dereference"] == []
+    # a hint that is a hint in every build (a branch hint) makes the loop's exit test c's
+    hinted = ASSERTED.replace("ALWAYS(c) &&", "unlikely(c != 0) &&")
+    project.set_file("a.c", hinted)
+    assert [f.location.start_line for f in project.check()["a.c"] if f.rule_id == "known-null-dereference"] == [
+        line_of(hinted, "memcpy(out, c->data, n);")
+    ]
