@@ -10,7 +10,7 @@ Real projects: findings per 1,000 lines per tool, and ctlsp's findings held to t
 ``bench/reviewed/<name>.toml`` (``[[finding]]`` with file, line, rule, verdict true/false, cause):
 every finding not in the list is printed, so that a new false positive shows.  The default projects
 are downloaded into ``--work`` at run time (never committed): Lua 5.4 (from the lupa sdist, as
-``bench/c_bench.py``), zlib 1.2.11 (from the pyminizip sdist), lz4, brotli and eight more PyPI
+``bench/c_bench.py``), zlib 1.2.11 (from the pyminizip sdist), lz4, brotli, zstd and eight more PyPI
 sdists, and SQLite's amalgamation (from the npm package better-sqlite3, as ``bench/edit_latency.py``).
 
     .venv/bin/python bench/detection.py [--work DIR] [--no-corpus] [--no-default-projects]
@@ -397,8 +397,9 @@ def _copy_c(src: Path, dest: Path, recursive: bool) -> None:
 def default_projects(work: Path) -> list[Project]:
     """Lua 5.4, zlib 1.2.11, lz4's library, brotli's C library, the C of eight more PyPI sdists
     (cffi's backend, pyppmd, bitarray, cmark-gfm as cmarkgfm bundles it, ujson, regex, Pillow's
-    ``src`` and psycopg2's ``psycopg``) and SQLite's amalgamation (the npm package better-sqlite3
-    ships it: 271k lines in one file), copied to ``work/projects``."""
+    ``src`` and psycopg2's ``psycopg``), SQLite's amalgamation (the npm package better-sqlite3
+    ships it: 271k lines in one file) and zstd's (the zstandard sdist's ``zstd``: 54k lines),
+    copied to ``work/projects``."""
     base = work / "projects"
     out: list[Project] = []
 
@@ -437,6 +438,8 @@ def default_projects(work: Path) -> list[Project]:
     add("psycopg2", pg, recursive=True)  # from the root: its files include "psycopg/x.h"
     sq = fetch_sqlite(work)
     add("sqlite3", sq.parent if sq else None)
+    zs = _sdist(work, "zstandard==0.25.0", "zstandard-0.25.0")
+    add("zstd", zs / "zstd" if zs else None)
     return out
 
 

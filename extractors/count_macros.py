@@ -113,7 +113,7 @@ def count_macros(text: str) -> dict[str, CountMacro]:
             untruthful.add(name)
         shaped = _SIZEOF.search(body) is not None or _CALLED.search(body) is not None
         shaped = shaped or statement_macro((names, body)) or bool(free_reads((names, body))) or hinting
-        if shaped and not stringifies(body) and all(_NAME.match(n) for n in names):
+        if shaped and not stringifies(body) and _parameters(names):
             out[name] = (names, body)
         else:
             out.pop(name, None)
@@ -136,6 +136,25 @@ def mixed_hints(text: str) -> frozenset[str]:
         names = tuple(p.strip() for p in params.split(",")) if params.strip() else ()
         (hints if hint((names, m.group(4).strip())) else others).add(m.group(1))
     return frozenset(hints & others)
+
+
+VARIADIC = "..."
+"""The last parameter of a variadic macro, whose arguments ``__VA_ARGS__`` names in the body."""
+
+
+def _parameters(names: Sequence[str]) -> bool:
+    """Whether ``names`` are parameters an expansion here binds: names, the last one maybe
+    :data:`VARIADIC` (GNU's named ``args...`` is not)."""
+    fixed = names[:-1] if names and names[-1] == VARIADIC else names
+    return all(_NAME.match(n) for n in fixed)
+
+
+def _bound(params: Sequence[str], count: int) -> int | None:
+    """How many of ``count`` arguments the named parameters take (the rest are ``__VA_ARGS__``),
+    or None when ``count`` arguments do not fit ``params``."""
+    if params and params[-1] == VARIADIC:
+        return len(params) - 1 if count >= len(params) - 1 else None
+    return count if count == len(params) else None
 
 
 @lru_cache(maxsize=65_536)
@@ -232,9 +251,12 @@ def expansion(macro: CountMacro, args: Sequence[str]) -> str | None:
     """The text a call of ``macro`` with the argument texts ``args`` expands to (None when the
     count of arguments is not the macro's)."""
     params, body = macro
-    if len(args) != len(params):
+    named = _bound(params, len(args))
+    if named is None:
         return None
-    given = dict(zip(params, args, strict=False))
+    given = dict(zip(params[:named], args[:named], strict=True))
+    if named < len(params):
+        given["__VA_ARGS__"] = ", ".join(args[named:])
     return _WORD.sub(lambda w: given.get(w.group(0), w.group(0)), body)
 
 
@@ -405,11 +427,15 @@ def expand_call(macro: CountMacro, data: bytes, open_at: int) -> Expanded | None
     if args is None:
         return None
     ranges, close = args
-    if not params and len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+    if len(ranges) == 1 and ranges[0][0] == ranges[0][1] and (not params or params == (VARIADIC,)):
         ranges = []
-    if len(ranges) != len(params):
+    named = _bound(params, len(ranges))
+    if named is None:
         return None
-    given = dict(zip(params, ranges, strict=True))
+    given = dict(zip(params[:named], ranges[:named], strict=True))
+    if named < len(params):  # the variadic arguments, commas and all, as one piece of the call
+        rest = ranges[named:]
+        given["__VA_ARGS__"] = (rest[0][0], rest[-1][1]) if rest else (close, close)
     out = bytearray()
     pieces: list[tuple[int, int, int]] = []
     for m in _BODY_TOKEN.finditer(body.encode("utf-8", "surrogateescape")):
