@@ -72,6 +72,11 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)]*)\))?(.*
 OBJECT_LIKE: tuple[str, ...] = ("()",)
 
 
+def _flattened(text: str) -> str:
+    """``text`` with its continued lines joined and its comments blanked: one define a line."""
+    return _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
+
+
 def object_like(macro: CountMacro) -> bool:
     return macro[0] == OBJECT_LIKE
 
@@ -96,7 +101,7 @@ def count_macros(text: str) -> dict[str, CountMacro]:
     caller's name and the branch hints (:func:`hint`).  A later definition of a name wins, also
     when it is none of these; but a hint is no hint when another definition of its name in
     ``text`` is not one (SQLite's ``ALWAYS(X)``: ``(X)`` in one build, ``(1)`` in another)."""
-    flat = _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
+    flat = _flattened(text)
     out: dict[str, CountMacro] = {}
     untruthful: set[str] = set()  # names with a function-like definition that is no hint
     for m in _DEFINE.finditer(flat):
@@ -126,7 +131,7 @@ def count_macros(text: str) -> dict[str, CountMacro]:
 def mixed_hints(text: str) -> frozenset[str]:
     """The names ``text`` defines as a hint (:func:`hint`) in one place and as something else
     in another: no hint, whichever definition a build picks."""
-    flat = _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
+    flat = _flattened(text)
     hints: set[str] = set()
     others: set[str] = set()
     for m in _DEFINE.finditer(flat):
