@@ -2283,6 +2283,10 @@ class Projector:
         after = dict(got for c in dict.fromkeys(cids) if (got := self.after_call(fm, c, v)) is not None)
         if (buffer := contents_of(v)) is not None:  # loops that store on every round run at least once
             after.update(dict.fromkeys(filling_loops(fm, buffer, self.scope.table), _left_filled))
+        for c in resolved:  # ``v = f(v)``: the callee's box reads (and may free) the old value first
+            if c not in after and (moved := per_cfg[c][0] & _RESULT_LABELS) and _replaces_argument(fm, c, v):
+                per_cfg[c] = (per_cfg[c][0] - moved, per_cfg[c][1])
+                after[c] = _labelled(moved)
         has_labels = any(lab for lab, _ in per_cfg.values()) or any(resolved.values())
         # tests of the error indicator whose clear branch speaks for v (extractors.error_indicator)
         vouched = {cfg.succ[c][0][0]: bool(cfg.nodes[c].error_test) for c in cids if self._raised_result(fm, c, v)}
@@ -2475,6 +2479,28 @@ def _root(name: str, exits: tuple[str, ...] = (EXIT,)) -> Component:
         (Box("call", name, (ENTRY,), exits),),
         (("start", ("call", ENTRY)), *((("call", e), "end") for e in exits)),
     )
+
+
+_RESULT_LABELS = frozenset({"def", "alloc", "open", "maynull", "null"})
+"""What a call's result stored in a value says of it: after the callee's box where the call is
+handed the value's old contents (``v = f(v)``: ``f`` may free the old block and return a new one)."""
+
+
+def _replaces_argument(fm: FunctionModel, cid: int, v: str) -> bool:
+    """Whether CFG node ``cid`` stores in ``v`` the result of a call handed ``v`` itself."""
+    return any(
+        call.result == v and any(ap == v and not byaddr for ap, byaddr in call.args)
+        for call in fm.cfg.nodes[cid].calls
+    )
+
+
+def _labelled(labels: frozenset[str]) -> Callable[[bool | None], frozenset[str]]:
+    """The labels of every way out of a call: ``labels``."""
+
+    def on(br: bool | None) -> frozenset[str]:
+        return labels
+
+    return on
 
 
 def _no_labels(br: bool | None) -> frozenset[str]:
