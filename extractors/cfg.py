@@ -997,8 +997,7 @@ class CfgBuilder:
         if fn is None or fn.type != "identifier":
             return None
         name = text_of(fn)
-        listed = call.child_by_field_name("arguments")
-        args = [a for a in listed.named_children if a.type != "comment"] if listed is not None else []
+        args = args_of(call)
         if name in EXPECT and len(args) >= 2:
             return args[0]
         macro = self.counts.get(name)

@@ -72,6 +72,11 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\(([^)]*)\))?(.*
 OBJECT_LIKE: tuple[str, ...] = ("()",)
 
 
+def _parameter_names(params: str) -> tuple[str, ...]:
+    """The names of a define's parameter list (the text between its parentheses)."""
+    return tuple(p.strip() for p in params.split(",")) if params.strip() else ()
+
+
 def _flattened(text: str) -> str:
     """``text`` with its continued lines joined and its comments blanked: one define a line."""
     return _COMMENT.sub(" ", text.replace("\\\r\n", " ").replace("\\\n", " "))
@@ -112,7 +117,7 @@ def count_macros(text: str) -> dict[str, CountMacro]:
             else:
                 out.pop(name, None)
             continue
-        names = tuple(p.strip() for p in params.split(",")) if params.strip() else ()
+        names = _parameter_names(params)
         hinting = hint((names, body))
         if not hinting:
             untruthful.add(name)
@@ -137,8 +142,7 @@ def mixed_hints(text: str) -> frozenset[str]:
     for m in _DEFINE.finditer(flat):
         if m.group(2) is None:
             continue
-        params = m.group(3)
-        names = tuple(p.strip() for p in params.split(",")) if params.strip() else ()
+        names = _parameter_names(m.group(3))
         (hints if hint((names, m.group(4).strip())) else others).add(m.group(1))
     return frozenset(hints & others)
 
@@ -170,7 +174,7 @@ def function_like(define: str) -> CountMacro | None:
     m = _DEFINE.match("#define " + _COMMENT.sub(" ", define))
     if m is None or m.group(2) is None or "#" in m.group(4):
         return None
-    names = tuple(p.strip() for p in m.group(3).split(",")) if m.group(3).strip() else ()
+    names = _parameter_names(m.group(3))
     return (names, m.group(4).strip()) if all(_NAME.match(n) for n in names) else None
 
 

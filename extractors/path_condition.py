@@ -52,13 +52,12 @@ guessed:
   or of one that opens a new stream (:data:`_NEW_STREAMS`: ``fopen``, not ``freopen``, which
   gives back the stream it is handed), is positive (never a frame address: a fresh block is no
   local's storage), a NULL one 0, as the node's ``post`` (``r >= 0``, ``r > 0`` for a
-  ``nonnull`` allocator).
+  ``nonnull`` allocator).  Unknown pointers stay unconstrained integers: a parameter may hold any
+  address, a frame's included, so a comparison with one decides nothing.
 - The standard streams ``stdin``, ``stdout`` and ``stderr`` are constants of their own, distinct
   negative integers past the frame's addresses: never NULL, never a fresh block or stream, each
   the same on every path; not in a function whose text stores to one or takes one's address
-  (glibc lets a program assign ``stdout``), nor where a local or parameter takes the name.  Unknown pointers stay
-  unconstrained integers: a parameter may hold any address, a frame's included, so a comparison
-  with one decides nothing.
+  (glibc lets a program assign ``stdout``), nor where a local or parameter takes the name.
 - A write this module did not read itself (a macro that assigns a local by name, a library
   function given a local to define) makes the local unknown: the node's events (``def``, ``write``)
   and calls are a second, independent account of what it writes, and both are honoured.

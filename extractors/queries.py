@@ -195,15 +195,16 @@ def file_counts(db: Database, path: str) -> tuple[tuple[str, CountMacro], ...]:
         got: tuple[tuple[str, CountMacro], ...] = db.get(header_counts, header)
         found.update(got)
     defines = db.get(file_defines, path)
-    if defines:
-        found.update(count_macros(b"\n\n".join(defines).decode("utf-8", "surrogateescape")))
+    own = b"\n\n".join(defines).decode("utf-8", "surrogateescape")
+    if own:
+        found.update(count_macros(own))
     build: BuildMacros = db.get(file_build_macros, path)
     for name, _ in build:
         found.pop(name, None)
     found.update(count_macros(_define_lines(build)))
     kept = counting(found)
-    if defines:  # a build's pick of a hint that other builds define otherwise is none
-        for name in mixed_hints(b"\n\n".join(defines).decode("utf-8", "surrogateescape")):
+    if own:  # a build's pick of a hint that other builds define otherwise is none
+        for name in mixed_hints(own):
             if name in kept and hint(kept[name]):
                 del kept[name]
     for name, define in build:
