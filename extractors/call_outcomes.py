@@ -15,8 +15,10 @@ What an alternative claims is true of every run that ends at that return (soundn
   result type keeps (``NULL`` and ``0`` in a pointer function; ``-1`` in an ``int`` or ``long``
   one; in one whose type this module does not know, a ``char`` or a typedef, only 0 to 127, which
   every integer type keeps), so the caller's comparisons read it exactly; :data:`NONNULL` for a
-  local that every path to the return has tested not NULL since its last write; else None
-  (anything);
+  local that every path to the return has tested not NULL since its last write;
+  :class:`FromArgument` for a pointer parameter the function never writes, or a local whose one
+  write is its declaration from such a parameter, maybe cast and moved (``BYTE *const aligned =
+  (BYTE *)workspace + add;``); else None (anything);
 - ``stored``: an ``int`` when every path to the return last stored that literal in ``*p``; else
   None (anything, including "left as it was", which the caller's state before the call would have
   to name).
@@ -38,10 +40,21 @@ from dataclasses import dataclass
 from tree_sitter import Node as TSNode
 
 from extractors.functions import FunctionModel
+from extractors.out_params import COMPOUND
 from extractors.parse import parse_c, strip_parens, text_of
 
 NONNULL = "nonnull"
-Returned = int | str | None  # a literal, NONNULL, or None: anything
+
+
+@dataclass(frozen=True)
+class FromArgument:
+    """A pointer the callee got as argument ``k``, maybe moved (``(BYTE *)ws + add``): not NULL
+    when that argument is not NULL (pointer arithmetic stays within an object, never reaching 0)."""
+
+    k: int
+
+
+Returned = int | str | FromArgument | None  # a literal, NONNULL, FromArgument, or None: anything
 Outcome = tuple[Returned, tuple[tuple[int, int | None], ...]]
 
 MAX_OUTCOMES = 32  # alternatives per callee; more and the callee is not summarised
@@ -195,6 +208,7 @@ def _alternatives(g: FunctionModel, kind: str, ks: tuple[int, ...], addressed: b
                 state[j] = new
                 todo.append(j)
     out: set[Outcome] = set()
+    derived = _from_arguments(g) if kind == "p" else {}
     for i, c in enumerate(graph.cfg_of):
         if i == graph.exit or i not in state or graph.exit not in (j for j, _ in graph.succ[i]):
             continue
@@ -205,7 +219,7 @@ def _alternatives(g: FunctionModel, kind: str, ks: tuple[int, ...], addressed: b
             for m in range(len(ks))
         ]
         # a local whose address is taken may be written through a pointer: no fact of it
-        returned = _returned(node.source, kind, safe - cfg.addr_taken) if node.kind == "return" else None
+        returned = _returned(node.source, kind, safe - cfg.addr_taken, derived) if node.kind == "return" else None
         for combo in itertools.product(*[sorted(v, key=_order) for v in values]):
             out.add((returned, tuple((k, None if s == _KEEP else s) for k, s in zip(ks, combo, strict=True))))
             if len(out) > MAX_OUTCOMES:
@@ -249,7 +263,7 @@ def _stored(source: str, names: Sequence[str]) -> tuple[int | None, ...]:
     for p in names:
         m = re.fullmatch(rf"\s*\*\s*{re.escape(p)}\s*=\s*(.+?)\s*;?\s*", source, re.S)
         if m is None:
-            stored = re.search(rf"\*\s*{re.escape(p)}\s*=(?!=)", source) is not None
+            stored = re.search(rf"\*\s*{re.escape(p)}\s*(?:{COMPOUND}|=(?!=))", source) is not None
             got.append(None if stored else _UNSTORED)
             continue
         got.append(_literal(m.group(1)))
@@ -294,19 +308,61 @@ def number_value(text: str) -> int | None:
 _PATH = r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*[A-Za-z_]\w*)*"  # a variable or a field path (``buf->data``)
 
 
-def _returned(source: str, kind: str, safe: frozenset[str]) -> Returned:
+_CASTS = r"(?:\(\s*[A-Za-z_][\w\s]*\*[\s*]*\)\s*)*"  # pointer casts (``(BYTE *)``, ``(void **)``)
+
+
+def _from_arguments(g: FunctionModel) -> dict[str, FromArgument]:
+    """The names that hold a pointer argument of ``g``, maybe moved (see :class:`FromArgument`):
+    a parameter never written nor address-taken, and a local whose only write is its
+    declaration from such a parameter (``T *x = (T *)p + e;``)."""
+    cfg = g.cfg
+    writes: dict[str, set[int]] = {}  # name -> the nodes that write it
+    for n in cfg.nodes:
+        for path, atom in n.events:
+            if atom in WRITES:
+                writes.setdefault(path, set()).add(n.id)
+        for x in n.calls:
+            if x.result:
+                writes.setdefault(x.result, set()).add(n.id)
+    got = {
+        p: FromArgument(k)
+        for k, p in enumerate(g.params)
+        if p not in writes and p not in cfg.addr_taken and p not in cfg.declared
+    }
+    for name, at in writes.items():
+        node = cfg.nodes[min(at)]
+        if len(at) != 1 or node.kind != "decl" or name in cfg.addr_taken or name not in cfg.declared:
+            continue
+        m = re.fullmatch(
+            rf"[^=]*[\s*]{re.escape(name)}\s*=\s*{_CASTS}\(?\s*([A-Za-z_]\w*)\s*\)?\s*(?:[+-][^+=-].*)?;\s*",
+            node.source,
+            re.S,
+        )
+        if m is not None and m.group(1) in got and m.group(1) in g.params:
+            got[name] = got[m.group(1)]
+    return got
+
+
+def _returned(
+    source: str, kind: str, safe: frozenset[str], derived: dict[str, FromArgument] | None = None
+) -> Returned:
     m = re.fullmatch(r"\s*return\s*(.*?)\s*;?\s*", source, re.S)
     if m is None or not m.group(1):
         return None
     text = m.group(1)
-    word = re.fullmatch(r"\(?\s*([A-Za-z_]\w*)\s*\)?", text)
+    derived = derived or {}
+    word = re.fullmatch(rf"{_CASTS}\(?\s*([A-Za-z_]\w*)\s*\)?", text)
+    if word is not None and word.group(1) != "NULL" and kind == "p":
+        name = word.group(1)
+        return NONNULL if name in safe else derived.get(name)
     if word is not None and word.group(1) != "NULL":
-        return NONNULL if kind == "p" and word.group(1) in safe else None
+        return None
     # a pointer tested not NULL, moved within its object (``buf->data + buf->offset``, ``&p[i]``)
-    moved = re.fullmatch(rf"\(?\s*({_PATH})\s*[+-].+", text, re.S) or re.fullmatch(
+    moved = re.fullmatch(rf"{_CASTS}\(?\s*({_PATH})\s*[+-].+", text, re.S) or re.fullmatch(
         rf"&\s*\(?\s*({_PATH})\s*\[.+\]\s*\)?", text, re.S
     )
     if moved is not None and kind == "p":
-        return NONNULL if re.sub(r"\s+", "", moved.group(1)) in safe else None
+        path = re.sub(r"\s+", "", moved.group(1))
+        return NONNULL if path in safe else derived.get(path)
     lit = _literal(text)
     return lit if lit is not None and keeps(kind, lit) else None

@@ -47,6 +47,7 @@ from extractors.facts import (
     args_of,
     call_name,
     chained_store,
+    in_frame,
     is_null_pointer,
     macro_statement_facts,
     null_test,
@@ -137,7 +138,8 @@ class Cfg:
     succ: list[list[tuple[int, bool | None]]] = field(default_factory=list)
     entry: int = 0
     exit: int = 1
-    addr_taken: set[str] = field(default_factory=set)
+    addr_taken: set[str] = field(default_factory=set)  # roots of every address taken (&x, &s.f, &p->f)
+    frame_addressed: set[str] = field(default_factory=set)  # those whose own storage it is: may change unseen
     declared: dict[str, bool] = field(default_factory=dict)  # local name -> declared without initialiser
     static_locals: set[str] = field(default_factory=set)
     returns: list[tuple[str | None, str | None]] = field(default_factory=list)  # (path, call name)
@@ -172,6 +174,7 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
         cfgs[0].entry,
         cfgs[0].exit,
         set(cfgs[0].addr_taken),
+        set(cfgs[0].frame_addressed),
         dict(cfgs[0].declared),
         set(cfgs[0].static_locals),
         list(cfgs[0].returns),
@@ -193,6 +196,7 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
                 out.succ.append([(at(t), b) for t, b in other.succ[node.id]])
         out.succ[out.entry] += [(at(t), b) for t, b in other.succ[other.entry] if (at(t), b) not in out.succ[out.entry]]
         out.addr_taken |= other.addr_taken
+        out.frame_addressed |= other.frame_addressed
         for name, bare in other.declared.items():
             out.declared[name] = out.declared.get(name, False) or bare
         out.static_locals |= other.static_locals
@@ -319,6 +323,7 @@ class CfgBuilder:
             if span is not None:
                 self.spans[n] = span
             self.cfg.addr_taken |= facts.addr_taken
+            self.cfg.frame_addressed |= facts.frame_addressed
             named = self.named_macro_reads(whole) if self.counts else []
             node.events = tuple(dict.fromkeys(facts.events + self.call_events(facts.calls) + named))
             node.calls = tuple(self.marked(c) for c in facts.calls)
@@ -510,6 +515,8 @@ class CfgBuilder:
             for i, atom in spec.args:
                 if atom == "addr" and 0 <= i < len(call.args) and (path := call.args[i][0]):
                     self.cfg.addr_taken.add(root_of(path))
+                    if in_frame(path):
+                        self.cfg.frame_addressed.add(root_of(path))
         return out
 
     def named_macro_reads(self, source: str) -> list[tuple[str, str]]:

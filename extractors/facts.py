@@ -48,7 +48,8 @@ class Facts:
     events: list[tuple[str, str]] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list)
     flag_sets: list[tuple[str, int | None]] = field(default_factory=list)
-    addr_taken: set[str] = field(default_factory=set)
+    addr_taken: set[str] = field(default_factory=set)  # roots of every address taken (&x, &s.f, &p->f)
+    frame_addressed: set[str] = field(default_factory=set)  # those whose own storage it is (not &p->f)
     arrays: set[str] = field(default_factory=set)  # names a declaration declares as arrays
     copies: list[tuple[str, str]] = field(default_factory=list)  # (target, source) of ``target = source``
     # targets of ``target = place`` where the place is no access path (``arena->pool[i]``): it still
@@ -124,6 +125,12 @@ def member_array(node: TSNode | None) -> str | None:
     if base is None or base.type != "field_expression" or text_of(base.child_by_field_name("operator")) != "->":
         return None
     return path_of(base)
+
+
+def in_frame(path: str) -> bool:
+    """Whether the object at ``path`` is (part of) its root's own storage (``x``, ``s.f``), not
+    something the root points at (``p->f``, ``*p``): taking its address lets the root change."""
+    return "->" not in path and not path.startswith("*")
 
 
 def root_of(path: str) -> str:
@@ -597,6 +604,8 @@ class FactWalker:
         if p:
             self.ev(p, "def")
             self.f.addr_taken.add(root_of(p))
+            if in_frame(p):
+                self.f.frame_addressed.add(root_of(p))
             a = strip_parens(arg)
             if a is not None and a.type == "field_expression":
                 base = a.child_by_field_name("argument")
@@ -607,6 +616,7 @@ class FactWalker:
             self.walk(arg, guarded)
             if (array := element_base(arg)) is not None and self.frame.get(array):
                 self.f.addr_taken.add(array)  # &b[i] of a local array: its elements are reached unseen
+                self.f.frame_addressed.add(array)
 
     def asm(self, node: TSNode, guarded: frozenset[str]) -> None:
         """GNU inline assembly (``asm``/``__asm__``/``__asm``, any qualifiers): each output

@@ -42,6 +42,8 @@ Summary = tuple[tuple[int | None, frozenset[str]], ...]
 _KEEPING = frozenset({"free", "escape", "close", "def", "addr"})  # library atoms that end freshness
 
 
+COMPOUND = r"(?:[-+*/%&|^]|<<|>>)=(?!=)"  # a compound assignment's operator (``-=``, ``<<=``)
+
 Allocates = Callable[[Call], bool]  # whether a call returns a fresh block (library row or project allocator)
 _SKIPPED = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|/\*.*?\*/|//[^\n]*', re.S)
 
@@ -64,6 +66,7 @@ def out_summary(
     kinds: dict[int, str] = {}
     occurrence = re.compile(rf"(?<!->)(?<![\w.]){re.escape(p)}\b")
     store = re.compile(rf"\*\s*{re.escape(p)}\s*=(?!=)")
+    update = re.compile(rf"\*\s*{re.escape(p)}\s*{COMPOUND}")
     compared = re.compile(rf"(?<![\w)\]])\*\s*{re.escape(p)}\b(?!\s*(?:=[^=]|\+\+|--|\[|->|\.))")
     for n in cfg.nodes:
         if n.kind in ("entry", "exit"):
@@ -83,12 +86,14 @@ def out_summary(
         stores = len(store.findall(code))
         tested = n.null_test is not None and n.null_test[0] == p
         read = len(compared.findall(code)) if test else 0
+        # ``*p -= v`` reads *p and stores a value not known: only refutation reads *p
+        updates = len(update.findall(code)) if reads and not n.calls else 0
         if stores and (stored, "def") not in n.events:
             return None
-        if found != stores + (1 if tested else 0) + read:
+        if found != stores + (1 if tested else 0) + read + updates:
             return None  # a use of p the summary cannot read (p[i] = v, *p += v, x = *p, sizeof)
-        if stores:
-            kinds[n.id] = ALLOC if stores == 1 and _fresh_store(g, n, p, table, allocates) else OTHER
+        if stores or updates:
+            kinds[n.id] = ALLOC if stores == 1 and not updates and _fresh_store(g, n, p, table, allocates) else OTHER
     if not kinds:
         return None  # never stores: a stub (one preprocessor variant of several), not an out-parameter
     return _returns(g, kinds)

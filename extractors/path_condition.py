@@ -65,6 +65,10 @@ guessed:
   result and the locals ``x`` it is handed as ``&x`` by one of the callee's alternatives (the
   effect's ``post``); such a local is tracked although its address is taken, when every ``&x`` in
   the text is an argument a callee's outcomes speak of (so every write of it is still seen).
+- A pointer parameter the function never compares, negates or tests (:meth:`FunctionSemantics.
+  assumed`) is not NULL at the entry: the rules read such a parameter as a caller's valid
+  object (its dereference is no finding), so a run that needs it NULL is the caller's bug, not
+  one of this function.  A function that tests it says it may be NULL, and is left alone.
 """
 
 from __future__ import annotations
@@ -73,11 +77,12 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import z3
 from tree_sitter import Node as TSNode
 
-from extractors.call_outcomes import FIXED_TYPES, NONNULL, WRITES, CallOutcomes, number_value
+from extractors.call_outcomes import FIXED_TYPES, NONNULL, WRITES, CallOutcomes, FromArgument, number_value
 from extractors.calls import CallSpec
 from extractors.cfg import Cfg, CfgNode
 from extractors.macro_calls import plain_name
@@ -314,6 +319,38 @@ class FunctionSemantics:
         self.streams = self._streams()
         self._symbols: dict[str, z3.ExprRef] | None = None
 
+    def assumed(self, env: Mapping[str, z3.ExprRef]) -> list[z3.BoolRef]:
+        """What holds at the entry, over the entry's values ``env``: each pointer parameter the
+        text never tests is not NULL (see the module's doc)."""
+        return [env[p] != 0 for p in self._trusted]
+
+    @cached_property
+    def _trusted(self) -> tuple[str, ...]:
+        """The tracked pointer parameters no node tests: never a NULL test, never compared,
+        negated, used as a truth value or copied, nor named whole in a test's text at all (``if
+        (valid(p))``: whatever the callee makes of it)."""
+        out = []
+        for p in sorted(self.params):
+            if self.kinds.get(p) != "p":
+                continue
+            name = re.escape(p)
+            whole = rf"(?<![\w.>]){name}\b(?!\s*(?:->|\[|\.))"  # p itself, not p->f, p[i]
+            # compared, negated, a truth value, or copied (``cur = p; if (!cur)`` tests p too)
+            shapes = re.compile(
+                rf"(?<![\w.>]){name}\s*(?:==|!=|&&|\|\||\?)|(?:==|!=|&&|\|\||!)\s*\(?\s*{whole}"
+                rf"|(?:(?<![=!<>])=(?!=)|[?:])\s*(?:\([^()]*\)\s*)*\(?\s*{whole}"
+            )
+            if any(n.null_test is not None and n.null_test[0] == p for n in self.cfg.nodes):
+                continue
+            if any(
+                n.source and (shapes.search(n.source) or n.kind in ("cond", "switch") and re.search(whole, n.source))
+                for n in self.cfg.nodes
+                if n.kind not in ("entry", "exit")
+            ):
+                continue
+            out.append(p)
+        return tuple(out)
+
     def _streams(self) -> dict[str, int]:
         """The standard streams' addresses (see the module docstring): past the frame's, by name."""
         if any(n.source and _STREAM_STORE.search(n.source) for n in self.cfg.nodes):
@@ -362,7 +399,7 @@ class FunctionSemantics:
                 in_body[name] = max(in_body.get(name, 0), count)
         for name, count in in_body.items():
             seen[name] = seen.get(name, 0) + count
-        bad = (self.cfg.addr_taken - self._handed_to_outcomes()) | self.cfg.static_locals
+        bad = (self.cfg.frame_addressed - self._handed_to_outcomes()) | self.cfg.static_locals
         out = {}
         for name, kind in kinds.items():
             known = name in params or name in self.cfg.declared
@@ -446,7 +483,7 @@ class FunctionSemantics:
                 taken = len(re.findall(rf"(?<!&)&\s*\(?\s*{re.escape(name)}\b", n.source))
                 if taken != count:
                     handed[name] = False
-            for name in self.cfg.addr_taken:
+            for name in self.cfg.frame_addressed:
                 if name not in counts and re.search(rf"(?<!&)&\s*\(?\s*{re.escape(name)}\b", n.source):
                     handed[name] = False
         return {name for name, ok in handed.items() if ok}
@@ -818,6 +855,7 @@ class _Reader:
         args = e.child_by_field_name("arguments")
         handed: dict[int, str] = {}
         addresses: set[int] = set()  # the out-parameters given ``&...``, never NULL
+        given: dict[int, Value] = {}  # the other arguments' values
         for k, a in enumerate(c for c in (args.named_children if args is not None else []) if c.type != "comment"):
             inner = strip_parens(a)
             if k in known.params and _address_of(a):
@@ -831,7 +869,7 @@ class _Reader:
             ):
                 handed[k] = target
             else:
-                self.value(a)
+                given[k] = self.value(a)
         self.forget_fields()
         targets = list(handed.values())
         for k in [k for k, target in handed.items() if targets.count(target) > 1]:
@@ -853,6 +891,10 @@ class _Reader:
                 parts.append(result.term != 0)
             elif isinstance(returned, int):
                 parts.append(result.term == returned)
+            elif isinstance(returned, FromArgument) and returned.k in handed:
+                parts.append(result.term != 0)  # ``&x``: never NULL
+            elif isinstance(returned, FromArgument) and (arg := given.get(returned.k)) is not None and arg.kind == "p":
+                parts.append(z3.Implies(arg.term != 0, result.term != 0))
             for k, stored in stores:
                 target = handed.get(k)
                 if target is not None and stored is not None and (lit := self.exact(target, stored)) is not None:

@@ -86,7 +86,7 @@ from extractors.witness_condition import Unrealisable, Waypoint, condition
 MAX_ROUNDS = 4
 MAX_BOUND_CALLS = 64  # call nodes one refutation specialises to their arguments (bound_calls)
 MAX_BOUND_NODES = 256  # graph nodes of a callee bound_calls specialises at most
-VERSION = "g2"  # the verdicts changed (g2: standard streams are no fresh stream): older ones are not reused
+VERSION = "g3"  # the verdicts changed (g3: untested pointer parameters are not NULL): older ones are not reused
 
 
 def with_null_test(fm: FunctionModel, var: str, at: int, atom: str) -> FunctionModel:
@@ -550,7 +550,7 @@ class Refuter:
         concluded.  A local whose address is taken may get its value through the address, which
         is no node's write: the one-write premise cannot be known for it."""
         fm = first.fm
-        if var in fm.cfg.addr_taken:
+        if var in fm.cfg.frame_addressed:
             return None
         writes = [
             n.id
@@ -560,8 +560,9 @@ class Refuter:
         if len(writes) != 1 or var in fm.params:
             return None
         node = fm.cfg.nodes[writes[0]]
-        call = node.calls[0] if node.kind in ("stmt", "decl") and len(node.calls) == 1 else None
-        known = outcomes_of(first.proj, fm).get(call.name or "") if call is not None and call.result == var else None
+        results = [c for c in node.calls if c.result == var] if node.kind in ("stmt", "decl") else []
+        call = results[0] if len(results) == 1 else None
+        known = outcomes_of(first.proj, fm).get(call.name or "") if call is not None else None
         if known is None or not known.pointer or all(returned is None for returned, _ in known.alternatives):
             return None
         if _on_loop(fm.graph, node.id):
@@ -618,7 +619,8 @@ class Refuter:
         existential part fails there, None when nothing is concluded, else the new witness."""
         fm = first.fm
         sem = semantics(first.proj, fm)
-        graph = refine(fm.graph, sem, tracked, solving)
+        assumed = frozenset(Fact.of(f) for f in sem.assumed(sem.symbols))
+        graph = refine(fm.graph, sem, tracked, solving, initial=assumed)
         if graph is None:
             return None
         refined = replace(fm, graph=graph, key=f"{fm.key}|refined|{','.join(map(str, sorted(tracked)))}")

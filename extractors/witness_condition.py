@@ -205,6 +205,7 @@ def condition(
     if not waypoints:
         return enc.out
     env = sem.initial(enc.fresh)
+    enc.out.constraints.extend(sem.assumed(env))
     first, br = waypoints[0]
     env, cond = enc.arrive(first, env)
     here = first

@@ -6,7 +6,7 @@ the wrong code, or a callee that reports no error for some NULL, still has its f
 from __future__ import annotations
 
 from extractors.api import Project
-from extractors.call_outcomes import NONNULL, call_outcomes
+from extractors.call_outcomes import NONNULL, FromArgument, call_outcomes
 from extractors.functions import FunctionModel
 from tests.extractors.helpers import check_src, line_of
 
@@ -159,3 +159,55 @@ def test_an_unsigned_result_names_no_negative_code() -> None:
     got = call_outcomes(_model(unsigned, "parse_mode"), [1])
     assert got is not None and got.kind == "u32" and (None, ((1, None),)) in got.alternatives
     assert _found(unsigned) == [("uninitialised-read", line_of(unsigned, "/*R*/"))]
+
+
+ALIGN = """\
+#include <stddef.h>
+typedef unsigned char byte;
+typedef struct { unsigned count[16]; unsigned total; } table;
+
+static void *align_up(void *ws, size_t *size, size_t align)
+{
+    size_t const add = (align - ((size_t)ws & (align - 1))) & (align - 1);
+    byte *const aligned = (byte *)ws + add;
+    if (*size >= add) {
+        *size -= add;
+        return aligned;
+    }
+    *size = 0;
+    return NULL;
+}
+
+unsigned first(void *ws, size_t size)
+{
+    table *t = (table *)align_up(ws, &size, 4);
+    if (size < sizeof(table))
+        return 0;
+    t->total = 1; /*U*/
+    return t->count[0];
+}
+"""
+
+
+def test_a_moved_pointer_argument_and_a_compound_store_are_outcomes() -> None:
+    # ``*size -= add`` stores a value not known; ``aligned`` is ``ws`` moved: not NULL when ws is not
+    got = call_outcomes(_model(ALIGN, "align_up"), [1])
+    assert got is not None and got.pointer
+    assert set(got.alternatives) == {(0, ((1, 0),)), (FromArgument(0), ((1, None),))}
+
+
+def test_a_size_set_to_zero_with_the_null_result_guards_the_pointer() -> None:
+    assert _found(ALIGN) == []
+    # a NULL workspace the caller expects (it tests ws): align_up(NULL, &size) returns NULL, size kept
+    expected = ALIGN.replace("    table *t =", "    if (ws == NULL)\n        missing++;\n    table *t =").replace(
+        "unsigned first(", "static int missing;\n\nunsigned first("
+    )
+    assert _found(expected) == [("null-dereference", line_of(expected, "/*U*/"))]
+    # a callee whose NULL leaves the size alone: the size test guards nothing
+    kept = ALIGN.replace("    *size = 0;\n    return NULL;", "    return NULL;")
+    assert _found(kept) == [("null-dereference", line_of(kept, "/*U*/"))]
+    # the result of something other than the argument: nothing is known of its NULL-ness
+    other = ALIGN.replace("return aligned;", "return lookup(aligned);").replace(
+        "#include <stddef.h>", "#include <stddef.h>\nvoid *lookup(void *);"
+    )
+    assert _found(other) == [("null-dereference", line_of(other, "/*U*/"))]

@@ -708,3 +708,32 @@ def test_a_fresh_stream_is_no_standard_stream() -> None:
     # stdout holds at the test is not followed, so the path through it is not refuted
     assigned = STREAMS.replace("    fprintf(out,", "    if (n < 0)\n        stdout = stderr;\n    fprintf(out,")
     assert found(assigned, "resource-leak") == {opened}
+
+
+def test_only_untested_pointer_parameters_are_assumed_not_null() -> None:
+    """A pointer parameter the function never tests is a caller's valid object (its dereference is
+    no finding either); one it tests, copies into a local, compares or hands to a test's call may
+    be NULL."""
+    body = "int f(struct s *p, struct s *q, char *r, char *t, char *u) {\n    int n = p->n;\n{tests}    return n;\n}\n"
+    tests = (
+        "    if (!q) return 0;\n    char *c = r;\n    if (c == 0) return 1;\n"
+        "    if (valid(t)) return 2;\n    n += u[0];\n"
+    )
+    src = "struct s { int n; };\nint valid(char *);\n" + body.replace("{tests}", tests)
+    sem = FunctionSemantics(cfg_of(src, "f"), ("p", "q", "r", "t", "u"), BUILTIN)
+    env = sem.symbols
+    assert [str(c) for c in sem.assumed(env)] == ["v:p != 0", "v:u != 0"]
+
+
+def test_the_address_of_a_pointed_to_field_leaves_the_pointer_tracked() -> None:
+    """``&p->n`` points into ``*p``: no store through it changes ``p``, so ``p`` stays a tracked
+    local; ``&s.n`` and ``&x`` point into the frame's own storage, which may then change unseen."""
+    src = (
+        "struct s { int n; };\nvoid bump(int *);\n"
+        "int f(struct s *p) {\n    struct s s;\n    int x = 0;\n    bump(&p->n);\n    bump(&s.n);\n"
+        "    bump(&x);\n    return x + s.n;\n}\n"
+    )
+    cfg = cfg_of(src, "f")
+    assert cfg.addr_taken == {"p", "s", "x"}
+    assert cfg.frame_addressed == {"s", "x"}
+    assert "p" in FunctionSemantics(cfg, ("p",), BUILTIN).kinds
