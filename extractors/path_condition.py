@@ -65,10 +65,12 @@ guessed:
   result and the locals ``x`` it is handed as ``&x`` by one of the callee's alternatives (the
   effect's ``post``); such a local is tracked although its address is taken, when every ``&x`` in
   the text is an argument a callee's outcomes speak of (so every write of it is still seen).
-- A pointer parameter the function never compares, negates or tests (:meth:`FunctionSemantics.
+- A pointer parameter the function never compares, negates, copies or tests (:meth:`FunctionSemantics.
   assumed`) is not NULL at the entry: the rules read such a parameter as a caller's valid
   object (its dereference is no finding), so a run that needs it NULL is the caller's bug, not
-  one of this function.  A function that tests it says it may be NULL, and is left alone.
+  one of this function.  A function that tests it says it may be NULL, and is left alone.  The
+  fact is stated only of parameters handed to a callee that may return them (``FromArgument``):
+  the one reading that asks about it.
 """
 
 from __future__ import annotations
@@ -321,8 +323,26 @@ class FunctionSemantics:
 
     def assumed(self, env: Mapping[str, z3.ExprRef]) -> list[z3.BoolRef]:
         """What holds at the entry, over the entry's values ``env``: each pointer parameter the
-        text never tests is not NULL (see the module's doc)."""
-        return [env[p] != 0 for p in self._trusted]
+        text never tests is not NULL (see the module's doc), of those handed whole to a callee
+        whose result may be that argument (:class:`FromArgument`), the only reading that asks.
+        (A fact no test asks about still changes the unsat cores, hence what refinement tracks.)"""
+        return [env[p] != 0 for p in self._trusted if p in self._passed_through]
+
+    @cached_property
+    def _passed_through(self) -> frozenset[str]:
+        """The names handed whole, as an argument, to a callee whose outcomes may return it."""
+        out: set[str] = set()
+        for n in self.cfg.nodes:
+            for c in n.calls:
+                known = self.outcomes.get(c.name) if c.name else None
+                if known is None:
+                    continue
+                for returned, _ in known.alternatives:
+                    if isinstance(returned, FromArgument) and returned.k < len(c.args):
+                        arg, byaddr = c.args[returned.k]
+                        if arg is not None and not byaddr:
+                            out.add(arg)
+        return frozenset(out)
 
     @cached_property
     def _trusted(self) -> tuple[str, ...]:

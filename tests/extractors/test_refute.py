@@ -7,6 +7,7 @@ import z3
 
 from checker.ctl import parse
 from extractors.api import Finding, Project
+from extractors.call_outcomes import CallOutcomes, FromArgument
 from extractors.calls import BUILTIN
 from extractors.path_condition import Fresh, FunctionSemantics
 from extractors.refine_graph import Fact, project, shifted
@@ -713,16 +714,23 @@ def test_a_fresh_stream_is_no_standard_stream() -> None:
 def test_only_untested_pointer_parameters_are_assumed_not_null() -> None:
     """A pointer parameter the function never tests is a caller's valid object (its dereference is
     no finding either); one it tests, copies into a local, compares or hands to a test's call may
-    be NULL."""
-    body = "int f(struct s *p, struct s *q, char *r, char *t, char *u) {\n    int n = p->n;\n{tests}    return n;\n}\n"
+    be NULL. The assumption is made of those handed to a callee that may return them, the one
+    reading that asks about it."""
+    body = "int f(struct s *p, struct s *q, char *r, char *t, char *u, char *w) {\n    int n = p->n;\n{tests}"
     tests = (
         "    if (!q) return 0;\n    char *c = r;\n    if (c == 0) return 1;\n"
-        "    if (valid(t)) return 2;\n    n += u[0];\n"
+        "    if (valid(t)) return 2;\n    n += u[0] + w[0];\n"
+        "    int k;\n    char *x = same(p, &k), *y = same(q, &k), *z = same(r, &k);\n"
+        "    char *a = same(t, &k), *b = same(u, &k);\n"
+        "    return n + *x + *y + *z + *a + *b;\n}\n"
     )
-    src = "struct s { int n; };\nint valid(char *);\n" + body.replace("{tests}", tests)
-    sem = FunctionSemantics(cfg_of(src, "f"), ("p", "q", "r", "t", "u"), BUILTIN)
-    env = sem.symbols
-    assert [str(c) for c in sem.assumed(env)] == ["v:p != 0", "v:u != 0"]
+    src = "struct s { int n; };\nint valid(char *);\n" + SAME + body.replace("{tests}", tests)
+    outcomes = {"same": CallOutcomes("p", (1,), ((FromArgument(0), ((1, 1),)),))}  # as call_outcomes reads SAME
+    sem = FunctionSemantics(cfg_of(src, "f"), ("p", "q", "r", "t", "u", "w"), BUILTIN, outcomes)
+    assert [str(c) for c in sem.assumed(sem.symbols)] == ["v:p != 0", "v:u != 0"]
+
+
+SAME = "static void *same(void *v, int *n) { *n = 1; return v; }\n"
 
 
 def test_the_address_of_a_pointed_to_field_leaves_the_pointer_tracked() -> None:
