@@ -316,6 +316,9 @@ def null_test(expr: TSNode | None, returned: ReturnedArg = _no_returned) -> tupl
         if op in ("<", ">=") and text_of(strip_parens(right)) == "0":
             p = _tested_path(left, returned)
             return (p, op == "<") if p else None
+        if op in (">", "<=") and text_of(strip_parens(left)) == "0":  # 0 > fd: fd < 0
+            p = _tested_path(right, returned)
+            return (p, op == ">") if p else None
     if e.type == "call_expression":
         p = _tested_path(e, returned)
         return (p, False) if p else None
