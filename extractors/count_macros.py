@@ -121,9 +121,11 @@ def count_macros(text: str) -> dict[str, CountMacro]:
         hinting = hint((names, body))
         if not hinting:
             untruthful.add(name)
+        statement = statement_macro((names, body))
         shaped = _SIZEOF.search(body) is not None or _CALLED.search(body) is not None
-        shaped = shaped or statement_macro((names, body)) or bool(free_reads((names, body))) or hinting
-        if shaped and not stringifies(body) and _parameters(names):
+        shaped = shaped or statement or bool(free_reads((names, body))) or hinting
+        # (a statement macro is expanded with its # and ## applied; other uses read the body as is)
+        if shaped and (statement or not stringifies(body)) and _parameters(names):
             out[name] = (names, body)
         else:
             out.pop(name, None)
@@ -266,7 +268,20 @@ def expansion(macro: CountMacro, args: Sequence[str]) -> str | None:
     given = dict(zip(params[:named], args[:named], strict=True))
     if named < len(params):
         given["__VA_ARGS__"] = ", ".join(args[named:])
-    return _WORD.sub(lambda w: given.get(w.group(0), w.group(0)), body)
+
+    def replaced(m: re.Match[str]) -> str:
+        word = m.group(2)
+        if word is None:  # #x: the argument's text as a string literal
+            arg = given.get(m.group(1))
+            return m.group(0) if arg is None else '"' + arg.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return given.get(word, word)
+
+    # a##b: the two sides' texts (arguments as written, not expanded) made one token
+    return _PASTE_TEXT.sub("", _SUBSTITUTED.sub(replaced, body))
+
+
+_SUBSTITUTED = re.compile(r"(?<!#)#\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)")  # a stringized parameter, or a word
+_PASTE_TEXT = re.compile(r"\s*##\s*")
 
 
 _LITERALS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
@@ -362,7 +377,7 @@ def statement_macro(macro: CountMacro) -> bool:
     the caller's locals, stores and returns are the caller's whatever its arguments are (a type
     name such as ``long double`` is text like any other)."""
     params, body = macro
-    if stringifies(body) or (";" not in body and "{" not in body):
+    if ";" not in body and "{" not in body:
         return False  # ``#define ID(x) x`` is an expression
     if _BLOCK.fullmatch(body) is not None or object_like(macro):
         return True  # (an object-like one: ``#define RESET pos = 0; count = 0;``)
@@ -401,6 +416,7 @@ class Expanded:
 
 _CALL_AT = re.compile(rb"([A-Za-z_]\w*)\s*\(")
 _PASTE = re.compile(rb"\s*##\s*")  # token pasting: the tokens around it become one
+_STRINGIZE = re.compile(rb"(?<!#)#\s*\Z")  # a # right before a parameter (not ##): make it a string
 # the body's pieces: a string or character literal (copied whole: no parameter is replaced in
 # one), a word (maybe a parameter), or anything else
 _BODY_TOKEN = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|[A-Za-z_]\w*|\d[\w.]*|[^"\'\w]+|.', re.S)
@@ -454,6 +470,11 @@ def expand_call(macro: CountMacro, data: bytes, open_at: int) -> Expanded | None
             out += _PASTE.sub(b"", word) if b"##" in word else word
             continue
         start, end = arg
+        hashed = _STRINGIZE.search(out)
+        if hashed is not None:  # #x: the argument's text as a string literal, no code of the call's
+            del out[hashed.start() :]
+            out += b'"' + data[start:end].replace(b"\\", b"\\\\").replace(b'"', b'\\"') + b'"'
+            continue
         pieces.append((len(out), len(out) + end - start, start))
         out += data[start:end]
     end = close + 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from extractors.api import Project
-from extractors.count_macros import count_macros, counting, statement_macro
+from extractors.count_macros import count_macros, counting, expand_call, statement_macro
 from extractors.items import _ending_calls, file_items
 from extractors.parse import parse_c
 from tests.extractors.helpers import check_src, line_of, of_rule
@@ -53,10 +53,11 @@ def test_block_bodied_macros_are_expanded_as_statements() -> None:
             + "#define BLOCK(a) { use(a); }\n"
             + "#define EXPR(a) (sizeof(a) + 1)\n"  # an expression: read as a count, not a statement
             + "#define TWO(a) use(a); use(a)\n"  # no statement of its own: a parameter is none
-            + "#define STR(a) do { puts(#a); } while (0)\n"  # stringising is not expanded here
+            + "#define STR(a) do { puts(#a); } while (0)\n"  # stringising: expanded with the literal
         )
     )
     assert {n for n, m in found.items() if statement_macro(m)} == {
+        "STR",
         "_read_raw_data",
         "_write_raw_data",
         "_copy_raw_data",
@@ -234,8 +235,10 @@ def test_a_block_macro_that_pastes_tokens_is_read_through() -> None:
     assert [f.location.start_line for f in of_rule(check_src(unjumped), "unreachable-code")] == [
         line_of(unjumped, "/*N*/")
     ]
-    # ``#x`` (a string made of an argument) is not expanded here: such a macro is left a call
-    assert "SHOW" not in count_macros("#define SHOW(x) do { puts(#x); } while (0)\n")
+    # ``#x`` makes a string of the argument's text, which holds no code of the call's
+    show = count_macros("#define SHOW(x) do { puts(#x); } while (0)\n")["SHOW"]
+    got = expand_call(show, b"SHOW(a + b);", 4)
+    assert got is not None and got.text == b'do { puts("a + b"); } while (0)' and got.pieces == ()
 
 
 def test_an_iteration_macro_before_its_block_sets_its_cursor() -> None:

@@ -32,10 +32,23 @@ def test_which_macros_are_statement_macros() -> None:
         "#define LOCKED(m, X) { lock(&(m)); X; \\\n  unlock(&(m)); }\n"
         "#define TWO(p) free(p); free(p)\n"  # a parameter as an argument, never a statement
         "#define ID(x) x\n"  # an expression
-        "#define STR(X) { puts(#X); X; }\n"  # stringising is not expanded here
+        "#define STR(X) { puts(#X); X; }\n"  # stringising: the expansion makes the literal
         "#define XX(X) XX; X_;\n"  # no block, and no parameter as a statement
     )
-    assert {n for n, m in counting(found).items() if statement_macro(m)} == {"REP5", "ONCE", "WHEN", "LOCKED"}
+    assert {n for n, m in counting(found).items() if statement_macro(m)} == {"REP5", "ONCE", "WHEN", "LOCKED", "STR"}
+
+
+def test_an_expansion_stringizes_and_pastes() -> None:
+    macro = (("h", "sym"), "do { p_ ## sym = dlsym((h), #sym); if (p_##sym == NULL) goto out; } while (0)")
+    data = b"V(lib, open);"
+    got = expand_call(macro, data, 1)
+    assert got is not None
+    assert got.text == b'do { p_open = dlsym((lib), "open"); if (p_open == NULL) goto out; } while (0)'
+    for start, end, at in got.pieces:  # the literal is no code of the call's: no piece maps into it
+        assert got.text[start:end] == data[at : at + end - start]
+    assert len(got.pieces) == 3
+    quoted = expand_call((("x",), "puts(#x)"), b'P(f("a\\n"));', 1)
+    assert quoted is not None and quoted.text == b'puts("f(\\"a\\\\n\\")")'
 
 
 def test_an_expansion_keeps_where_each_argument_came_from() -> None:
