@@ -1070,7 +1070,7 @@ def _object_readers(counts: CountMacros) -> _Readers:
     return found
 
 
-_SHOUTED = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2,}[0-9]*")  # a macro's name, by convention
+_SHOUTED = re.compile(r"_*[A-Z][A-Z0-9]*_[A-Z0-9_]*|_*[A-Z]{2,}[0-9]*")  # a macro's name, by convention
 # a macro named for returning: one word before RETURN at most (Py_), and none after it that makes
 # it conditional (RETURN_IF_ERROR, RETURN_ON_FAIL)
 _RETURNING = re.compile(r"(?:[A-Za-z0-9]+_)?RETURN(?:_[A-Z0-9]+)*")
