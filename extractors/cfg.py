@@ -556,10 +556,37 @@ class CfgBuilder:
             if (target, br) not in self.cfg.succ[src]:
                 self.cfg.succ[src].append((target, br))
 
-    def facts(self, ts: TSNode | None, discarded: bool = False) -> Facts:
+    def facts(
+        self, ts: TSNode | None, discarded: bool = False, skip: frozenset[tuple[int, int]] = frozenset()
+    ) -> Facts:
         w = FactWalker(self.consts, self.frame, self.returned_arg, self.array_types)
+        w.skip = skip
         w.walk(ts, discarded=discarded)
         return w.f
+
+    def lifted(self, e: TSNode | None, preds: list[Pred]) -> tuple[list[Pred], frozenset[tuple[int, int]]]:
+        """Branches for the ternaries of a statement or condition ``e`` whose arms only read
+        (``r = flag ? v : 0``): a test of the condition, then a node per arm with its reads, before
+        ``e``'s own node, whose facts leave out what the returned spans cover. So ``v`` is read only
+        where ``flag`` holds, as the C runs it. Only where ``e`` calls, stores and steps nothing but
+        its own assignment, so that the test reads what ``e`` would (nothing runs in between)."""
+        if e is None or not _plain(e):
+            return preds, frozenset()
+        found = [
+            t
+            for t in _ternaries(e)
+            if _pure_arm(t.child_by_field_name("consequence")) and _pure_arm(t.child_by_field_name("alternative"))
+        ]
+        for t in found:
+            tp, fp = self.cond(t.child_by_field_name("condition"), preds)
+            joined: list[Pred] = []
+            for arm, into in (("consequence", tp), ("alternative", fp)):
+                body = t.child_by_field_name(arm)
+                n = self.new("stmt", body, facts=self.facts(body))
+                self.link(into, n)
+                joined.append((n, None))
+            preds = joined
+        return preds, frozenset((t.start_byte, t.end_byte) for t in found)
 
     def cond_form(self, e: TSNode | None) -> CondExpr:
         """:func:`cond_expr` of ``e`` with the file's count macros and this function's arrays."""
@@ -697,7 +724,8 @@ class CfgBuilder:
                 return tp
             if e is not None and (e.type == "comma_expression" or chained_store(e) is not None):
                 return self.expr_node(e, preds)
-            f = self.facts(exprs[0], discarded=True)
+            preds, skip = self.lifted(exprs[0], preds)
+            f = self.facts(exprs[0], discarded=True, skip=skip)
             if returning_macro(e):
                 n = self.new("return", s, facts=f)
                 self.link(preds, n)
@@ -712,6 +740,9 @@ class CfgBuilder:
             return [(n, None)]
         if t == "declaration":
             w = FactWalker(self.consts, self.frame, self.returned_arg, self.array_types)
+            for d in s.children_by_field_name("declarator"):
+                preds, skip = self.lifted(d.child_by_field_name("value"), preds)
+                w.skip |= skip
             static = any(
                 text_of(c) in ("static", "extern") for c in s.children if c.type == "storage_class_specifier"
             )
@@ -800,6 +831,7 @@ class CfgBuilder:
         if t == "return_statement":
             value = next((c for c in s.named_children if c.type != "comment"), None)
             w = FactWalker(self.consts, self.frame, self.returned_arg, self.array_types)
+            preds, w.skip = self.lifted(value, preds)
             if value is not None:
                 v = strip_parens(value)
                 if w.frame_address(v) is not None:
@@ -1038,7 +1070,8 @@ class CfgBuilder:
             ta, fa = self.cond(e.child_by_field_name("consequence"), tc)
             tb, fb = self.cond(e.child_by_field_name("alternative"), fc)
             return ta + tb, fa + fb
-        n = self.new("cond", e, facts=self.facts(e))
+        preds, skip = self.lifted(e, preds)
+        n = self.new("cond", e, facts=self.facts(e, skip=skip))
         node = self.cfg.nodes[n]
         node.null_test = null_test(e, self.returned_arg)
         node.cond = self.cond_form(e)
@@ -1068,6 +1101,69 @@ def _object_readers(counts: CountMacros) -> _Readers:
     found = reads or None
     _last_readers[:] = [(counts, found)]
     return found
+
+
+_STEPS = frozenset(
+    {"call_expression", "update_expression", "comma_expression", "gnu_asm_expression", "compound_statement"}
+)
+
+
+def _plain(e: TSNode) -> bool:
+    """Whether ``e`` calls, steps and stores nothing but in its top-level assignment (or a
+    declaration's initialisers): no call, ``++``, comma, ``asm``, statement expression, nor an
+    assignment inside it."""
+    top = strip_parens(e)
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if n.type in _STEPS or (n.type == "assignment_expression" and n != top):
+            return False
+        stack.extend(n.named_children)
+    return True
+
+
+def _ternaries(e: TSNode) -> list[TSNode]:
+    """The outermost conditional expressions in ``e``, in the order of its text (not in ``sizeof``)."""
+    out: list[TSNode] = []
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if n.type == "conditional_expression":
+            out.append(n)
+        elif n.type not in ("sizeof_expression", "alignof_expression"):
+            stack.extend(reversed(n.named_children))
+    return out
+
+
+_PURE = frozenset(
+    {
+        "identifier", "number_literal", "char_literal", "string_literal", "concatenated_string", "true", "false",
+        "null", "parenthesized_expression", "binary_expression", "cast_expression", "type_descriptor",
+        "sizeof_expression", "alignof_expression", "comment", "primitive_type", "type_identifier",
+        "sized_type_specifier", "abstract_pointer_declarator", "struct_specifier", "type_qualifier",
+    }
+)
+
+
+def _pure_arm(e: TSNode | None) -> bool:
+    """Whether a ternary's arm only reads values: names, literals, arithmetic, casts, ``s.f`` (no
+    dereference, call, store or nested ternary), so its events are reads and nothing else."""
+    if e is None:
+        return False
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if n.type == "unary_expression" and text_of(n.child_by_field_name("operator")) in ("-", "+", "!", "~"):
+            stack.extend(n.named_children)
+            continue
+        if n.type == "field_expression" and text_of(n.child_by_field_name("operator")) == ".":
+            stack.extend(n.named_children[:1])  # the struct, not the field's name
+            continue
+        if n.type not in _PURE:
+            return False
+        if n.type not in ("sizeof_expression", "alignof_expression"):
+            stack.extend(n.named_children)
+    return True
 
 
 _SHOUTED = re.compile(r"_*[A-Z][A-Z0-9]*_[A-Z0-9_]*|_*[A-Z]{2,}[0-9]*")  # a macro's name, by convention

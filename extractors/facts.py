@@ -465,6 +465,8 @@ class FactWalker:
         self.returned = returned
         self.array_types = array_types  # typedef names of array types (extractors.array_types)
         self.f = Facts()
+        # (start, end) bytes of subexpressions another node reads (a ternary the CFG made branches of)
+        self.skip: frozenset[tuple[int, int]] = frozenset()
 
     def not_heap(self, value: TSNode | None, target: str) -> bool:
         """Whether ``target = value`` makes ``target`` point where ``free`` must not go: a string
@@ -509,7 +511,7 @@ class FactWalker:
     def walk(
         self, node: TSNode | None, guarded: frozenset[str] = frozenset(), discarded: bool = False
     ) -> None:
-        if node is None:
+        if node is None or (self.skip and (node.start_byte, node.end_byte) in self.skip):
             return
         t = node.type
         if t == "cast_expression" and text_of(node.child_by_field_name("type")) == "void":
