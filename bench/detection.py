@@ -398,18 +398,22 @@ def default_projects(work: Path) -> list[Project]:
     """Lua 5.4, zlib 1.2.11, lz4's library, brotli's C library, the C of eight more PyPI sdists
     (cffi's backend, pyppmd, bitarray, cmark-gfm as cmarkgfm bundles it, ujson, regex, Pillow's
     ``src`` and psycopg2's ``psycopg``), SQLite's amalgamation (the npm package better-sqlite3
-    ships it: 271k lines in one file) and zstd's (the zstandard sdist's ``zstd``: 54k lines),
-    copied to ``work/projects``."""
+    ships it: 271k lines in one file), zstd's (the zstandard sdist's ``zstd``: 54k lines) and
+    libuv's ``src`` and ``include`` (as the uvloop sdist vendors it), copied to ``work/projects``."""
     base = work / "projects"
     out: list[Project] = []
 
-    def add(name: str, src: Path | None, recursive: bool = False) -> None:
+    def add(name: str, src: Path | None, recursive: bool = False, only: tuple[str, ...] = ()) -> None:
+        """``only``: the sub-folders of ``src`` to copy (recursively), when not all of it."""
         if src is None or not src.is_dir():
             print(f"skip {name}: no sources")
             return
         dest = base / name
         if not dest.is_dir():
-            _copy_c(src, dest, recursive)
+            for part in only:
+                _copy_c(src / part, dest / part, True)
+            if not only:
+                _copy_c(src, dest, recursive)
         out.append(Project(name, dest))
 
     lupa = fetch_lupa(work, "2.8")
@@ -440,6 +444,8 @@ def default_projects(work: Path) -> list[Project]:
     add("sqlite3", sq.parent if sq else None)
     zs = _sdist(work, "zstandard==0.25.0", "zstandard-0.25.0")
     add("zstd", zs / "zstd" if zs else None)
+    uv = _sdist(work, "uvloop==0.23.0", "uvloop-0.23.0")
+    add("libuv", uv / "vendor" / "libuv" if uv else None, only=("src", "include"))  # not its tests
     return out
 
 
