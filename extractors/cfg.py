@@ -34,6 +34,7 @@ from extractors.count_macros import (
     object_like,
     object_statement,
     reads_through,
+    sequence_macro,
     statement_macro,
 )
 from extractors.cursors import drop_cursor_escapes
@@ -370,14 +371,16 @@ class CfgBuilder:
             return self.expansions[-1].data, 0
         return self.root[0], self.root[1]
 
-    def statement_expansion(self, s: TSNode, body: TSNode | None = None) -> _Found | None:
+    def statement_expansion(self, s: TSNode, body: TSNode | None = None, in_block: bool = False) -> _Found | None:
         """When statement ``s`` starts with a call of a statement macro of the file
         (:func:`extractors.count_macros.statement_macro`) or of one that compiles an argument out
         (:func:`extractors.count_macros.dropped`) and ends with it, the call expanded, the block its
         expansion parses as, and where the call ends (past its ``;``) in ``s``'s tree; None when
         it is no such call, the expansion does not parse whole, or the function's budget of
         expansions is spent.  ``body``: the block after an iteration macro's call, which is the
-        body of the loop its expansion ends with (``list_for_each_safe(p, n, head) {``)."""
+        body of the loop its expansion ends with (``list_for_each_safe(p, n, head) {``);
+        ``in_block``: ``s`` is a statement of a block, where a macro whose body is a sequence of
+        statements (:func:`extractors.count_macros.sequence_macro`) runs them all."""
         if s.type in ("comment", "compound_statement") or len(self.expansions) >= MAX_EXPANSION:
             return None
         if not self.counts and not (
@@ -393,6 +396,7 @@ class CfgBuilder:
             and (read := _type_read_as_statement(s, typed, self.counts)) is not None
         ):
             named, alone = typed, read
+        sequence = False
         if named is not None and alone is not None and object_like(alone):
             # ``C16B;`` of ``#define C16B C16S`` and ``#define C16S (out[1] = tmp[0], ...);``
             macro_body = alone[1]
@@ -402,14 +406,19 @@ class CfgBuilder:
         else:
             call = called_at(data, s.start_byte - base)
             macro = self.counts.get(call[0]) if call is not None else None
-            if call is None or macro is None or not (statement_macro(macro) or dropped(macro)):
+            sequence = macro is not None and in_block and sequence_macro(macro)
+            if call is None or macro is None or not (statement_macro(macro) or dropped(macro) or sequence):
                 return None
             macro_body = macro[1]
             got = expand_call(macro, data, call[1])
             statement = statement_macro(macro)
+            sequence = sequence and not statement
+            statement = statement or sequence
             name = call[0]
         if got is None or self.expanded_bytes + len(got.text) > EXPANSION_BUDGET:
             return None
+        if sequence and data[got.end - 1 : got.end] != b";":
+            return None  # ``XOR4(in) SALSA(in, out)``: where the statements end is not the call's to say
         stop = s.end_byte - base
         rest = data[got.end : stop] if got.end < stop else b""
         if (not statement and s.type == "expression_statement" and rest) or (
@@ -457,7 +466,7 @@ class CfgBuilder:
                 continue
             block = items[i + 1] if i + 1 < len(items) else None
             looped = block is not None and block.type == "compound_statement" and _iteration_call(c)
-            found = self.statement_expansion(c, block if looped else None)
+            found = self.statement_expansion(c, block if looped else None, in_block=True)
             if found is not None:
                 preds = self.expanded(c, found, preds)
                 done = found.end

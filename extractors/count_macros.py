@@ -121,7 +121,7 @@ def count_macros(text: str) -> dict[str, CountMacro]:
         hinting = hint((names, body))
         if not hinting:
             untruthful.add(name)
-        statement = statement_macro((names, body))
+        statement = statement_macro((names, body)) or sequence_macro((names, body))
         shaped = _SIZEOF.search(body) is not None or _CALLED.search(body) is not None
         shaped = shaped or statement or bool(free_reads((names, body))) or hinting
         # (a statement macro is expanded with its # and ## applied; other uses read the body as is)
@@ -195,10 +195,12 @@ def dropped(macro: CountMacro) -> tuple[int, ...]:
 def counting(found: Mapping[str, CountMacro]) -> dict[str, CountMacro]:
     """Of the candidates a file sees (its headers' and its own :func:`count_macros`), those whose
     body applies ``sizeof`` or calls one that is kept, or (object-like) names one (the others can
-    never expand to a count), the statement macros, those that read a name of the caller's
-    (:func:`free_reads`) and the branch hints (:func:`hint`)."""
+    never expand to a count), the statement and sequence macros, those that read a name of the
+    caller's (:func:`free_reads`) and the branch hints (:func:`hint`)."""
     kept = {
-        n: m for n, m in found.items() if _SIZEOF.search(m[1]) or statement_macro(m) or free_reads(m) or hint(m)
+        n: m
+        for n, m in found.items()
+        if _SIZEOF.search(m[1]) or statement_macro(m) or sequence_macro(m) or free_reads(m) or hint(m)
     }
     while True:
         more = {
@@ -366,6 +368,25 @@ _SLOT = r"(?:^|[{{;}})]|\belse|\bdo)\s*{p}\s*(?=[;}}]|$)"
 _BLOCK = re.compile(
     r"do\s*\{.*\}\s*while\s*\(\s*0\s*\)\s*;?|\{.*;.*\}\s*;?|if\s*\(.*\)\s*\{.*;.*\}\s*;?", re.S
 )
+
+
+@lru_cache(maxsize=4096)
+def sequence_macro(macro: CountMacro) -> bool:
+    """Whether ``macro``'s body is two or more statements one after another at its top level (``a(x);
+    b(x)``, libsodium's blake2b ``ROUND(r)``, whose statements are calls of macros named by
+    pasting): a call of it written as a statement of a block runs them in order. (As the whole
+    body of an ``if`` only the first is the ``if``'s, so the CFG builder expands it only in a block.)"""
+    params, body = macro
+    text = _LITERALS.sub('""', body).strip().rstrip(";").rstrip()
+    depth = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == ";" and depth == 0:
+            return True
+    return False
 
 
 @lru_cache(maxsize=4096)

@@ -12,7 +12,7 @@ from extractors.api import Project
 from extractors.calls import BUILTIN
 from extractors.cfg import CfgBuilder
 from extractors.config import Config
-from extractors.count_macros import count_macros, counting, expand_call, statement_macro
+from extractors.count_macros import count_macros, counting, expand_call, sequence_macro, statement_macro
 from extractors.parse import parse_c
 from server.workspace import load_headers
 from tests.extractors.helpers import check_src, line_of, of_rule
@@ -277,3 +277,17 @@ def test_an_object_like_statement_macro_read_with_the_next_line_as_a_declaration
     # a type's name before a declaration is not a statement: the declaration stays one
     typed = "#define COUNT_T int\nint f(int a)\n{\n    COUNT_T x;\n    return x + a;   /*R*/\n}\n"
     assert _lines(typed, "uninitialised-read") == [line_of(typed, "/*R*/")]
+
+
+def test_a_sequence_macro_is_expanded_in_a_block_only() -> None:
+    """``#define TWO(p) free(p); free(p)`` runs both statements where its call is a statement of a
+    block; as the whole body of an ``if`` only the first would be the ``if``'s, so it stays a call."""
+    assert sequence_macro((("p",), "free(p); free(p)")) and not statement_macro((("p",), "free(p); free(p)"))
+    assert not sequence_macro((("p",), "free(p);")) and not sequence_macro((("x",), "f((a; b))"))
+    src = "#include <stdlib.h>\n#define TWO(p) free(p); free(p)\nvoid f(int c) {\n    char *x = malloc(4);\n{call}}\n"
+    in_block = src.replace("{call}", "    TWO(x); /*D*/\n")
+    assert [(f.rule_id, f.location.start_line) for f in check_src(in_block)] == [
+        ("double-free", line_of(in_block, "/*D*/"))
+    ]
+    guarded = src.replace("{call}", "    if (c)\n        TWO(x);\n    else\n        free(x);\n")
+    assert [f.rule_id for f in check_src(guarded) if f.rule_id == "double-free"] == []
