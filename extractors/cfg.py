@@ -143,6 +143,12 @@ class Cfg:
     frame_addressed: set[str] = field(default_factory=set)  # those whose own storage it is: may change unseen
     declared: dict[str, bool] = field(default_factory=dict)  # local name -> declared without initialiser
     static_locals: set[str] = field(default_factory=set)
+    # locals declared volatile (``volatile __m128i z;``, ``int *volatile p;``): every store to one
+    # is an access the program makes, never a dead store
+    volatile_locals: set[str] = field(default_factory=set)
+    # the body ``#include``s a file (libsodium's ``#include "u4.h"`` between statements): code this
+    # CFG does not hold reads and writes the locals, so no claim about what they hold is made
+    includes: bool = False
     returns: list[tuple[str | None, str | None]] = field(default_factory=list)  # (path, call name)
     # a node of a later preprocessor variant -> the node of the first variant that has the same
     # statement (see :func:`choice_of`), and a later copy of a statement macro's argument or of a
@@ -178,6 +184,8 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
         set(cfgs[0].frame_addressed),
         dict(cfgs[0].declared),
         set(cfgs[0].static_locals),
+        set(cfgs[0].volatile_locals),
+        any(c.includes for c in cfgs),
         list(cfgs[0].returns),
         dict(cfgs[0].twins),
         dict(cfgs[0].consts),
@@ -201,6 +209,7 @@ def choice_of(cfgs: list[Cfg]) -> Cfg:
         for name, bare in other.declared.items():
             out.declared[name] = out.declared.get(name, False) or bare
         out.static_locals |= other.static_locals
+        out.volatile_locals |= other.volatile_locals
         out.returns += [r for r in other.returns if r not in out.returns]
         out.consts.update(other.consts)
         for i, key in _statements(other).items():
@@ -620,6 +629,7 @@ class CfgBuilder:
         body = fn.child_by_field_name("body")
         close = body.children[-1] if body is not None and body.children else body
         self.cfg.exit = self.new("exit", close)
+        self.cfg.includes = body is not None and _INCLUDE.search(body.text or b"") is not None
         start: list[Pred] = [(self.cfg.entry, None)]
         preds = self.stmt(body, start) if body is not None else start
         self.link(preds, self.cfg.exit)
@@ -755,6 +765,7 @@ class CfgBuilder:
             static = any(
                 text_of(c) in ("static", "extern") for c in s.children if c.type == "storage_class_specifier"
             )
+            self.cfg.volatile_locals |= _volatile_names(s)
             for name, uninit in w.declaration(s):
                 self.cfg.declared[name] = uninit
                 if name in w.f.arrays:
@@ -1110,6 +1121,30 @@ def _object_readers(counts: CountMacros) -> _Readers:
     found = reads or None
     _last_readers[:] = [(counts, found)]
     return found
+
+
+_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include\b", re.M)
+
+
+def _volatile_names(s: TSNode) -> set[str]:
+    """The names declaration ``s`` declares volatile themselves: under a ``volatile`` of the whole
+    declaration when the declarator is the name (or an array of them), and ``*volatile p``."""
+    whole = any(c.type == "type_qualifier" and text_of(c) == "volatile" for c in s.children)
+    out: set[str] = set()
+    for d in s.children_by_field_name("declarator"):
+        inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+        while inner is not None and inner.type == "array_declarator":
+            inner = inner.child_by_field_name("declarator")
+        if inner is None:
+            continue
+        if inner.type == "identifier" and whole:
+            out.add(text_of(inner))
+        elif inner.type == "pointer_declarator":
+            named = inner.child_by_field_name("declarator")
+            own = any(c.type == "type_qualifier" and text_of(c) == "volatile" for c in inner.children)
+            if own and named is not None and named.type == "identifier":
+                out.add(text_of(named))
+    return out
 
 
 _STEPS = frozenset(

@@ -682,6 +682,10 @@ def ordered(findings: Iterable[Finding]) -> list[Finding]:
 def _in_scope(rule: Rule, fm: FunctionModel, var: str, proj: Projector) -> bool:
     if lasting_of(var) is not None:
         return rule.lasting  # a field of the caller's object, labelled for dead stores only
+    if rule.lasting and root_of(var) in fm.cfg.volatile_locals:
+        return False  # a store to a volatile local is an access the program makes: never dead
+    if rule.scope == "local-scalar" and fm.cfg.includes:
+        return False  # an #include in the body: code the CFG does not hold reads and writes locals
     if parked_of(var) is not None:
         return any("stack" in group for group in rule.requires)  # labelled for that only
     if rule.scope == MARK_SCOPE:

@@ -40,9 +40,10 @@ def never_read(
     ``base`` index: the tree may be of a preprocessor variant with branches blanked, the text
     keeps them all, and a mention there counts.  So does a mention in the body of one of
     ``macros`` (the file's count and statement macros) that the function calls, also through each
-    other (:func:`_macro_mentions`): the expansion is the function's text to the compiler."""
+    other (:func:`_macro_mentions`): the expansion is the function's text to the compiler.  A body
+    that ``#include``s a file is not all there: no local of it is marked."""
     body = fn.child_by_field_name("body")
-    if body is None:
+    if body is None or _INCLUDED.search(source[body.start_byte - base : body.end_byte - base]):
         return []
     decls, writes = _declared(body, macros)
     if params:
@@ -69,6 +70,7 @@ def _blank(text: bytes) -> bytes:
     return _BLANKED.sub(lambda m: b" " * len(m.group(0)), text)
 
 
+_INCLUDED = re.compile(rb"^[ \t]*#[ \t]*include\b", re.M)
 _SITES = tree_sitter.Query(LANGUAGE, "(declaration) @decl (assignment_expression) @assign")
 
 
