@@ -384,10 +384,13 @@ def _sdist(work: Path, spec: str, folder: str) -> Path | None:
     return root if root.is_dir() else None
 
 
-def _copy_c(src: Path, dest: Path, recursive: bool) -> None:
-    """The .c and .h files of ``src`` (and its sub-folders if ``recursive``) under ``dest``."""
+def _copy_c(src: Path, dest: Path, recursive: bool, skip: tuple[str, ...] = ()) -> None:
+    """The .c and .h files of ``src`` (and its sub-folders if ``recursive``, but those named in
+    ``skip``) under ``dest``."""
     files = src.rglob("*") if recursive else src.glob("*")
     for p in files:
+        if p.relative_to(src).parts[0] in skip:
+            continue
         if p.is_file() and p.suffix in (".c", ".h"):
             target = dest / p.relative_to(src)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -398,13 +401,18 @@ def default_projects(work: Path) -> list[Project]:
     """Lua 5.4, zlib 1.2.11, lz4's library, brotli's C library, the C of eight more PyPI sdists
     (cffi's backend, pyppmd, bitarray, cmark-gfm as cmarkgfm bundles it, ujson, regex, Pillow's
     ``src`` and psycopg2's ``psycopg``), SQLite's amalgamation (the npm package better-sqlite3
-    ships it: 271k lines in one file), zstd's (the zstandard sdist's ``zstd``: 54k lines) and
-    libuv's ``src`` and ``include`` (as the uvloop sdist vendors it), copied to ``work/projects``."""
+    ships it: 271k lines in one file), zstd's (the zstandard sdist's ``zstd``: 54k lines),
+    libuv's ``src`` and ``include`` (as the uvloop sdist vendors it), libsodium's library (as
+    pynacl's sdist bundles it) and pycryptodome's C (its tests left out), copied to
+    ``work/projects``."""
     base = work / "projects"
     out: list[Project] = []
 
-    def add(name: str, src: Path | None, recursive: bool = False, only: tuple[str, ...] = ()) -> None:
-        """``only``: the sub-folders of ``src`` to copy (recursively), when not all of it."""
+    def add(
+        name: str, src: Path | None, recursive: bool = False, only: tuple[str, ...] = (), skip: tuple[str, ...] = ()
+    ) -> None:
+        """``only``: the sub-folders of ``src`` to copy (recursively), when not all of it; ``skip``:
+        sub-folders left out (a project's tests)."""
         if src is None or not src.is_dir():
             print(f"skip {name}: no sources")
             return
@@ -413,7 +421,7 @@ def default_projects(work: Path) -> list[Project]:
             for part in only:
                 _copy_c(src / part, dest / part, True)
             if not only:
-                _copy_c(src, dest, recursive)
+                _copy_c(src, dest, recursive, skip)
         out.append(Project(name, dest))
 
     lupa = fetch_lupa(work, "2.8")
@@ -446,6 +454,10 @@ def default_projects(work: Path) -> list[Project]:
     add("zstd", zs / "zstd" if zs else None)
     uv = _sdist(work, "uvloop==0.23.0", "uvloop-0.23.0")
     add("libuv", uv / "vendor" / "libuv" if uv else None, only=("src", "include"))  # not its tests
+    na = _sdist(work, "pynacl==1.6.2", "pynacl-1.6.2")
+    add("libsodium", na / "src" / "libsodium" / "src" / "libsodium" if na else None, recursive=True)
+    pc = _sdist(work, "pycryptodome==4.4.0", "pycryptodome-4.4.0")
+    add("pycryptodome", pc / "src" if pc else None, recursive=True, skip=("test",))
     return out
 
 
