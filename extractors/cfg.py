@@ -629,7 +629,7 @@ class CfgBuilder:
         body = fn.child_by_field_name("body")
         close = body.children[-1] if body is not None and body.children else body
         self.cfg.exit = self.new("exit", close)
-        self.cfg.includes = body is not None and _INCLUDE.search(body.text or b"") is not None
+        self.cfg.includes = body is not None and INCLUDE_LINE.search(body.text or b"") is not None
         start: list[Pred] = [(self.cfg.entry, None)]
         preds = self.stmt(body, start) if body is not None else start
         self.link(preds, self.cfg.exit)
@@ -1123,7 +1123,7 @@ def _object_readers(counts: CountMacros) -> _Readers:
     return found
 
 
-_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include\b", re.M)
+INCLUDE_LINE = re.compile(rb"^[ \t]*#[ \t]*include\b", re.M)  # an #include line in a text
 
 
 def _volatile_names(s: TSNode) -> set[str]:

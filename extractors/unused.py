@@ -20,7 +20,7 @@ import re
 import tree_sitter
 from tree_sitter import Node as TSNode
 
-from extractors.cfg import MAX_EXPANSION, misread_statement_macro
+from extractors.cfg import INCLUDE_LINE, MAX_EXPANSION, misread_statement_macro
 from extractors.count_macros import NO_COUNT_MACROS, CountMacros, expand_call, object_like
 from extractors.marks import Frame, Mark
 from extractors.parse import LANGUAGE, strip_parens, text_of
@@ -43,7 +43,7 @@ def never_read(
     other (:func:`_macro_mentions`): the expansion is the function's text to the compiler.  A body
     that ``#include``s a file is not all there: no local of it is marked."""
     body = fn.child_by_field_name("body")
-    if body is None or _INCLUDED.search(source[body.start_byte - base : body.end_byte - base]):
+    if body is None or INCLUDE_LINE.search(source[body.start_byte - base : body.end_byte - base]):
         return []
     decls, writes = _declared(body, macros)
     if params:
@@ -70,7 +70,6 @@ def _blank(text: bytes) -> bytes:
     return _BLANKED.sub(lambda m: b" " * len(m.group(0)), text)
 
 
-_INCLUDED = re.compile(rb"^[ \t]*#[ \t]*include\b", re.M)
 _SITES = tree_sitter.Query(LANGUAGE, "(declaration) @decl (assignment_expression) @assign")
 
 
